@@ -1,0 +1,50 @@
+"""The ``dealerpoker`` command: a thin layer that parses arguments, calls the library, prints.
+
+Each subcommand lives in its own module with ``register(subparsers)``; the module sets
+``func`` on its parser, which receives the parsed namespace and returns the exit status.
+Bad input exits with status 2 and a one-line message naming the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from dealerpoker import __version__
+from dealerpoker.errors import DealerPokerError
+
+SUBCOMMANDS = (
+    "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report",
+)  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dealerpoker",
+        description="Casino poker against the dealer: Texas Hold'em Bonus and Casino Hold'em.",
+    )
+    parser.add_argument("--version", action="version", version=f"dealerpoker {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"dealerpoker.cli.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except DealerPokerError as error:
+        print(f"dealerpoker {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Shared fixtures. Tests that need PostgreSQL, Redis or Chromium skip with a visible reason."""
