@@ -2,7 +2,16 @@ import random
 
 import pytest
 
-from dealerpoker.cards import DECK_ORDER, Card, Deck, Rank, Suit, format_cards, parse_card, parse_cards
+from dealerpoker.cards import (
+    DECK_ORDER,
+    Card,
+    Deck,
+    Rank,
+    Suit,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from dealerpoker.cards.encoding import (
     card_to_index,
     cards_to_mask,

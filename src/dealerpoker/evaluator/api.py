@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import total_ordering
 from itertools import combinations
 
-from dealerpoker.cards import Card, ensure_unique, format_cards, parse_cards
+from dealerpoker.cards import Card, Rank, ensure_unique, format_cards, parse_cards
 from dealerpoker.errors import InvalidCardError, InvalidHandError
 from dealerpoker.evaluator.categories import (
     CATEGORY_SHIFT,
@@ -25,7 +25,6 @@ from dealerpoker.evaluator.categories import (
     category_of,
     ranks_of,
 )
-from dealerpoker.cards import Rank
 
 
 @total_ordering

@@ -146,13 +146,13 @@ def rules_from_document(document: Mapping[str, Any], *, where: str = "rules") ->
     if game == "texas-bonus":
         qualifier = reader.choice("ante_qualifier", ("flush", "straight"))
         return TexasBonusRules(
-            **common,  # type: ignore[arg-type]
+            **common,
             ante_qualifier=HandCategory.from_slug(qualifier),
             bonus_paytable=reader.bonus_paytable(),
             both_aces_pays=reader.non_negative_int("bonus_both_aces", "pays"),
         )
     return CasinoHoldemRules(
-        **common,  # type: ignore[arg-type]
+        **common,
         dealer_qualifier_rank=reader.pair_rank("dealer_qualifier"),
         aa_settles_on_fold=reader.boolean("aa_settles_on_fold"),
         aa_min_pair_rank=_rank_from_text(reader.text("aa_min_pair"), f"{where}: aa_min_pair"),
