@@ -11,7 +11,8 @@ from dealerpoker.server.settings import DEFAULT_DATABASE_URL
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "serve", help="run the game server",
-        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. Migrations run on start.",
+        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
+                    "Migrations run on start.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
@@ -27,7 +28,8 @@ def register(subparsers: Any) -> None:
                              "(fold / check; default 3600)")
     parser.add_argument("--rules", action="append", default=[], metavar="GAME=FILE",
                         help="a TOML file merged over GAME's shipped rules (limits, paytables); repeatable")
-    parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
 
 

@@ -29,7 +29,7 @@ from dealerpoker.games import AnyGame, RoundState
 from dealerpoker.server import ledger
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
-from dealerpoker.server.dealing import Deal, shuffled_deck
+from dealerpoker.server.dealing import Deal, fair_deal
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
 from dealerpoker.server.schema import HOUSE, players, rounds
 
@@ -53,7 +53,7 @@ class RoundService:
         rng: random.Random,
         clock: Clock,
         abandon_after_seconds: float,
-        deal: DealFunction = shuffled_deck,
+        deal: DealFunction = fair_deal,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
     ) -> None:
         self.database = database
@@ -201,7 +201,9 @@ class RoundService:
         return balance
 
     # ---- the shared step --------------------------------------------------------------
-    async def _apply(self, connection: AsyncConnection, row: Row[Any], action: str, *, source: str) -> dict[str, Any]:
+    async def _apply(
+        self, connection: AsyncConnection, row: Row[Any], action: str, *, source: str
+    ) -> dict[str, Any]:
         game = self.game(row.game)
         if row.status != "open":
             raise IllegalActionError(f"{action!r} is not allowed: round {row.id} is settled",
@@ -220,8 +222,8 @@ class RoundService:
         returned = 0
         if state.settlement is not None:
             returned = int(state.settlement.to_dict()["total_returned"]) - int(row.total_returned)
-            await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id, returned,
-                                       at=at, round_id=row.id, memo="settlement")
+            await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id,
+                                       returned, at=at, round_id=row.id, memo="settlement")
         steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
                       "stake": stake, "returned": returned})
         balance = await ledger.balance_of(connection, row.player_id) or 0

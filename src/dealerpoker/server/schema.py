@@ -41,7 +41,7 @@ players = Table(
     "players", metadata,
     Column("id", String(40), ForeignKey("accounts.id"), primary_key=True),
     Column("token_hash", String(64), nullable=False, unique=True),
-    Column("client_seed", String(64), nullable=False),
+    Column("client_seed", String(128), nullable=False),
     Column("nonce", BigInteger, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
 )
@@ -75,7 +75,7 @@ rounds = Table(
     Column("deck", Text, nullable=False),  # JSON [52 card indices] in dealing order
     Column("server_seed", String(64), nullable=True),
     Column("commitment", String(64), nullable=True),
-    Column("client_seed", String(64), nullable=True),
+    Column("client_seed", String(128), nullable=True),
     Column("nonce", BigInteger, nullable=True),
     Column("algorithm", String(40), nullable=False),
     Column("steps", Text, nullable=False),  # JSON [{step, action, source, at, stake, txid}]

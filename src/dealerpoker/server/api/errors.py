@@ -1,4 +1,4 @@
-"""Every failure becomes ``{"error": code, "message": text}`` with a 4xx status (never a 500 for bad input)."""
+"""Every failure becomes ``{"error": code, "message": text}``: a 4xx status, never a 500 for bad input."""
 
 from __future__ import annotations
 
