@@ -125,7 +125,7 @@ def test_lobby_offers_both_games_and_opens_a_session(desktop: Any, live_server: 
     assert desktop.locator(".hud__title").inner_text() == "Casino Hold'em"
     desktop.reload()
     desktop.wait_for_selector(".chip-tray .chip")
-    assert desktop.evaluate("localStorage.getItem('dealerpoker.token')") == token, "a reload keeps the session"
+    assert desktop.evaluate("localStorage.getItem('dealerpoker.token')") == token, "a reload keeps it"
 
 
 def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveServer) -> None:
@@ -415,12 +415,22 @@ def test_rules_panel_history_and_replay(desktop: Any, live_server: LiveServer) -
     replay.wait_for()
     steps = replay.locator(".replay__steps li")
     assert steps.count() == 2
-    assert "Step 1 of" in replay.locator(".replay__step").inner_text()
+    def replay_cards(where: str) -> list[str]:
+        found: list[str] = replay.locator(f"[data-replay='{where}'] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)")
+        return found
+
+    assert replay.locator(".replay__step").inner_text().startswith("Step 1 of 2: DEAL")
+    assert replay_cards("dealer") == ["back", "back"], "at the deal the dealer's cards were hidden"
+    assert replay_cards("board")[3:] == ["back", "back"] and "back" not in replay_cards("board")[:3]
     replay.get_by_role("button", name="NEXT STEP ▶").click()
-    assert "Step 2 of" in replay.locator(".replay__step").inner_text()
-    assert replay.locator(".lines tbody tr").count() == 3
-    history.get_by_role("button", name="CLOSE ✕").click() if history.get_by_role(
-        "button", name="CLOSE ✕").count() else desktop.keyboard.press("Escape")
+    assert replay.locator(".replay__step").inner_text().startswith("Step 2 of 2: RAISE (stake 2.00)")
+    assert "back" not in replay_cards("dealer") + replay_cards("board")
+    assert replay.locator(".lines tbody tr").count() == 2, "ante and raise"
+    replay.get_by_role("button", name="◀ PREV STEP").click()
+    assert replay.locator(".replay__step").inner_text().startswith("Step 1 of 2")
+    desktop.keyboard.press("Escape")
+    assert history.is_hidden()
 
 
 def test_phone_width(browser: Any, live_server: LiveServer, page_errors: list[str]) -> None:
@@ -431,7 +441,7 @@ def test_phone_width(browser: Any, live_server: LiveServer, page_errors: list[st
         table = Table(page, live_server).open("texas-bonus")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"the table is {width}px wide at phone width"
-        for selector in ("#balance", "#total-bet", "#last-win", ".chip-tray", "#deal", ".spot[data-field=ante]"):
+        for selector in ("#balance", "#total-bet", "#last-win", ".chip-tray", "#deal", "[data-field=ante]"):
             assert page.locator(selector).is_visible(), selector
         table.select(100)
         table.place("ante")
