@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_support import CHROMIUM, CHROMIUM_ARGS, LiveServer, start_server
+
+from .web_support import CHROMIUM, CHROMIUM_ARGS, LiveServer, start_server
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ import re
 from typing import Any
 
 import pytest
-from web_support import ARTIFACTS, LiveServer
+
+from .web_support import ARTIFACTS, LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,8 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from dealerpoker.evaluator.categories import HandCategory
-from dealerpoker.games import AnyGame, CasinoHoldemRules, TexasBonusRules
+from dealerpoker.games import AnyGame
+from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
 from dealerpoker.server.api.deps import ServicesDep
 from dealerpoker.server.api.models import GamesOut
 
