@@ -53,10 +53,16 @@ class LocalHub:
         self.clock = clock
         self._tables: dict[str, set[Connection]] = {}
         self._players: dict[tuple[str, str], set[Connection]] = {}
+        self._counts: dict[str, int] = {}
+        #: The newest table event delivered here (the state a newcomer sees on a non-owner).
+        self.last_table_text: dict[str, str] = {}
 
     def join(self, connection: Connection) -> None:
         self._tables.setdefault(connection.table_id, set()).add(connection)
-        self._players.setdefault((connection.table_id, connection.player_id), set()).add(connection)
+        mine = self._players.setdefault((connection.table_id, connection.player_id), set())
+        if not mine:
+            self._counts[connection.table_id] = self._counts.get(connection.table_id, 0) + 1
+        mine.add(connection)
 
     def leave(self, connection: Connection) -> None:
         self._tables.get(connection.table_id, set()).discard(connection)
@@ -66,12 +72,14 @@ class LocalHub:
             mine.discard(connection)
             if not mine:
                 del self._players[key]
+                self._counts[connection.table_id] -= 1
 
     def watchers(self, table_id: str) -> int:
         """Distinct players connected to the table in this process."""
-        return sum(1 for (table, _player) in self._players if table == table_id)
+        return self._counts.get(table_id, 0)
 
     def deliver_table(self, table_id: str, text: str) -> None:
+        self.last_table_text[table_id] = text
         for connection in tuple(self._tables.get(table_id, ())):
             connection.push(text)
 

@@ -35,6 +35,7 @@ from dealerpoker.games import get_game
 from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.api.deps import PlayerDep, error_responses
 from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.config import TableConfig, load_tables
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.runner import TableRunner
@@ -54,23 +55,25 @@ class LiveSettings:
 
 
 class LiveTables:
-    """Every table's runner and clock task in this process, and the fan-out hub."""
+    """Every table's runner in this process, the clocks it owns, and the fan-out hub."""
 
     def __init__(self, settings: LiveSettings, services: Services) -> None:
         self.settings = settings
         self.services = services
         self.hub = LocalHub(self.now)
+        self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
+                                 if settings.redis_url else LocalCluster(self.hub))
         self.store = SqlStore(services.database, services.now)
-        self.configs = {table.id: table for table in settings.tables}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
+        self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
     def _runner(self, table: TableConfig) -> TableRunner:
         def watchers() -> int:
-            return self.hub.watchers(table.id)
+            return self.cluster.watchers(table.id)
 
-        return TableRunner(table, get_game(table.game, table.rules), self.store, self.hub,
+        return TableRunner(table, get_game(table.game, table.rules), self.store, self.cluster,
                            clock=self.now, watchers=watchers)
 
     def now(self) -> float:
@@ -78,8 +81,7 @@ class LiveTables:
 
     async def start(self) -> None:
         self._stop.clear()
-        for runner in self.runners.values():
-            self._tasks.append(asyncio.create_task(self._guard(runner), name=f"table {runner.table.id}"))
+        await self.cluster.start(tuple(self.runners), self._acquire, self._release, self._handle_local)
         self._tasks.append(asyncio.create_task(self._presence(), name="presence"))
 
     async def stop(self) -> None:
@@ -90,12 +92,29 @@ class LiveTables:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+        await self.cluster.stop()
 
-    async def _guard(self, runner: TableRunner) -> None:
+    async def _acquire(self, table_id: str) -> None:
+        """This process now owns the table's clock: resume its round and run it."""
+        await self._release(table_id)
+        stop = asyncio.Event()
+        task = asyncio.create_task(self._guard(self.runners[table_id], stop), name=f"table {table_id}")
+        self._clocks[table_id] = (task, stop)
+
+    async def _release(self, table_id: str) -> None:
+        clock = self._clocks.pop(table_id, None)
+        if clock is not None:
+            task, stop = clock
+            stop.set()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _guard(self, runner: TableRunner, stop: asyncio.Event) -> None:
         """Run a table's loop; after an unexpected error, resume it from its last commit."""
-        while not self._stop.is_set():
+        while not stop.is_set():
             try:
-                await runner.run(self._stop)
+                await runner.run(stop)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -106,27 +125,57 @@ class LiveTables:
         last: dict[str, int] = {}
         while not self._stop.is_set():
             for table_id in self.runners:
-                count = self.hub.watchers(table_id)
-                if last.get(table_id) != count:
+                count = self.cluster.watchers(table_id)
+                if self.cluster.owns(table_id) and last.get(table_id) != count:
                     last[table_id] = count
                     message = {"type": "presence", "table": table_id, "players": count}
-                    await self.hub.to_table(table_id, message)
+                    await self.cluster.to_table(table_id, message)
             await asyncio.sleep(PRESENCE_INTERVAL)
 
     def summary(self, table_id: str) -> dict[str, Any]:
         runner = self.runners[table_id]
-        state = runner.table_message("state")
-        return {**runner.table.to_dict(), "players": self.hub.watchers(table_id), "phase": state["phase"],
-                "round": state["round"], "deadline": state["deadline"]}
+        state: dict[str, Any] = {"phase": "unknown", "round": None, "deadline": None}
+        if self.cluster.owns(table_id):
+            state = runner.table_message("state")
+        elif table_id in self.hub.last_table_text:
+            state = json.loads(self.hub.last_table_text[table_id])
+        return {**runner.table.to_dict(), "players": self.cluster.watchers(table_id),
+                "phase": state.get("phase", "unknown"), "round": state.get("round"),
+                "deadline": state.get("deadline")}
 
-    async def handle(self, runner: TableRunner, player_id: str, message: Any) -> dict[str, Any]:
+    async def welcome(self, table_id: str, player_id: str) -> list[str]:
+        """What a newcomer is sent first: who they are, the table's state and their own part."""
+        runner = self.runners[table_id]
+        balance = await self.store.balance(player_id)
+        greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
+                                    "table": runner.table.to_dict(), "balance": balance,
+                                    "process": self.cluster.process_id}
+        if self.cluster.owns(table_id):
+            return [serialise(m, self.now()) for m in
+                    (greeting, runner.table_message("state"), runner.seat_message(player_id))]
+        texts = [serialise(greeting, self.now())]
+        if table_id in self.hub.last_table_text:
+            texts.append(self.hub.last_table_text[table_id])
+        texts.append(serialise(await self.intent(table_id, player_id, {"type": "hello"}), self.now()))
+        return texts
+
+    async def intent(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+        """A client message, handled here if this process owns the table, else by its owner."""
+        if self.cluster.owns(table_id):
+            return await self._handle_local(table_id, player_id, message)
+        return await self.cluster.forward(table_id, player_id, message)
+
+    async def _handle_local(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
         """One client message -> the reply for that client."""
+        runner = self.runners[table_id]
         if not isinstance(message, Mapping) or not isinstance(message.get("type"), str):
             return _error("bad_request", 'expected a JSON object with a "type"')
         kind = message["type"]
         try:
             if kind == "ping":
                 return {"type": "pong"}
+            if kind == "hello":
+                return runner.seat_message(player_id)
             if kind == "bet":
                 bets = message.get("bets")
                 if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
@@ -147,7 +196,7 @@ class LiveTables:
             return _error("illegal_action", str(error), phase=error.phase, action=error.action)
         except DealerPokerError as error:
             return _error("invalid_request", str(error))
-        return _error("bad_request", f"unknown message type {kind!r} (bet, decide, ping)")
+        return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -212,14 +261,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.close(code=4401)
         return
     connection = Connection(player_id, table_id)
-    balance = await live.store.balance(player_id)
-    greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
-                                "table": runner.table.to_dict(), "balance": balance}
     # No await between the snapshot and joining the fan-out: no table event falls in between.
-    for first in (greeting, runner.table_message("state"), runner.seat_message(player_id)):
-        connection.push(serialise(first, live.now()))
+    for text in await live.welcome(table_id, player_id):
+        connection.push(text)
     live.hub.join(connection)
-    runner.wakeup.set()  # an idle table opens its betting window
+    runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
@@ -228,7 +274,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 message: Any = json.loads(text)
             except ValueError:
                 message = None
-            reply = await live.handle(runner, player_id, message)
+            reply = await live.intent(table_id, player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:
         pass
