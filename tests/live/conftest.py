@@ -67,9 +67,13 @@ def live_server(database_url: str, *, betting: float = 1.0, decision: float = 0.
 class LivePlayer:
     """A demo player (REST session) with a WebSocket at one table."""
 
-    def __init__(self, base: str, table: str) -> None:
-        body = httpx.post(f"{base}/api/session", json={}).json()
-        self.base, self.token, self.id = base, body["token"], body["player_id"]
+    def __init__(self, base: str, table: str, *, same_as: LivePlayer | None = None) -> None:
+        if same_as is None:
+            body = httpx.post(f"{base}/api/session", json={}).json()
+            self.token, self.id = body["token"], body["player_id"]
+        else:  # the same player connecting again (possibly to another process)
+            self.token, self.id = same_as.token, same_as.id
+        self.base = base
         self.headers = {"Authorization": f"Bearer {self.token}"}
         url = f"ws{base[4:]}/ws/tables/{table}"
         self.ws: ClientConnection = connect(url, additional_headers=self.headers, legacy=True)

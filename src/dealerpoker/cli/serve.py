@@ -57,5 +57,6 @@ def run(args: argparse.Namespace) -> int:
         rules_files=rules_files or None,
     )
     app = create_app(settings, extensions=[live_extension_from(args.tables, args.redis)])
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
+                ws="websockets-sansio")
     return 0

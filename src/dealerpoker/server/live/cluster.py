@@ -140,7 +140,8 @@ class RedisCluster:
         return table_id in self._owned
 
     def watchers(self, table_id: str) -> int:
-        return self._counts.get(table_id, self.hub.watchers(table_id))
+        # The shared total lags by up to COUNT_INTERVAL; never report fewer than are here.
+        return max(self._counts.get(table_id, 0), self.hub.watchers(table_id))
 
     async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
         request = secrets.token_hex(8)

@@ -32,6 +32,7 @@ from dealerpoker.server.live.record import Fairness, from_record, to_record
 from dealerpoker.server.live.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
+IDLE_RECHECK = 1.0
 
 
 class TableRunner:
@@ -216,7 +217,8 @@ class TableRunner:
                 await self.publisher.to_players(self.table.id, self._seated_messages())
         while not stop.is_set():
             wake = await self.advance()
-            timeout = None if wake is None else max(0.0, wake - self.clock())
+            # Idle: a join here wakes the table at once; joins on other processes within a second.
+            timeout = IDLE_RECHECK if wake is None else max(0.0, wake - self.clock())
             waiter = asyncio.ensure_future(self.wakeup.wait())
             stopper = asyncio.ensure_future(stop.wait())
             await asyncio.wait({waiter, stopper}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)

@@ -310,4 +310,5 @@ def live_extension(settings: LiveSettings) -> Any:
 def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
     """The extension for ``dealerpoker serve --tables FILE --redis URL`` (env: DEALERPOKER_REDIS_URL)."""
     redis_url = redis_url or os.environ.get("DEALERPOKER_REDIS_URL") or None
-    return live_extension(LiveSettings(load_tables(tables_file), redis_url=redis_url))
+    prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
+    return live_extension(LiveSettings(load_tables(tables_file), redis_url=redis_url, redis_prefix=prefix))
