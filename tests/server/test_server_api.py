@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from conftest import Player, TestClient, audit, play_out
 
 
@@ -21,9 +22,11 @@ def test_games_lists_both_games_with_limits_paytables_and_rtp(client: TestClient
     assert set(games) == {"texas-bonus", "casino-holdem"}
     texas = games["texas-bonus"]
     assert [field["name"] for field in texas["fields"]] == ["ante", "bonus"]
-    assert texas["fields"][1] == {"name": "bonus", "min": 100, "max": 25000, "optional": True, "requires": "ante"}
+    assert texas["fields"][1] == {"name": "bonus", "min": 100, "max": 25000, "optional": True,
+                                  "requires": "ante"}
     assert texas["paytables"]["bonus_paytable"][0]["pays"] == 30
-    assert texas["actions"] == {"preflop": ["bet", "fold"], "flop": ["bet", "check"], "turn": ["bet", "check"]}
+    assert texas["actions"] == {"preflop": ["bet", "fold"], "flop": ["bet", "check"],
+                                "turn": ["bet", "check"]}
     assert set(texas["rtp"]) >= {"ante", "bonus"}
     casino = games["casino-holdem"]
     assert casino["paytables"]["ante_paytable"]["royal-flush"] == 100
@@ -32,7 +35,9 @@ def test_games_lists_both_games_with_limits_paytables_and_rtp(client: TestClient
 
 @pytest.mark.parametrize(("game", "bets"), [("texas-bonus", {"ante": 100, "bonus": 100}),
                                             ("casino-holdem", {"ante": 200, "aa": 100})])
-def test_full_rounds_move_exactly_the_settled_money(client: TestClient, game: str, bets: dict[str, int]) -> None:
+def test_full_rounds_move_exactly_the_settled_money(
+    client: TestClient, game: str, bets: dict[str, int]
+) -> None:
     player = Player(client)
     for _ in range(12):
         first = player.open(game, **bets)

@@ -11,7 +11,8 @@ from dealerpoker.server.settings import DEFAULT_DATABASE_URL
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "serve", help="run the game server",
-        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. Migrations run on start.",
+        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
+                    "Migrations run on start.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
@@ -33,7 +34,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--redis", metavar="URL", default=None,
                         help="share live tables between several serve processes through Redis "
                              "(default: $DEALERPOKER_REDIS_URL, else one process)")
-    parser.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
 
 

@@ -42,9 +42,10 @@ async def create_player(
     player_id, token = id_factory(), token_factory()
     await connection.execute(insert(accounts).values(id=player_id, kind="player", balance=0, created_at=at))
     await connection.execute(insert(players).values(
-        id=player_id, token_hash=token_hash(token), client_seed=secrets.token_hex(16), nonce=0, created_at=at))
-    await ledger.post_transfer(connection, f"session:{player_id}", HOUSE, player_id, starting_balance,
-                               at=at, memo="starting balance")
+        id=player_id, token_hash=token_hash(token), client_seed=secrets.token_hex(16), nonce=0,
+        created_at=at))
+    await ledger.post_transfer(connection, f"session:{player_id}", HOUSE, player_id,
+                               starting_balance, at=at, memo="starting balance")
     return NewPlayer(player_id, token, starting_balance)
 
 

@@ -82,15 +82,15 @@ class Database:
         ``lock_account`` serialises concurrent writers of that account (PostgreSQL row lock;
         SQLite is serialised as a whole).
         """
-        async with self._lock if self._lock is not None else nullcontext():
-            async with self.engine.begin() as connection:
-                if lock_account is not None and not self.is_sqlite:
-                    await connection.execute(
-                        select(schema.accounts.c.id)
-                        .where(schema.accounts.c.id == lock_account)
-                        .with_for_update()
-                    )
-                yield connection
+        async with self._lock if self._lock is not None else nullcontext(), \
+                self.engine.begin() as connection:
+            if lock_account is not None and not self.is_sqlite:
+                await connection.execute(
+                    select(schema.accounts.c.id)
+                    .where(schema.accounts.c.id == lock_account)
+                    .with_for_update()
+                )
+            yield connection
 
     async def dispose(self) -> None:
         await self.engine.dispose()

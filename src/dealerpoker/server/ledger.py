@@ -82,7 +82,8 @@ async def _move(connection: AsyncConnection, txid: str, account: str, delta: int
 
 
 async def is_posted(connection: AsyncConnection, txid: str) -> bool:
-    found = await connection.execute(select(ledger_entries.c.id).where(ledger_entries.c.txid == txid).limit(1))
+    found = await connection.execute(
+        select(ledger_entries.c.id).where(ledger_entries.c.txid == txid).limit(1))
     return found.first() is not None
 
 
@@ -90,7 +91,8 @@ async def balance_of(connection: AsyncConnection, account: str) -> int | None:
     """An account's balance (None if there is no such account)."""
     if account == HOUSE:
         total = await connection.scalar(
-            select(func.coalesce(func.sum(ledger_entries.c.amount), 0)).where(ledger_entries.c.account_id == HOUSE)
+            select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
+        .where(ledger_entries.c.account_id == HOUSE)
         )
         return int(total or 0)
     value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == account))
@@ -118,7 +120,8 @@ class LedgerAudit:
 async def audit(connection: AsyncConnection) -> LedgerAudit:
     """Check the whole ledger (for tests, the crash test and operators)."""
     players_total = await connection.scalar(
-        select(func.coalesce(func.sum(accounts.c.balance), 0)).where(accounts.c.kind == "player"))
+        select(func.coalesce(func.sum(accounts.c.balance), 0))
+        .where(accounts.c.kind == "player"))
     house = await balance_of(connection, HOUSE)
     unbalanced = await connection.execute(
         select(ledger_entries.c.txid).group_by(ledger_entries.c.txid)

@@ -29,11 +29,12 @@ from dealerpoker.games import AnyGame, RoundState
 from dealerpoker.server import ledger
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
-from dealerpoker.server.dealing import Deal, shuffled_deck
+from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
 from dealerpoker.server.schema import HOUSE, players, rounds
 
-DealFunction = Callable[[random.Random, str, int], Deal]
+DealFunction = Callable[[str, str, int], Deal]
+"""(server seed, client seed, nonce) -> the round's deal."""
 ZERO_COST_DEFAULTS = ("check", "fold")
 
 
@@ -53,7 +54,7 @@ class RoundService:
         rng: random.Random,
         clock: Clock,
         abandon_after_seconds: float,
-        deal: DealFunction = shuffled_deck,
+        deal: DealFunction = committed_deal,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
     ) -> None:
         self.database = database
@@ -97,10 +98,15 @@ class RoundService:
                     f"insufficient funds: the bets need {stake}, balance is {balance}",
                     balance=balance, needed=stake)
             player = (await connection.execute(
-                select(players.c.client_seed, players.c.nonce).where(players.c.id == player_id))).one()
+                select(players.c.client_seed, players.c.nonce, players.c.next_server_seed)
+                .where(players.c.id == player_id))).one()
             nonce = int(player.nonce)
-            deal = self.deal(self.rng, str(player.client_seed), nonce)
-            await connection.execute(update(players).where(players.c.id == player_id).values(nonce=nonce + 1))
+            # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
+            # player who never asked gets a fresh one, whose commitment the first view shows.
+            server_seed = player.next_server_seed or draw_server_seed(self.rng)
+            deal = self.deal(server_seed, str(player.client_seed), nonce)
+            await connection.execute(update(players).where(players.c.id == player_id).values(
+                nonce=nonce + 1, next_server_seed=draw_server_seed(self.rng)))
             state = game.start(valid, deal.deck)
             round_id = self.id_factory()
             at = timestamp(self.clock())
@@ -193,6 +199,23 @@ class RoundService:
             result = await connection.execute(query.order_by(rounds.c.seq.desc()).limit(limit))
             return [json.loads(view) for (view,) in result]
 
+    async def replay(self, player_id: str, round_id: str) -> dict[str, Any]:
+        """Every step of a round again, from its record: the player's view after each step.
+
+        The engine replays the stored bets, deck order and actions; each frame is ``game.view``
+        at that point, so it shows only the cards the player could see then.
+        """
+        async with self.database.transaction() as connection:
+            row = await self._owned_round(connection, player_id, round_id)
+        game = self.game(row.game)
+        steps = json.loads(row.steps)
+        state = game.start(json.loads(row.bets), json.loads(row.deck))
+        frames = [{"step": steps[0], **game.view(state)}]
+        for step in steps[1:]:
+            state, _ = game.apply(state, step["action"])
+            frames.append({"step": step, **game.view(state)})
+        return {"id": row.id, "game": row.game, "status": row.status, "frames": frames}
+
     async def balance(self, player_id: str) -> int:
         async with self.database.transaction() as connection:
             balance = await ledger.balance_of(connection, player_id)
@@ -201,7 +224,9 @@ class RoundService:
         return balance
 
     # ---- the shared step --------------------------------------------------------------
-    async def _apply(self, connection: AsyncConnection, row: Row[Any], action: str, *, source: str) -> dict[str, Any]:
+    async def _apply(
+        self, connection: AsyncConnection, row: Row[Any], action: str, *, source: str
+    ) -> dict[str, Any]:
         game = self.game(row.game)
         if row.status != "open":
             raise IllegalActionError(f"{action!r} is not allowed: round {row.id} is settled",
@@ -220,8 +245,8 @@ class RoundService:
         returned = 0
         if state.settlement is not None:
             returned = int(state.settlement.to_dict()["total_returned"]) - int(row.total_returned)
-            await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id, returned,
-                                       at=at, round_id=row.id, memo="settlement")
+            await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id,
+                                       returned, at=at, round_id=row.id, memo="settlement")
         steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
                       "stake": stake, "returned": returned})
         balance = await ledger.balance_of(connection, row.player_id) or 0

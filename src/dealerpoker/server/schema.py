@@ -41,9 +41,11 @@ players = Table(
     "players", metadata,
     Column("id", String(40), ForeignKey("accounts.id"), primary_key=True),
     Column("token_hash", String(64), nullable=False, unique=True),
-    Column("client_seed", String(64), nullable=False),
+    Column("client_seed", String(128), nullable=False),
     Column("nonce", BigInteger, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
+    # The seed of this player's next round, committed (its SHA-256 shown) before they bet.
+    Column("next_server_seed", String(64), nullable=True),
 )
 
 ledger_entries = Table(
@@ -75,7 +77,7 @@ rounds = Table(
     Column("deck", Text, nullable=False),  # JSON [52 card indices] in dealing order
     Column("server_seed", String(64), nullable=True),
     Column("commitment", String(64), nullable=True),
-    Column("client_seed", String(64), nullable=True),
+    Column("client_seed", String(128), nullable=True),
     Column("nonce", BigInteger, nullable=True),
     Column("algorithm", String(40), nullable=False),
     Column("steps", Text, nullable=False),  # JSON [{step, action, source, at, stake, txid}]
@@ -88,4 +90,13 @@ rounds = Table(
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),
+)
+
+rules_documents = Table(
+    "rules_documents", metadata,
+    Column("fingerprint", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("rules_version", String(64), nullable=False),
+    Column("document", Text, nullable=False),  # JSON: the rules as played (paytables, limits)
+    Column("created_at", String(32), nullable=False),
 )

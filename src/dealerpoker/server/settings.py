@@ -43,7 +43,8 @@ class Settings:
         if self.abandon_after_seconds <= 0:
             raise SettingsError(f"abandon_after_seconds: expected > 0, got {self.abandon_after_seconds!r}")
         if self.reaper_interval_seconds <= 0:
-            raise SettingsError(f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
+            raise SettingsError(
+                f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:

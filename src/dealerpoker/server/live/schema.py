@@ -1,4 +1,4 @@
-"""Tables of the live rounds (created by migration ``live_0001``), on the server's metadata."""
+"""Tables of the live rounds (created by migration ``0003``), on the server's metadata."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Alembic environment: runs on the connection the server hands over (see ``db.migrate``)."""
+"""Alembic environment: runs on the connection the server hands over (see ``Database.migrate``)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,16 @@ from alembic import context
 
 from dealerpoker.server.schema import metadata
 
-connection = context.config.attributes.get("connection")
-if connection is None:  # pragma: no cover - the server always passes its connection
-    raise RuntimeError("run migrations through dealerpoker.server.db.Database.migrate()")
-context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
-with context.begin_transaction():
-    context.run_migrations()
+
+def run_migrations() -> None:
+    connection = context.config.attributes.get("connection")
+    if connection is None:
+        raise RuntimeError("run migrations through dealerpoker.server.db.Database.migrate()")
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+# Alembic executes this file with ``context.config`` set; a plain import (doctest collection) does nothing.
+if hasattr(context, "config"):
+    run_migrations()

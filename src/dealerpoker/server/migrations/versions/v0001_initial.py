@@ -29,7 +29,7 @@ def upgrade() -> None:
         "players",
         sa.Column("id", sa.String(40), sa.ForeignKey("accounts.id"), primary_key=True),
         sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
-        sa.Column("client_seed", sa.String(64), nullable=False),
+        sa.Column("client_seed", sa.String(128), nullable=False),
         sa.Column("nonce", sa.BigInteger, nullable=False),
         sa.Column("created_at", sa.String(32), nullable=False),
     )
@@ -61,7 +61,7 @@ def upgrade() -> None:
         sa.Column("deck", sa.Text, nullable=False),
         sa.Column("server_seed", sa.String(64), nullable=True),
         sa.Column("commitment", sa.String(64), nullable=True),
-        sa.Column("client_seed", sa.String(64), nullable=True),
+        sa.Column("client_seed", sa.String(128), nullable=True),
         sa.Column("nonce", sa.BigInteger, nullable=True),
         sa.Column("algorithm", sa.String(40), nullable=False),
         sa.Column("steps", sa.Text, nullable=False),
