@@ -25,10 +25,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,7 +39,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _results import machine, write_section  # noqa: E402
+from _results import machine, write_section
 
 TABLES = """
 [[tables]]
@@ -225,13 +223,15 @@ def describe(level: Level) -> str:
     return (f"| {level.players} | {level.connected} | {level.rounds_done} | {len(level.latencies)} | "
             f"{level.percentile(0.5) * 1000:.0f} | {level.percentile(0.99) * 1000:.0f} | "
             f"{max(level.latencies, default=float('nan')) * 1000:.0f} | "
-            f"{max(commit, default=float('nan')) * 1000:.0f} | {max(every, default=float('nan')) * 1000:.0f} | "
+            f"{max(commit, default=float('nan')) * 1000:.0f} | "
+            f"{max(every, default=float('nan')) * 1000:.0f} | "
             f"{'yes' if all(level.complete()) and level.complete() else 'no'} | "
             f"{'**holds**' if level.holds() else 'no'} |")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, nargs="*", default=[500, 1000, 2000, 3000])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-players", type=int, default=5000)
@@ -242,9 +242,9 @@ def main() -> int:
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     args = parser.parse_args()
     counts = [n for n in args.players if 0 < n <= args.max_players]
-    header = ("| players | connected | rounds measured | messages | p50 ms | p99 ms | max ms | reveal -> settlement "
-              "committed, max ms | reveal -> every player has own settlement, max ms | every bettor settled | "
-              "target |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    header = ("| players | connected | rounds measured | messages | p50 ms | p99 ms | max ms "
+              "| reveal -> settlement committed, max ms | reveal -> every player has own settlement, "
+              "max ms | every bettor settled | target |\n|---|---|---|---|---|---|---|---|---|---|---|")
     rows, largest = [], 0
     for count in counts:
         level = asyncio.run(run_level(count, args.rounds, args.level_timeout,
@@ -259,7 +259,8 @@ def main() -> int:
             break  # a larger count will not hold either
     body = (f"Measured {machine()}. Shared machine: other helpers' builds and tests were running at the "
             f"same time, so these figures are pessimistic. Clients and server share the same 2 cores.\n\n"
-            f"`.venv/bin/python benchmarks/live.py --players {' '.join(map(str, counts))} --rounds {args.rounds}` "
+            f"`.venv/bin/python benchmarks/live.py --players {' '.join(map(str, counts))} "
+            f"--rounds {args.rounds}` "
             f"(SQLite, one texas-bonus table, timers {args.betting:g}/{args.decision:g}/{args.pause:g} s, "
             f"every player bets and decides at random).\n\n{header}\n" + "\n".join(rows) +
             f"\n\nTarget: 2,000 players, p99 < {LATENCY_TARGET * 1000:.0f} ms, settlement within "

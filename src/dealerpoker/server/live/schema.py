@@ -1,10 +1,11 @@
-"""Tables of the live rounds (created by migration ``0003``), on the server's metadata."""
+"""Tables of the live rounds (created by migration ``0003``)."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, PrimaryKeyConstraint, String, Table, Text
+from sqlalchemy import BigInteger, Column, Index, MetaData, PrimaryKeyConstraint, String, Table, Text
 
-from dealerpoker.server.schema import metadata
+# Their own metadata: the migrations create the tables; these objects only build queries.
+metadata = MetaData()
 
 live_rounds = Table(
     "live_rounds", metadata,
