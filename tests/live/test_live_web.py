@@ -49,7 +49,7 @@ def _balance(base: str, page: Any) -> int:
 
 def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
-    with live_server(f"sqlite:///{tmp_path}/web.db", betting=4, decision=2.5, pause=3) as (base, _app):
+    with live_server(f"sqlite:///{tmp_path}/web.db", betting=5, decision=4, pause=3) as (base, _app):
         one, two = _player_page(browser, errors), _player_page(browser, errors)
         # The lobby lists the live tables with their player counts.
         one.goto(f"{base}/#/")
