@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -47,30 +48,31 @@ def wait_until_up(url: str, server: subprocess.Popen[bytes]) -> None:
     raise SystemExit("screenshots: the server did not answer within 30 s")
 
 
-def play_until_a_win(page: object, url: str, game: str, out: Path, attempts: int) -> int:
+def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -> int:
     bets, decisions = PLAYS[game]
-    page.goto(f"{url}/#/play/{game}")  # type: ignore[attr-defined]
-    page.wait_for_selector(".chip-tray .chip")  # type: ignore[attr-defined]
+    page.goto(f"{url}/#/play/{game}")
+    page.wait_for_selector(".chip-tray .chip")
     idle = "window.dealerpokerTable && !window.dealerpokerTable.busy"
     for attempt in range(1, attempts + 1):
         for field, chips in bets.items():
             for chip in chips:
-                page.click(f".chip-tray .chip[data-chip='{chip}']")  # type: ignore[attr-defined]
-                page.click(f".spot[data-field='{field}']")  # type: ignore[attr-defined]
-        page.click("#deal")  # type: ignore[attr-defined]
-        page.wait_for_function(idle)  # type: ignore[attr-defined]
+                page.click(f".chip-tray .chip[data-chip='{chip}']")
+                page.click(f".spot[data-field='{field}']")
+        page.click("#deal")
+        page.wait_for_function(idle)
         for action in decisions:
-            button = page.locator(f"#controls [data-action='{action}']")  # type: ignore[attr-defined]
+            button = page.locator(f"#controls [data-action='{action}']")
             if button.count():
                 button.click()
-                page.wait_for_function(idle)  # type: ignore[attr-defined]
-        page.wait_for_selector("#new-game")  # type: ignore[attr-defined]
-        if page.locator("#result").evaluate("r => r.classList.contains('is-win')") or attempt == attempts:  # type: ignore[attr-defined]
-            page.mouse.move(0, 0)  # type: ignore[attr-defined]
-            page.wait_for_timeout(600)  # type: ignore[attr-defined]  # let the dealt cards land
-            page.screenshot(path=str(out / f"{game}.png"), full_page=True)  # type: ignore[attr-defined]
+                page.wait_for_function(idle)
+        page.wait_for_selector("#new-game")
+        won = page.locator("#result").evaluate("r => r.classList.contains('is-win')")
+        if won or attempt == attempts:
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(600)  # let the dealt cards land
+            page.screenshot(path=str(out / f"{game}.png"), full_page=True)
             return attempt
-        page.click("#new-game")  # type: ignore[attr-defined]
+        page.click("#new-game")
     return attempts
 
 
