@@ -123,14 +123,19 @@ def validate_deck(deck: Iterable[int]) -> tuple[int, ...]:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
         raise InvalidHandError(f"deck must be a sequence of card indices, got {type(deck).__name__}")
     cards: list[int] = []
-    seen: set[int] = set()
     for position, card in enumerate(deck):
-        if isinstance(card, bool) or not isinstance(card, Integral) or not 0 <= card < 52:
+        # `type(...) is int` first: the ABC check is slow and this runs for every round.
+        if type(card) is not int and (isinstance(card, bool) or not isinstance(card, Integral)):
             raise InvalidCardError(f"deck[{position}]: {card!r} is not a card index 0..51")
-        if card in seen:
-            raise InvalidHandError(f"deck[{position}]: duplicate card {index_to_card(int(card))}")
-        seen.add(int(card))
         cards.append(int(card))
+    if len(set(cards)) != len(cards) or not all(0 <= card < 52 for card in cards):
+        seen: set[int] = set()
+        for position, card in enumerate(cards):
+            if not 0 <= card < 52:
+                raise InvalidCardError(f"deck[{position}]: {card!r} is not a card index 0..51")
+            if card in seen:
+                raise InvalidHandError(f"deck[{position}]: duplicate card {index_to_card(card)}")
+            seen.add(card)
     if len(cards) < CARDS_PER_ROUND:
         raise InvalidHandError(f"deck has {len(cards)} cards; a round needs {CARDS_PER_ROUND}")
     return tuple(cards[:CARDS_PER_ROUND])
