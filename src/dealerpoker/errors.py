@@ -41,3 +41,7 @@ class InsufficientFundsError(DealerPokerError, ValueError):
         super().__init__(message)
         self.balance = balance
         self.needed = needed
+
+
+class InvalidSeedError(DealerPokerError, ValueError):
+    """A provably-fair input that is not valid: server seed, client seed or nonce."""

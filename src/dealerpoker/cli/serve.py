@@ -1,11 +1,56 @@
-"""`dealerpoker serve`: run the game server."""
+"""`dealerpoker serve`: run the game server (REST API, web page) with uvicorn."""
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
-from dealerpoker.cli._stub import register_stub
+from dealerpoker.server.settings import DEFAULT_DATABASE_URL
 
 
 def register(subparsers: Any) -> None:
-    register_stub(subparsers, "serve", "run the game server", 4)
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve", help="run the game server",
+        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
+                    "Migrations run on start.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument(
+        "--database", metavar="URL", default=None,
+        help=f"sqlite:///FILE or postgresql://USER@HOST:PORT/DB (default: $DEALERPOKER_DATABASE_URL, "
+             f"else {DEFAULT_DATABASE_URL}, a file in the working directory)",
+    )
+    parser.add_argument("--starting-balance", type=int, default=None, metavar="CENTS",
+                        help="balance of each new demo player in minor units (default 100000)")
+    parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
+                        help="complete open rounds untouched this long with the default actions "
+                             "(fold / check; default 3600)")
+    parser.add_argument("--rules", action="append", default=[], metavar="GAME=FILE",
+                        help="a TOML file merged over GAME's shipped rules (limits, paytables); repeatable")
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from dealerpoker.server import Settings, create_app
+    from dealerpoker.server.settings import SettingsError
+
+    rules_files = {}
+    for entry in args.rules:
+        game, sep, path = entry.partition("=")
+        if not sep or not path:
+            raise SettingsError(f"--rules {entry!r}: expected GAME=FILE, e.g. texas-bonus=my-table.toml")
+        rules_files[game] = path
+    settings = Settings.from_env(
+        database_url=args.database,
+        starting_balance=args.starting_balance,
+        abandon_after_seconds=args.abandon_after,
+        rules_files=rules_files or None,
+    )
+    app = create_app(settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    return 0

@@ -84,9 +84,11 @@ class CasinoHoldemRules(CommonRules):
 Rules = TexasBonusRules | CasinoHoldemRules
 
 _FIELDS = {"texas-bonus": ("ante", "bonus"), "casino-holdem": ("ante", "aa")}
-_TIMEOUT_POINTS = {"texas-bonus": ("preflop", "flop", "turn"), "casino-holdem": ("flop",)}
-_TIMEOUT_CHOICES = {"preflop": ("fold", "bet"), "flop": ("fold", "check", "bet", "raise"),
-                    "turn": ("check", "bet")}
+# Each game's decision points and the actions a timer may choose there (the legal actions).
+_TIMEOUT_CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
+    "texas-bonus": {"preflop": ("fold", "bet"), "flop": ("check", "bet"), "turn": ("check", "bet")},
+    "casino-holdem": {"flop": ("fold", "raise")},
+}
 
 
 def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -138,7 +140,7 @@ def rules_from_document(document: Mapping[str, Any], *, where: str = "rules") ->
         rules_version=reader.text("rules_version"),
         chips=reader.chips(),
         limits=reader.limits(_FIELDS[game]),
-        timeout_actions=reader.timeouts(_TIMEOUT_POINTS[game]),
+        timeout_actions=reader.timeouts(_TIMEOUT_CHOICES[game]),
         betting_seconds=reader.positive_int("timers", "betting_seconds"),
         decision_seconds=reader.positive_int("timers", "decision_seconds"),
         source=json.loads(json.dumps(document)),
@@ -238,16 +240,16 @@ class _Reader:
             limits[name] = FieldLimit(low, high)
         return limits
 
-    def timeouts(self, points: tuple[str, ...]) -> dict[str, str]:
+    def timeouts(self, choices: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
         table = self._get("timeout_actions")
         actions = {}
-        for point in points:
+        for point, allowed in choices.items():
             action = self._get("timeout_actions", point)
-            if action not in _TIMEOUT_CHOICES[point]:
+            if action not in allowed:
                 raise self._fail(f"timeout_actions.{point}",
-                                 f"expected one of {', '.join(_TIMEOUT_CHOICES[point])}, got {action!r}")
+                                 f"expected one of {', '.join(allowed)}, got {action!r}")
             actions[point] = str(action)
-        unknown = set(table) - set(points)
+        unknown = set(table) - set(choices)
         if unknown:
             raise self._fail(f"timeout_actions.{sorted(unknown)[0]}", "unknown decision point")
         return actions

@@ -1,0 +1,45 @@
+"""Money: integer minor units (e.g. cents), never floats.
+
+Payouts are quoted "N to 1": a winning stake comes back with N times the stake on top.
+
+>>> returned_on_win(100, 3), returned_on_push(100), returned_on_loss(100)
+(400, 100, 0)
+>>> require_amount("ante", 2.5)
+Traceback (most recent call last):
+...
+dealerpoker.errors.BetLimitError: ante: amount must be a whole number of minor units, got 2.5
+"""
+
+from __future__ import annotations
+
+from dealerpoker.errors import BetLimitError
+
+#: A sum of money in integer minor units (cents).
+Money = int
+
+
+def require_amount(field: str, amount: object) -> Money:
+    """``amount`` as a non-negative ``int``; anything else is a :class:`BetLimitError` naming ``field``."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise BetLimitError(
+            f"{field}: amount must be a whole number of minor units, got {amount!r}", field=field
+        )
+    if amount < 0:
+        raise BetLimitError(f"{field}: amount must not be negative, got {amount}", field=field)
+    return amount
+
+
+def returned_on_win(stake: Money, pays: int) -> Money:
+    """Stake plus winnings for a bet that pays ``pays`` to 1."""
+    return stake * (pays + 1)
+
+
+def returned_on_push(stake: Money) -> Money:
+    """A stand-off: the stake comes back, nothing more."""
+    return stake
+
+
+def returned_on_loss(stake: Money) -> Money:
+    """A lost bet returns nothing."""
+    del stake
+    return 0

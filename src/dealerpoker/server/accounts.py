@@ -1,0 +1,57 @@
+"""Demo players: a random bearer token (stored only as its SHA-256), an account, a float."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.server import ledger
+from dealerpoker.server.schema import HOUSE, accounts, players
+
+
+class AuthenticationError(DealerPokerError, ValueError):
+    """A missing, malformed or unknown bearer token."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    player_id: str
+    token: str
+    balance: int
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def create_player(
+    connection: AsyncConnection,
+    *,
+    starting_balance: int,
+    at: str,
+    token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+    id_factory: Callable[[], str] = lambda: "p_" + secrets.token_hex(8),
+) -> NewPlayer:
+    """A player account funded by the house (txid ``session:{player}``)."""
+    player_id, token = id_factory(), token_factory()
+    await connection.execute(insert(accounts).values(id=player_id, kind="player", balance=0, created_at=at))
+    await connection.execute(insert(players).values(
+        id=player_id, token_hash=token_hash(token), client_seed=secrets.token_hex(16), nonce=0,
+        created_at=at))
+    await ledger.post_transfer(connection, f"session:{player_id}", HOUSE, player_id,
+                               starting_balance, at=at, memo="starting balance")
+    return NewPlayer(player_id, token, starting_balance)
+
+
+async def player_for_token(connection: AsyncConnection, token: str) -> str:
+    """The player id a bearer token belongs to."""
+    found = await connection.scalar(select(players.c.id).where(players.c.token_hash == token_hash(token)))
+    if found is None:
+        raise AuthenticationError("unknown or expired token: create a session with POST /api/session")
+    return str(found)

@@ -1,0 +1,40 @@
+"""Dependencies of the API routes: the shared services and the authenticated player."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.api.errors import ERROR_STATUSES
+from dealerpoker.server.api.models import ErrorOut
+from dealerpoker.server.services import Services
+
+bearer = HTTPBearer(auto_error=False, description="the token from POST /api/session")
+
+
+def services(request: Request) -> Services:
+    found: Services = request.app.state.services
+    return found
+
+
+async def current_player(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> str:
+    """The player whose bearer token authorises this request."""
+    if credentials is None or not credentials.credentials:
+        raise AuthenticationError("missing bearer token: send Authorization: Bearer <token> "
+                                  "(POST /api/session gives one)")
+    return await services(request).authenticate(credentials.credentials)
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+PlayerDep = Annotated[str, Depends(current_player)]
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses an operation can return."""
+    return {status: {"model": ErrorOut} for status in (statuses or ERROR_STATUSES)}

@@ -1,0 +1,128 @@
+"""Request and response shapes (they are the OpenAPI schema the tests check responses against)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorOut(Open):
+    error: str = Field(description="machine-readable code, e.g. insufficient_funds")
+    message: str = Field(description="what is wrong, for people")
+
+
+class SessionOut(Strict):
+    token: str
+    player_id: str
+    balance: int
+
+
+class BalanceOut(Strict):
+    balance: int
+
+
+class FieldOut(Strict):
+    name: str
+    min: int
+    max: int
+    optional: bool
+    requires: str | None
+
+
+class GameOut(Strict):
+    id: str
+    title: str
+    rules: dict[str, Any]
+    fields: list[FieldOut]
+    actions: dict[str, list[str]]
+    chips: list[int]
+    paytables: dict[str, Any]
+    rtp: dict[str, float | None]
+    field_paytables: dict[str, Any]
+
+
+class GamesOut(Strict):
+    games: list[GameOut]
+
+
+class StepOut(Open):
+    step: int
+    action: str
+    source: Literal["player", "timer"]
+    at: str
+    stake: int
+
+
+class FairnessOut(Open):
+    algorithm: str
+    commitment: str | None
+    client_seed: str | None
+    nonce: int | None
+    server_seed: str | None
+
+
+class RoundView(Open):
+    id: str
+    game: str
+    status: Literal["open", "settled"]
+    phase: str
+    bets: dict[str, int]
+    player_cards: list[str]
+    dealer_cards: list[str]
+    board: list[str]
+    legal_actions: list[str]
+    action_stakes: dict[str, int]
+    player_hand: dict[str, Any] | None
+    bonus: dict[str, Any] | None
+    settlement: dict[str, Any] | None
+    steps: list[StepOut]
+    balance: int
+    fairness: FairnessOut
+
+
+class RoundsOut(Strict):
+    rounds: list[RoundView]
+
+
+class ReplayFrame(Open):
+    """The player's view of the table right after one step (only the cards seen at that time)."""
+
+    step: StepOut
+    phase: str
+    bets: dict[str, int]
+    player_cards: list[str]
+    dealer_cards: list[str]
+    board: list[str]
+
+
+class ReplayOut(Strict):
+    id: str
+    game: str
+    status: Literal["open", "settled"]
+    frames: list[ReplayFrame]
+
+
+class RoundIn(Strict):
+    game: str = Field(max_length=64, examples=["texas-bonus"])
+    bets: dict[str, StrictInt] = Field(examples=[{"ante": 100, "bonus": 100}],
+                                       description="field -> amount in minor units (cents)")
+    idempotency_key: str | None = Field(
+        default=None, min_length=1, max_length=128,
+        description="repeating a request with the same key returns the same round, debiting nothing more")
+
+
+class ActionIn(Strict):
+    action: str = Field(max_length=32, examples=["bet"])
+    step: StrictInt | None = Field(
+        default=None, ge=1, le=100,
+        description="the step this action is meant to be (the round's current len(steps)); "
+                    "a retry of a step that already happened returns the round unchanged")

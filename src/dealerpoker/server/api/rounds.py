@@ -1,0 +1,52 @@
+"""Solo rounds: open, act, show, history."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse
+
+from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses
+from dealerpoker.server.api.models import ActionIn, ReplayOut, RoundIn, RoundsOut, RoundView
+
+router = APIRouter(tags=["rounds"])
+RoundId = Annotated[str, Path(max_length=40, description="the round's id")]
+
+
+@router.post("/api/rounds", response_model=RoundView, responses=error_responses())
+async def open_round(body: RoundIn, services: ServicesDep, player: PlayerDep) -> JSONResponse:
+    """Place the opening bets and deal. The stakes are debited before any card is dealt."""
+    view = await services.rounds.open_round(player, body.game, body.bets, body.idempotency_key)
+    return JSONResponse(view)
+
+
+@router.post("/api/rounds/{round_id}/actions", response_model=RoundView, responses=error_responses())
+async def act(round_id: RoundId, body: ActionIn, services: ServicesDep, player: PlayerDep) -> JSONResponse:
+    """The player's decision. Its stake is debited before the next card is revealed."""
+    return JSONResponse(await services.rounds.act(player, round_id, body.action, step=body.step))
+
+
+@router.get("/api/rounds/{round_id}", response_model=RoundView, responses=error_responses(401, 403, 404, 422))
+async def get_round(round_id: RoundId, services: ServicesDep, player: PlayerDep) -> JSONResponse:
+    return JSONResponse(await services.rounds.get(player, round_id))
+
+
+@router.get("/api/rounds/{round_id}/replay", response_model=ReplayOut,
+            responses=error_responses(401, 403, 404, 422))
+async def replay(round_id: RoundId, services: ServicesDep, player: PlayerDep) -> JSONResponse:
+    """Every step of the round again: the player's view of the table after each step (history replay)."""
+    return JSONResponse(await services.rounds.replay(player, round_id))
+
+
+@router.get("/api/rounds", response_model=RoundsOut, responses=error_responses(401, 403, 404, 422))
+async def history(
+    services: ServicesDep,
+    player: PlayerDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    before: Annotated[str | None, Query(max_length=40, description="a round id: only older rounds")] = None,
+    status: Annotated[Literal["open", "settled"] | None, Query()] = None,
+) -> JSONResponse:
+    """The player's rounds, newest first, each with every step. ``status=open``: rounds to finish."""
+    rounds = await services.rounds.history(player, limit=limit, before=before, status=status)
+    return JSONResponse({"rounds": rounds})

@@ -1,0 +1,32 @@
+"""``POST /api/session`` (a demo player and its token), ``GET /api/balance``, ``GET /healthz``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses
+from dealerpoker.server.api.models import BalanceOut, SessionOut
+
+router = APIRouter()
+
+
+@router.post("/api/session", response_model=SessionOut, responses=error_responses(400, 422), tags=["players"])
+async def create_session(services: ServicesDep) -> SessionOut:
+    """A new demo player with the configured starting balance. Keep the token: it is shown once."""
+    player = await services.create_player()
+    return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance)
+
+
+@router.get("/api/balance", response_model=BalanceOut, responses=error_responses(401), tags=["players"])
+async def balance(services: ServicesDep, player: PlayerDep) -> BalanceOut:
+    return BalanceOut(balance=await services.rounds.balance(player))
+
+
+@router.get("/healthz", tags=["operations"])
+async def healthz(services: ServicesDep) -> JSONResponse:
+    """Liveness and database reachability."""
+    async with services.database.transaction() as connection:
+        await connection.execute(text("SELECT 1"))
+    return JSONResponse({"status": "ok"})

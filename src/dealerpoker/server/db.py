@@ -1,0 +1,127 @@
+"""The database: URL -> async engine, migrations, and the unit of work.
+
+Writes are serialised per player: on PostgreSQL by a row lock (``SELECT ... FOR UPDATE``) on the
+player's account, on SQLite by a single writer (an in-process lock plus ``BEGIN IMMEDIATE``,
+which also serialises several processes sharing one file).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
+from importlib import resources
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+from dealerpoker.server import schema
+from dealerpoker.server.settings import SettingsError
+
+_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
+            "postgres": "postgresql+asyncpg"}
+
+
+def async_url(url: str) -> str:
+    """The async driver URL for a plain database URL (the server chooses the driver).
+
+    >>> async_url("sqlite:///data/casino.db")
+    'sqlite+aiosqlite:///data/casino.db'
+    >>> async_url("postgresql://postgres@127.0.0.1:5432/casino")
+    'postgresql+asyncpg://postgres@127.0.0.1:5432/casino'
+    >>> async_url("mysql://x")
+    Traceback (most recent call last):
+    ...
+    dealerpoker.server.settings.SettingsError: database URL 'mysql://x': unsupported (use sqlite:///FILE or postgresql://USER@HOST:PORT/DB)
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SettingsError(f"database URL {url!r}: not a URL (use sqlite:///FILE or "
+                            "postgresql://USER@HOST:PORT/DB)") from None
+    backend = parsed.get_backend_name()
+    driver = _DRIVERS.get(backend)
+    if driver is None or (parsed.drivername != backend and parsed.drivername != driver):
+        raise SettingsError(f"database URL {url!r}: unsupported (use sqlite:///FILE or "
+                            "postgresql://USER@HOST:PORT/DB)")
+    return parsed.set(drivername=driver).render_as_string(hide_password=False)
+
+
+class Database:
+    """One engine and the transactions the services run in."""
+
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.url = async_url(url)
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.in_memory = self.is_sqlite and parsed.database in (None, "", ":memory:")
+        kwargs: dict[str, Any] = {}
+        if self.in_memory:
+            kwargs["poolclass"] = StaticPool
+        elif not self.is_sqlite:
+            kwargs.update(pool_size=pool_size, max_overflow=pool_size)
+        self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
+        # SQLite has one writer: an in-process lock keeps requests from queueing inside SQLite.
+        self._lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
+        if self.is_sqlite:
+            _configure_sqlite(self.engine, wal=not self.in_memory)
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision shipped in the package."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade_to_head)
+
+    @asynccontextmanager
+    async def transaction(self, *, lock_account: str | None = None) -> AsyncIterator[AsyncConnection]:
+        """One unit of work: commits on success, rolls back on any exception.
+
+        ``lock_account`` serialises concurrent writers of that account (PostgreSQL row lock;
+        SQLite is serialised as a whole).
+        """
+        async with self._lock if self._lock is not None else nullcontext(), \
+                self.engine.begin() as connection:
+            if lock_account is not None and not self.is_sqlite:
+                await connection.execute(
+                    select(schema.accounts.c.id)
+                    .where(schema.accounts.c.id == lock_account)
+                    .with_for_update()
+                )
+            yield connection
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def _configure_sqlite(engine: AsyncEngine, *, wal: bool) -> None:
+    # pysqlite/aiosqlite's own transaction handling is off; we send BEGIN IMMEDIATE ourselves so
+    # a transaction takes the write lock at its start (the SQLAlchemy-documented recipe).
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        if wal:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode survives a killed process (not a power loss of the last commits).
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _upgrade_to_head(connection: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    location = resources.files("dealerpoker.server").joinpath("migrations")
+    config.set_main_option("script_location", str(location))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

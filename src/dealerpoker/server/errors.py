@@ -1,0 +1,21 @@
+"""Errors of the server layer (the API maps each to an HTTP status and an error code)."""
+
+from __future__ import annotations
+
+from dealerpoker.errors import DealerPokerError
+
+
+class NotFoundError(DealerPokerError, ValueError):
+    """No such round (or other resource)."""
+
+
+class ForbiddenError(DealerPokerError, ValueError):
+    """The resource belongs to another player."""
+
+
+class ConflictError(DealerPokerError, ValueError):
+    """The request contradicts what already happened (an idempotency key reused differently)."""
+
+
+class UnknownGameError(DealerPokerError, ValueError):
+    """A game id the server does not offer."""

@@ -1,0 +1,142 @@
+"""The double-entry ledger: append-only entries, one pair per transfer, idempotent txids.
+
+Every movement of money is a transfer between two accounts, written as two entries (the debit
+negative, the credit positive) under one transaction id. A txid is unique: posting it again
+does nothing, so a retried request never moves money twice. A player's balance can never go
+negative. Callers run these inside ``Database.transaction`` together with the state change the
+money belongs to, so both commit or neither does.
+
+The sum of every account's balance (players plus house) never changes: it starts at zero and
+every transfer adds ``-amount + amount``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    txid: str
+    from_account: str
+    to_account: str
+    amount: int
+
+
+async def post_transfer(
+    connection: AsyncConnection,
+    txid: str,
+    from_account: str,
+    to_account: str,
+    amount: int,
+    *,
+    at: str,
+    round_id: str | None = None,
+    memo: str = "",
+) -> bool:
+    """Move ``amount`` minor units; False (and nothing changed) when ``txid`` is already posted.
+
+    Raises ``InsufficientFundsError`` (with the balance) when a player account cannot cover it;
+    the house may go below zero (it is the casino's side of every bet).
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise ValueError(f"transfer {txid}: amount must be an integer >= 0, got {amount!r}")
+    if from_account == to_account:
+        raise ValueError(f"transfer {txid}: from and to are the same account {from_account!r}")
+    if await is_posted(connection, txid):
+        return False
+    if amount == 0:
+        return True  # nothing to record; a zero stake is not a ledger movement
+    await _move(connection, txid, from_account, -amount)
+    await _move(connection, txid, to_account, amount)
+    await connection.execute(insert(ledger_entries), [
+        {"txid": txid, "account_id": from_account, "amount": -amount, "round_id": round_id,
+         "memo": memo, "created_at": at},
+        {"txid": txid, "account_id": to_account, "amount": amount, "round_id": round_id,
+         "memo": memo, "created_at": at},
+    ])
+    return True
+
+
+async def _move(connection: AsyncConnection, txid: str, account: str, delta: int) -> None:
+    if account == HOUSE:
+        return  # the house's balance is the sum of its entries (no hot row)
+    statement = update(accounts).where(accounts.c.id == account).values(balance=accounts.c.balance + delta)
+    if delta < 0:
+        # The guard is in the statement itself, so it holds even without the caller's lock.
+        statement = statement.where(accounts.c.balance >= -delta)
+    result = await connection.execute(statement)
+    if result.rowcount != 1:
+        balance = await balance_of(connection, account)
+        raise InsufficientFundsError(
+            f"insufficient funds: {-delta} needed, balance is {balance}"
+            if balance is not None else f"transfer {txid}: unknown account {account!r}",
+            balance=balance or 0, needed=-delta,
+        )
+
+
+async def is_posted(connection: AsyncConnection, txid: str) -> bool:
+    found = await connection.execute(
+        select(ledger_entries.c.id).where(ledger_entries.c.txid == txid).limit(1))
+    return found.first() is not None
+
+
+async def balance_of(connection: AsyncConnection, account: str) -> int | None:
+    """An account's balance (None if there is no such account)."""
+    if account == HOUSE:
+        total = await connection.scalar(
+            select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
+        .where(ledger_entries.c.account_id == HOUSE)
+        )
+        return int(total or 0)
+    value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == account))
+    return None if value is None else int(value)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerAudit:
+    """The ledger's invariants, as measured (all must hold)."""
+
+    total_of_balances: int
+    """Players' balances plus the house's: always 0."""
+    unbalanced_txids: tuple[str, ...]
+    """Transactions whose entries do not sum to zero: always empty."""
+    mismatched_accounts: tuple[str, ...]
+    """Players whose stored balance differs from the sum of their entries: always empty."""
+    negative_accounts: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return (self.total_of_balances == 0 and not self.unbalanced_txids
+                and not self.mismatched_accounts and not self.negative_accounts)
+
+
+async def audit(connection: AsyncConnection) -> LedgerAudit:
+    """Check the whole ledger (for tests, the crash test and operators)."""
+    players_total = await connection.scalar(
+        select(func.coalesce(func.sum(accounts.c.balance), 0))
+        .where(accounts.c.kind == "player"))
+    house = await balance_of(connection, HOUSE)
+    unbalanced = await connection.execute(
+        select(ledger_entries.c.txid).group_by(ledger_entries.c.txid)
+        .having(func.sum(ledger_entries.c.amount) != 0))
+    sums = select(ledger_entries.c.account_id, func.sum(ledger_entries.c.amount).label("total")) \
+        .group_by(ledger_entries.c.account_id).subquery()
+    mismatched = await connection.execute(
+        select(accounts.c.id).select_from(accounts.outerjoin(sums, sums.c.account_id == accounts.c.id))
+        .where(accounts.c.kind == "player")
+        .where(func.coalesce(sums.c.total, 0) != accounts.c.balance))
+    negative = await connection.execute(
+        select(accounts.c.id).where(accounts.c.kind == "player").where(accounts.c.balance < 0))
+    return LedgerAudit(
+        total_of_balances=int(players_total or 0) + int(house or 0),
+        unbalanced_txids=tuple(str(row[0]) for row in unbalanced),
+        mismatched_accounts=tuple(str(row[0]) for row in mismatched),
+        negative_accounts=tuple(str(row[0]) for row in negative),
+    )

@@ -1,0 +1,168 @@
+"""Live tables as operators configure them: a TOML file of ``[[tables]]``.
+
+Each table names its game, optional rules file and rule overrides (limits, timeout actions,
+qualifiers...), and the lengths of its betting window, decision timers and the pause between
+rounds. Every problem names the file and the entry, and nothing is half-loaded.
+
+>>> from dealerpoker.server.live.config import parse_tables
+>>> tables = parse_tables('''
+... [[tables]]
+... id = "texas-1"
+... game = "texas-bonus"
+... betting_seconds = 15
+... decision_seconds = 10
+... pause_seconds = 4
+... [tables.limits]
+... ante = { min = 500, max = 50000 }
+... ''')
+>>> table = tables[0]
+>>> table.id, table.game, table.betting_seconds, table.rules.limits["ante"].min
+('texas-1', 'texas-bonus', 15.0, 500)
+>>> table.decision_points
+('preflop', 'flop', 'turn')
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from dealerpoker.errors import InvalidRulesError
+from dealerpoker.games.rules import GAMES, Rules, load_rules
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+_TABLE_KEYS = {
+    "id", "title", "game", "rules_file", "rules", "limits",
+    "betting_seconds", "decision_seconds", "pause_seconds",
+}  # fmt: skip
+
+
+class InvalidTablesError(InvalidRulesError):
+    """A live-tables file with a bad entry (the message names the file and the entry)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """One live table: its game and rules, and its clock (seconds)."""
+
+    id: str
+    title: str
+    game: str
+    rules: Rules
+    betting_seconds: float
+    decision_seconds: float
+    pause_seconds: float
+
+    @property
+    def decision_points(self) -> tuple[str, ...]:
+        """The engine phases at which every seated player decides, in order."""
+        return tuple(self.rules.timeout_actions)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "game": self.game,
+            "betting_seconds": self.betting_seconds,
+            "decision_seconds": self.decision_seconds,
+            "pause_seconds": self.pause_seconds,
+            "decision_points": list(self.decision_points),
+            "timeout_actions": dict(self.rules.timeout_actions),
+            "limits": {name: {"min": lim.min, "max": lim.max} for name, lim in self.rules.limits.items()},
+            "chips": list(self.rules.chips),
+            "rules_fingerprint": self.rules.fingerprint(),
+        }
+
+
+def default_tables_text() -> str:
+    """The example configuration shipped with the package (``server/tables.toml``)."""
+    return resources.files("dealerpoker.server").joinpath("tables.toml").read_text("utf-8")
+
+
+def load_tables(path: str | Path | None = None) -> tuple[TableConfig, ...]:
+    """Tables from an operator's TOML file; the shipped example when ``path`` is None."""
+    if path is None:
+        return parse_tables(default_tables_text(), where="tables.toml")
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as error:
+        raise InvalidTablesError(f"{path}: cannot read tables file: {error}") from None
+    return parse_tables(text, where=str(path), base=Path(path).parent)
+
+
+def parse_tables(text: str, *, where: str = "tables", base: Path | None = None) -> tuple[TableConfig, ...]:
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidTablesError(f"{where}: not valid TOML: {error}") from None
+    unknown = set(document) - {"tables"}
+    if unknown:
+        raise InvalidTablesError(f"{where}: {sorted(unknown)[0]}: unknown entry (expected [[tables]])")
+    rows = document.get("tables")
+    if not isinstance(rows, list) or not rows:
+        raise InvalidTablesError(f"{where}: tables: expected at least one [[tables]] entry")
+    tables: list[TableConfig] = []
+    for number, row in enumerate(rows):
+        table = _table(row, f"{where}: tables[{number}]", base)
+        if any(t.id == table.id for t in tables):
+            raise InvalidTablesError(f"{where}: tables[{number}].id: duplicate table id {table.id!r}")
+        tables.append(table)
+    return tuple(tables)
+
+
+def _seconds(row: Mapping[str, Any], key: str, default: float, where: str) -> float:
+    value = row.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+        raise InvalidTablesError(f"{where}.{key}: expected seconds in (0, 3600], got {value!r}")
+    return float(value)
+
+
+def _table(row: Any, where: str, base: Path | None) -> TableConfig:
+    if not isinstance(row, Mapping):
+        raise InvalidTablesError(f"{where}: expected a table")
+    unknown = set(row) - _TABLE_KEYS
+    if unknown:
+        raise InvalidTablesError(f"{where}.{sorted(unknown)[0]}: unknown entry")
+    table_id = row.get("id")
+    if not isinstance(table_id, str) or not _ID.match(table_id):
+        raise InvalidTablesError(
+            f"{where}.id: expected 1-40 lowercase letters, digits or '-', got {table_id!r}")
+    game = row.get("game")
+    if game not in GAMES:
+        raise InvalidTablesError(f"{where}.game: expected one of {', '.join(GAMES)}, got {game!r}")
+    overrides = row.get("rules", {})
+    if not isinstance(overrides, Mapping):
+        raise InvalidTablesError(f"{where}.rules: expected a table of rule overrides")
+    overrides = dict(overrides)
+    if "limits" in row:
+        if not isinstance(row["limits"], Mapping):
+            raise InvalidTablesError(f"{where}.limits: expected a table such as ante = {{ min, max }}")
+        overrides["limits"] = {**dict(overrides.get("limits", {})), **row["limits"]}
+    rules_file = row.get("rules_file")
+    if rules_file is not None:
+        if not isinstance(rules_file, str) or not rules_file:
+            raise InvalidTablesError(f"{where}.rules_file: expected a path, got {rules_file!r}")
+        rules_path = Path(rules_file)
+        if base is not None and not rules_path.is_absolute():
+            rules_path = base / rules_path
+    try:
+        rules = load_rules(game, rules_path if rules_file is not None else None, overrides=overrides)
+    except InvalidRulesError as error:
+        raise InvalidTablesError(f"{where}: {error}") from None
+    title = row.get("title", rules.title)
+    if not isinstance(title, str) or not title:
+        raise InvalidTablesError(f"{where}.title: expected a non-empty string, got {title!r}")
+    return TableConfig(
+        id=table_id,
+        title=title,
+        game=game,
+        rules=rules,
+        betting_seconds=_seconds(row, "betting_seconds", rules.betting_seconds, where),
+        decision_seconds=_seconds(row, "decision_seconds", rules.decision_seconds, where),
+        pause_seconds=_seconds(row, "pause_seconds", 5, where),
+    )

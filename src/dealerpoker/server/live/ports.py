@@ -1,0 +1,71 @@
+"""What the table runner needs from the outside: a store (ledger + round records) and a publisher.
+
+``MemoryStore`` is the in-process implementation used by the pure-logic tests; the server wires
+``dealerpoker.server.live.sqlstore.SqlStore`` (the shared ledger and the database).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+
+class LiveStore(Protocol):
+    async def last_round(self, table_id: str) -> dict[str, Any] | None:
+        """The newest stored record of the table (``to_record`` form), or None."""
+
+    async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
+                     credits: Mapping[str, int]) -> frozenset[str]:
+        """One transaction: the record, each player's stake (player -> house) and return
+        (house -> player) with txid ``{round}:{player}:{step}``. A txid already posted is
+        not posted again. If some players cannot cover their debit, nothing is committed and
+        those players are returned (the caller drops them and commits again)."""
+
+    async def balance(self, player_id: str) -> int | None:
+        """A player's balance (None for an unknown player)."""
+
+
+class Publisher(Protocol):
+    async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
+        """Send one message to everyone watching the table (serialised once)."""
+
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        """Send each player at the table their own message."""
+
+
+class MemoryStore:
+    """Balances, postings and records in memory, with the same all-or-nothing commit."""
+
+    def __init__(self, balances: Mapping[str, int] | None = None) -> None:
+        self.balances: dict[str, int] = dict(balances or {})
+        self.house = 0
+        self.posted: dict[str, int] = {}  # txid -> signed amount for the player
+        self.records: dict[tuple[str, int], dict[str, Any]] = {}
+        self.commits = 0
+
+    async def last_round(self, table_id: str) -> dict[str, Any] | None:
+        numbers = [n for (t, n) in self.records if t == table_id]
+        return self.records[(table_id, max(numbers))] if numbers else None
+
+    async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
+                     credits: Mapping[str, int]) -> frozenset[str]:
+        round_id = f"{record['table']}/{record['number']}"
+        refused = frozenset(
+            player for player, amount in debits.items()
+            if f"{round_id}:{player}:{step}" not in self.posted and self.balances.get(player, 0) < amount)
+        if refused:
+            return refused
+        for sign, moves in ((-1, debits), (1, credits)):
+            for player, amount in moves.items():
+                txid = f"{round_id}:{player}:{step}"
+                if txid in self.posted or amount == 0:
+                    continue
+                self.posted[txid] = sign * amount
+                self.balances[player] += sign * amount
+                self.house -= sign * amount
+        self.records[(record["table"], record["number"])] = record
+        self.commits += 1
+        return frozenset()
+
+    async def balance(self, player_id: str) -> int | None:
+        return self.balances.get(player_id)

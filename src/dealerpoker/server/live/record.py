@@ -1,0 +1,67 @@
+"""A live round as stored: JSON-able, and restored by replaying the engine (pure).
+
+The engine's state is never stored: it is a function of (bets, deck, actions), so a round is
+restored by starting each seat on the stored deck and applying its stored steps again.
+Decisions still pending at a decision point are not part of the record: after a restart the
+point's timer starts again and players decide again (nothing of it was debited yet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dealerpoker.server.live.table import LiveGame, LiveRound, Phase, Seat, Step
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    """The round's seeds: the commitment is public from the start, the seed after the round."""
+
+    server_seed: str
+    commitment: str
+    algorithm: str
+    client_seed: str | None = None
+    nonce: int | None = None
+
+    def public(self, *, reveal_seed: bool) -> dict[str, Any]:
+        view: dict[str, Any] = {"commitment": self.commitment, "algorithm": self.algorithm,
+                                "client_seed": self.client_seed, "nonce": self.nonce}
+        if reveal_seed:
+            view["server_seed"] = self.server_seed
+        return view
+
+
+def to_record(rnd: LiveRound, fairness: Fairness) -> dict[str, Any]:
+    return {
+        "table": rnd.table_id,
+        "number": rnd.number,
+        "phase": str(rnd.phase),
+        "point": rnd.point,
+        "deadline": rnd.deadline,
+        "deck": list(rnd.deck) if rnd.deck is not None else None,
+        "seats": {player: {"bets": dict(seat.bets), "steps": [s.to_dict() for s in seat.steps]}
+                  for player, seat in rnd.seats.items()},
+        "fairness": {"server_seed": fairness.server_seed, "commitment": fairness.commitment,
+                     "algorithm": fairness.algorithm, "client_seed": fairness.client_seed,
+                     "nonce": fairness.nonce},
+    }
+
+
+def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fairness]:
+    deck = tuple(record["deck"]) if record["deck"] is not None else None
+    seats: dict[str, Seat] = {}
+    for player, data in record["seats"].items():
+        steps = tuple(Step(s["point"], s["action"], s["source"], int(s["stake"])) for s in data["steps"])
+        bets = {k: int(v) for k, v in data["bets"].items()}
+        seat = Seat(player, bets, steps=steps)
+        if deck is not None:
+            state = game.start(game.validate_bets(bets), deck)
+            for step in steps:
+                state, _events = game.apply(state, step.action)
+            seat = replace(seat, state=state)
+        seats[player] = seat
+    rnd = LiveRound(record["table"], int(record["number"]), Phase(record["phase"]), record["deadline"],
+                    seats, record["point"], deck)
+    f = record["fairness"]
+    return rnd, Fairness(f["server_seed"], f["commitment"], f["algorithm"], f["client_seed"], f["nonce"])

@@ -1,0 +1,348 @@
+"""The live table's round as a pure state machine, driven by an injected clock.
+
+One shuffle per round: every seated player plays the same shared player hand against the same
+dealer hand and community cards, each with their own bets and decisions (the game engine of
+``dealerpoker.games`` runs once per player, on the same deck order). Time enters only as the
+``now`` argument (seconds of the injected clock); money is only computed here, never moved:
+the shell debits ``opening_stakes`` and each ``DecisionPlan``'s stakes and credits the
+settlement returns through the ledger, then calls the next transition.
+
+The loop::
+
+    BETTING --(deadline)--> CLOSED --deal--> DECISION(point) ... --> SHOWDOWN --settled--> PAUSE
+       ^                      |  nobody paid                                                 |
+       |                      +---------------------------------------------------------> PAUSE
+       +-------------------------------------(deadline)-----------------------------------------+
+
+A decision point is an engine phase at which players decide (texas-bonus: preflop, flop, turn;
+casino-holdem: flop). It ends at its deadline, or as soon as every player at it has decided;
+whoever has not decided gets the rules' timeout action (``game.timeout_action``). A decision is
+final once accepted. Bets can be placed, changed and withdrawn until the betting deadline.
+
+>>> from dealerpoker.server.live.config import parse_tables
+>>> from dealerpoker.server.live.table import open_round
+>>> table = parse_tables('[[tables]]\\nid = "t"\\ngame = "casino-holdem"')[0]
+>>> rnd = open_round(table, number=1, now=100.0)
+>>> str(rnd.phase), rnd.deadline, rnd.round_id
+('betting', 115.0, 't/1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Protocol
+
+from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.live.config import TableConfig
+
+
+class LiveGame(Protocol):
+    """What the table needs of a game engine (docs/CONTRACTS.md §4)."""
+
+    name: str
+
+    def validate_bets(self, bets: Mapping[str, int]) -> Any: ...
+    def start(self, bets: Any, deck: Any) -> Any: ...
+    def legal_actions(self, state: Any) -> tuple[str, ...]: ...
+    def stake_for(self, state: Any, action: str) -> int: ...
+    def check_action(self, state: Any, action: str) -> None: ...
+    def apply(self, state: Any, action: str) -> tuple[Any, Any]: ...
+    def timeout_action(self, state: Any) -> str: ...
+
+
+class LiveTableError(DealerPokerError, ValueError):
+    """An intent the table cannot take now (wrong phase, timer over, not seated...)."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Phase(StrEnum):
+    BETTING = "betting"      # bets may be placed, changed, withdrawn until the deadline
+    CLOSED = "closed"        # "no more bets": stakes being debited, cards about to be dealt
+    DECISION = "decision"    # players at ``point`` decide until the deadline
+    SHOWDOWN = "showdown"    # every card revealed; settlement being committed
+    PAUSE = "pause"          # settled; the next betting window opens at the deadline
+
+
+# Community cards visible while players decide at each point (dealing positions, CONTRACTS §4:
+# player deck[0:2], dealer deck[2:4], flop deck[4:7], turn deck[7], river deck[8]).
+_BOARD_VISIBLE = {"preflop": 0, "flop": 3, "turn": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One decision of one player: what, who chose it, and its stake (minor units)."""
+
+    point: str
+    action: str
+    source: str  # "player" | "timeout" | "unpaid" (the stake could not be debited)
+    stake: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"point": self.point, "action": self.action, "source": self.source, "stake": self.stake}
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player's part in one round."""
+
+    player_id: str
+    bets: Mapping[str, int]
+    state: Any = None          # the engine's round state once dealt
+    pending: str | None = None  # the decision accepted at the current point
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def opening_stake(self) -> int:
+        return sum(self.bets.values())
+
+    @property
+    def total_stake(self) -> int:
+        return self.opening_stake + sum(step.stake for step in self.steps)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPlan:
+    """The actions closing a decision point: each player's own or the timeout default."""
+
+    point: str
+    steps: Mapping[str, Step]
+
+    def stakes(self) -> dict[str, int]:
+        return {player: step.stake for player, step in self.steps.items() if step.stake > 0}
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRound:
+    table_id: str
+    number: int
+    phase: Phase
+    deadline: float | None
+    seats: Mapping[str, Seat] = field(default_factory=dict)
+    point: str | None = None
+    deck: tuple[int, ...] | None = None
+
+    @property
+    def round_id(self) -> str:
+        """Unique per table and round; the ledger's txids are ``{round_id}:{player}:{step}``."""
+        return f"{self.table_id}/{self.number}"
+
+    def txid(self, player_id: str, step: str) -> str:
+        return f"{self.round_id}:{player_id}:{step}"
+
+    def at_point(self) -> list[Seat]:
+        """Seats whose engine state waits for a decision at the current point."""
+        if self.phase is not Phase.DECISION:
+            return []
+        return [s for s in self.seats.values() if s.state is not None and s.state.phase == self.point]
+
+    def all_decided(self) -> bool:
+        return all(seat.pending is not None for seat in self.at_point())
+
+    def decision_due(self, now: float) -> bool:
+        """The current decision point may close: its timer ran out or everyone decided."""
+        return self.phase is Phase.DECISION and (self.all_decided() or _expired(self, now))
+
+
+def _expired(rnd: LiveRound, now: float) -> bool:
+    return rnd.deadline is not None and now >= rnd.deadline
+
+
+def open_round(table: TableConfig, *, number: int, now: float) -> LiveRound:
+    """A new round with its betting window open until ``now + betting_seconds``."""
+    if number < 1:
+        raise ValueError(f"round number must be >= 1, got {number}")
+    return LiveRound(table.id, number, Phase.BETTING, now + table.betting_seconds)
+
+
+def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str, int],
+               *, now: float) -> LiveRound:
+    """Place or replace a player's opening bets; ``{}`` withdraws them.
+
+    Refused after "no more bets" (the deadline, even before the table closed the window).
+    Limits are checked by the engine (``BetLimitError`` naming the field); the balance is the
+    shell's to check, as the stakes are debited when the window closes.
+    """
+    if rnd.phase is not Phase.BETTING or _expired(rnd, now):
+        raise LiveTableError("no more bets: the betting window is closed", code="no_more_bets")
+    if not bets:
+        if player_id not in rnd.seats:
+            return rnd
+        return replace(rnd, seats={k: v for k, v in rnd.seats.items() if k != player_id})
+    validated = game.validate_bets(bets)
+    clean = {name: int(amount) for name, amount in dict(validated).items() if int(amount) > 0}
+    return replace(rnd, seats={**rnd.seats, player_id: Seat(player_id, clean)})
+
+
+def close_betting(rnd: LiveRound, *, now: float) -> LiveRound:
+    """No more bets: the window's deadline has passed."""
+    if rnd.phase is not Phase.BETTING:
+        raise LiveTableError(f"cannot close betting in phase {rnd.phase}", code="wrong_phase")
+    if not _expired(rnd, now):
+        raise LiveTableError("the betting window is still open", code="too_early")
+    return replace(rnd, phase=Phase.CLOSED, deadline=None)
+
+
+def opening_stakes(rnd: LiveRound) -> dict[str, int]:
+    """Each seated player's opening stake, to debit before the deal."""
+    return {player: seat.opening_stake for player, seat in rnd.seats.items()}
+
+
+def deal(rnd: LiveRound, game: LiveGame, table: TableConfig, deck: tuple[int, ...],
+         paid: Collection[str], *, now: float) -> LiveRound:
+    """One shuffle for everyone: each paid seat starts the engine on the same ``deck``.
+
+    Seats whose opening stake could not be debited leave the round. With nobody left the
+    round goes straight to the pause (nothing is dealt).
+    """
+    if rnd.phase is not Phase.CLOSED:
+        raise LiveTableError(f"cannot deal in phase {rnd.phase}", code="wrong_phase")
+    if len(set(deck)) != len(deck) or len(deck) < 9:
+        raise ValueError("deck must hold at least 9 distinct card indices")
+    seats = {
+        player: replace(seat, state=game.start(game.validate_bets(seat.bets), deck))
+        for player, seat in rnd.seats.items() if player in paid
+    }
+    if not seats:
+        return replace(rnd, phase=Phase.PAUSE, seats={}, deadline=now + table.pause_seconds)
+    dealt = replace(rnd, seats=seats, deck=tuple(deck))
+    return _next_point(dealt, table, now, after=None)
+
+
+def _next_point(rnd: LiveRound, table: TableConfig, now: float, *, after: str | None) -> LiveRound:
+    points = table.decision_points
+    start = 0 if after is None else points.index(after) + 1
+    for point in points[start:]:
+        if any(s.state.phase == point for s in rnd.seats.values()):
+            return replace(rnd, phase=Phase.DECISION, point=point, deadline=now + table.decision_seconds)
+    return replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None)
+
+
+def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: float) -> LiveRound:
+    """Accept a player's decision at the current point (final once accepted)."""
+    if rnd.phase is not Phase.DECISION or _expired(rnd, now):
+        raise LiveTableError("no decision is open at this table now", code="no_decision_open")
+    seat = rnd.seats.get(player_id)
+    if seat is None:
+        raise LiveTableError("you have no bets in this round", code="not_seated")
+    if seat.state.phase != rnd.point:
+        raise LiveTableError("your hand is already settled", code="no_decision_open")
+    if seat.pending is not None:
+        raise LiveTableError(f"you already chose {seat.pending} at the {rnd.point}", code="already_decided")
+    game.check_action(seat.state, action)
+    return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action)})
+
+
+def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan:
+    """Close the current point: every player's decision, or the timeout action, with stakes."""
+    if not rnd.decision_due(now):
+        raise LiveTableError("the decision timer is still running", code="too_early")
+    assert rnd.point is not None
+    steps = {}
+    for seat in rnd.at_point():
+        if seat.pending is not None:
+            action, source = seat.pending, "player"
+        else:
+            action, source = game.timeout_action(seat.state), "timeout"
+        steps[seat.player_id] = Step(rnd.point, action, source, game.stake_for(seat.state, action))
+    return DecisionPlan(rnd.point, steps)
+
+
+def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: DecisionPlan,
+                    unpaid: Collection[str], *, now: float) -> LiveRound:
+    """Apply the plan once its stakes are debited; ``unpaid`` players get the timeout action."""
+    if rnd.phase is not Phase.DECISION or plan.point != rnd.point:
+        raise LiveTableError("the plan is not for the current decision point", code="wrong_phase")
+    seats = dict(rnd.seats)
+    for player, step in plan.steps.items():
+        seat = seats[player]
+        if player in unpaid:
+            step = Step(step.point, _free_action(game, seat.state), "unpaid", 0)
+        state, _events = game.apply(seat.state, step.action)
+        seats[player] = replace(seat, state=state, pending=None, steps=(*seat.steps, step))
+    return _next_point(replace(rnd, seats=seats), table, now, after=plan.point)
+
+
+def _free_action(game: LiveGame, state: Any) -> str:
+    """The timeout action, or fold/check when the rules make the timeout action cost a stake."""
+    candidates = (game.timeout_action(state), "fold", "check")
+    legal = game.legal_actions(state)
+    return next(a for a in candidates if a in legal and game.stake_for(state, a) == 0)
+
+
+def settlements(rnd: LiveRound) -> dict[str, Any]:
+    """Each player's engine ``Settlement`` (the round must be at the showdown or later)."""
+    if rnd.phase not in (Phase.SHOWDOWN, Phase.PAUSE):
+        raise LiveTableError(f"nothing to settle in phase {rnd.phase}", code="wrong_phase")
+    return {player: seat.state.settlement for player, seat in rnd.seats.items()}
+
+
+def returns(rnd: LiveRound) -> dict[str, int]:
+    """What each player gets back at the settlement (minor units, 0 for a loss)."""
+    return {player: int(s.total_returned) for player, s in settlements(rnd).items()}
+
+
+def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
+    """The settlement is committed: pause until the next betting window."""
+    if rnd.phase is not Phase.SHOWDOWN:
+        raise LiveTableError(f"cannot finish in phase {rnd.phase}", code="wrong_phase")
+    return replace(rnd, phase=Phase.PAUSE, deadline=now + table.pause_seconds)
+
+
+def _cards(indices: tuple[int, ...]) -> list[str]:
+    return [str(index_to_card(i)) for i in indices]
+
+
+def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
+    """What everyone at the table may see: never a card before its reveal."""
+    view: dict[str, Any] = {
+        "table": table.id,
+        "round": rnd.round_id,
+        "number": rnd.number,
+        "phase": str(rnd.phase),
+        "point": rnd.point,
+        "deadline": rnd.deadline,
+        "seated": len(rnd.seats),
+        "decided": sum(1 for s in rnd.at_point() if s.pending is not None),
+        "player_cards": [],
+        "board": [],
+        "dealer_cards": [],
+    }
+    if rnd.deck is not None:
+        deck = rnd.deck
+        view["player_cards"] = _cards(deck[0:2])
+        if rnd.phase is Phase.DECISION:
+            assert rnd.point is not None
+            view["board"] = _cards(deck[4:4 + _BOARD_VISIBLE[rnd.point]])
+        elif rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE):
+            view["board"] = _cards(deck[4:9])
+            view["dealer_cards"] = _cards(deck[2:4])
+    return view
+
+
+def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] | None:
+    """One player's own part of the round (None when not seated); settlement after the reveal."""
+    seat = rnd.seats.get(player_id)
+    if seat is None:
+        return None
+    view: dict[str, Any] = {
+        "bets": dict(seat.bets),
+        "steps": [step.to_dict() for step in seat.steps],
+        "pending": seat.pending,
+        "legal_actions": [],
+        "action_stakes": {},
+        "total_stake": seat.total_stake,
+        "settlement": None,
+    }
+    if rnd.phase is Phase.DECISION and seat.state.phase == rnd.point and seat.pending is None:
+        actions = game.legal_actions(seat.state)
+        view["legal_actions"] = list(actions)
+        view["action_stakes"] = {a: game.stake_for(seat.state, a) for a in actions}
+    if rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE) and seat.state is not None:
+        view["settlement"] = seat.state.settlement.to_dict()
+    return view

@@ -1,0 +1,315 @@
+"""Solo rounds: load, apply the engine, persist the state with its ledger entries, commit.
+
+Each request is one unit of work (``Database.transaction`` locked on the player's account):
+the step's stake is debited *before* the engine reveals anything, and the final step credits
+the settlement in the same transaction. A round is stored as its record (bets, deck order,
+actions with time and source) and replays through the engine; the player's view after the
+last step is stored beside it for history.
+
+Transaction ids: ``{round}:{step}`` debits the stake of step ``step`` (step 0 = the opening
+bets), ``{round}:{step}:return`` credits what that step returned (the Texas Bonus at step 0,
+the settlement at the final step).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Row, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from dealerpoker.errors import IllegalActionError, InsufficientFundsError
+from dealerpoker.games import AnyGame, RoundState
+from dealerpoker.server import ledger
+from dealerpoker.server.clock import Clock, timestamp
+from dealerpoker.server.db import Database
+from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
+from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
+from dealerpoker.server.schema import HOUSE, players, rounds
+
+DealFunction = Callable[[str, str, int], Deal]
+"""(server seed, client seed, nonce) -> the round's deal."""
+ZERO_COST_DEFAULTS = ("check", "fold")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPage:
+    rounds: list[dict[str, Any]]
+
+
+class RoundService:
+    """Open, play, show and recover solo rounds."""
+
+    def __init__(
+        self,
+        database: Database,
+        games: Mapping[str, AnyGame],
+        *,
+        rng: random.Random,
+        clock: Clock,
+        abandon_after_seconds: float,
+        deal: DealFunction = committed_deal,
+        id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
+    ) -> None:
+        self.database = database
+        self.games = dict(games)
+        self.rng = rng
+        self.clock = clock
+        self.abandon_after = timedelta(seconds=abandon_after_seconds)
+        self.deal = deal
+        self.id_factory = id_factory
+
+    def game(self, name: str) -> AnyGame:
+        try:
+            return self.games[name]
+        except (KeyError, TypeError):
+            raise UnknownGameError(f"unknown game {name!r} (games: {', '.join(self.games)})") from None
+
+    # ---- commands ---------------------------------------------------------------------
+    async def open_round(
+        self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
+        game = self.game(game_name)
+        valid = game.validate_bets(bets)
+        async with self.database.transaction(lock_account=player_id) as connection:
+            if idempotency_key is not None:
+                existing = (await connection.execute(
+                    select(rounds).where(rounds.c.player_id == player_id)
+                    .where(rounds.c.idempotency_key == idempotency_key))).first()
+                if existing is not None:
+                    if existing.game != game.name or json.loads(existing.bets) != valid:
+                        raise ConflictError(
+                            f"idempotency_key {idempotency_key!r} was used for another round "
+                            f"({existing.id}: {existing.game} {existing.bets})")
+                    return await self._present(connection, existing)
+            stake = sum(valid.values())
+            balance = await ledger.balance_of(connection, player_id)
+            if balance is None:
+                raise NotFoundError(f"no player {player_id!r}")
+            if stake > balance:
+                raise InsufficientFundsError(
+                    f"insufficient funds: the bets need {stake}, balance is {balance}",
+                    balance=balance, needed=stake)
+            player = (await connection.execute(
+                select(players.c.client_seed, players.c.nonce, players.c.next_server_seed)
+                .where(players.c.id == player_id))).one()
+            nonce = int(player.nonce)
+            # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
+            # player who never asked gets a fresh one, whose commitment the first view shows.
+            server_seed = player.next_server_seed or draw_server_seed(self.rng)
+            deal = self.deal(server_seed, str(player.client_seed), nonce)
+            await connection.execute(update(players).where(players.c.id == player_id).values(
+                nonce=nonce + 1, next_server_seed=draw_server_seed(self.rng)))
+            state = game.start(valid, deal.deck)
+            round_id = self.id_factory()
+            at = timestamp(self.clock())
+            await ledger.post_transfer(connection, f"{round_id}:0", player_id, HOUSE, stake,
+                                       at=at, round_id=round_id, memo="stake")
+            returned = 0
+            view = game.view(state)
+            bonus = view.get("bonus")
+            if isinstance(bonus, dict) and bonus.get("status") == "won":
+                returned = int(bonus["returned"])
+                await ledger.post_transfer(connection, f"{round_id}:0:return", HOUSE, player_id, returned,
+                                           at=at, round_id=round_id, memo="bonus")
+            steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
+                      "returned": returned}]
+            values = {
+                "id": round_id, "player_id": player_id, "game": game.name,
+                "rules_version": game.rules.rules_version, "rules_fingerprint": game.rules.fingerprint(),
+                "idempotency_key": idempotency_key, "bets": json.dumps(valid),
+                "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed,
+                "commitment": deal.commitment, "client_seed": str(player.client_seed), "nonce": nonce,
+                "algorithm": deal.algorithm, "total_stake": stake, "total_returned": returned,
+                "created_at": at,
+            }
+            values.update(self._progress(game, state, steps, view, balance - stake + returned, values, at))
+            await connection.execute(insert(rounds).values(**values))
+            return _view_of(values)
+
+    async def act(
+        self, player_id: str, round_id: str, action: str, *, step: int | None = None
+    ) -> dict[str, Any]:
+        """The player's decision: debit its stake, apply it, credit the settlement if it ends the round.
+
+        ``step`` (optional) is the step number the client means this action to be; repeating a
+        request whose step already happened returns the round unchanged (a safe retry).
+        """
+        async with self.database.transaction(lock_account=player_id) as connection:
+            row = await self._owned_round(connection, player_id, round_id)
+            steps = json.loads(row.steps)
+            if step is not None and step != len(steps):
+                if 0 < step < len(steps) and self.game(row.game).aliases.get(action, action) \
+                        == steps[step]["action"]:
+                    return await self._present(connection, row)
+                raise ConflictError(
+                    f"step {step}: the round is at step {len(steps)} "
+                    f"({'settled' if row.status == 'settled' else 'waiting for step ' + str(len(steps))})")
+            return await self._apply(connection, row, action, source="player")
+
+    async def complete_abandoned(self) -> int:
+        """Finish every open round untouched for ``abandon_after`` with the timer's defaults."""
+        cutoff = timestamp(self.clock() - self.abandon_after)
+        async with self.database.transaction() as connection:
+            stale = (await connection.execute(
+                select(rounds.c.id, rounds.c.player_id).where(rounds.c.status == "open")
+                .where(rounds.c.updated_at < cutoff).order_by(rounds.c.seq).limit(500))).all()
+        completed = 0
+        for round_id, player_id in stale:
+            async with self.database.transaction(lock_account=str(player_id)) as connection:
+                row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).one()
+                if row.status != "open" or row.updated_at >= cutoff:
+                    continue  # the player came back meanwhile
+                while row.status == "open":
+                    game = self.game(row.game)
+                    state = self._replay(game, row)
+                    action = game.timeout_action(state)
+                    balance = await ledger.balance_of(connection, row.player_id) or 0
+                    if game.stake_for(state, action) > balance:
+                        action = next(a for a in game.legal_actions(state) if a in ZERO_COST_DEFAULTS)
+                    await self._apply(connection, row, action, source="timer")
+                    row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).one()
+                completed += 1
+        return completed
+
+    # ---- queries ----------------------------------------------------------------------
+    async def get(self, player_id: str, round_id: str) -> dict[str, Any]:
+        async with self.database.transaction() as connection:
+            row = await self._owned_round(connection, player_id, round_id)
+            return await self._present(connection, row)
+
+    async def history(
+        self, player_id: str, *, limit: int = 20, before: str | None = None, status: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The player's rounds, newest first, each with every step."""
+        async with self.database.transaction() as connection:
+            query = select(rounds.c.view).where(rounds.c.player_id == player_id)
+            if before is not None:
+                anchor = await self._owned_round(connection, player_id, before)
+                query = query.where(rounds.c.seq < anchor.seq)
+            if status is not None:
+                query = query.where(rounds.c.status == status)
+            result = await connection.execute(query.order_by(rounds.c.seq.desc()).limit(limit))
+            return [json.loads(view) for (view,) in result]
+
+    async def replay(self, player_id: str, round_id: str) -> dict[str, Any]:
+        """Every step of a round again, from its record: the player's view after each step.
+
+        The engine replays the stored bets, deck order and actions; each frame is ``game.view``
+        at that point, so it shows only the cards the player could see then.
+        """
+        async with self.database.transaction() as connection:
+            row = await self._owned_round(connection, player_id, round_id)
+        game = self.game(row.game)
+        steps = json.loads(row.steps)
+        state = game.start(json.loads(row.bets), json.loads(row.deck))
+        frames = [{"step": steps[0], **game.view(state)}]
+        for step in steps[1:]:
+            state, _ = game.apply(state, step["action"])
+            frames.append({"step": step, **game.view(state)})
+        return {"id": row.id, "game": row.game, "status": row.status, "frames": frames}
+
+    async def balance(self, player_id: str) -> int:
+        async with self.database.transaction() as connection:
+            balance = await ledger.balance_of(connection, player_id)
+        if balance is None:
+            raise NotFoundError(f"no player {player_id!r}")
+        return balance
+
+    # ---- the shared step --------------------------------------------------------------
+    async def _apply(
+        self, connection: AsyncConnection, row: Row[Any], action: str, *, source: str
+    ) -> dict[str, Any]:
+        game = self.game(row.game)
+        if row.status != "open":
+            raise IllegalActionError(f"{action!r} is not allowed: round {row.id} is settled",
+                                     phase=row.phase, action=str(action))
+        state = self._replay(game, row)
+        game.check_action(state, action)
+        steps: list[dict[str, Any]] = json.loads(row.steps)
+        number = len(steps)
+        stake = game.stake_for(state, action)
+        at = timestamp(self.clock())
+        # The stake is taken before the engine deals the next card or reveals the dealer's.
+        await ledger.post_transfer(connection, f"{row.id}:{number}", row.player_id, HOUSE, stake,
+                                   at=at, round_id=row.id, memo="stake")
+        state, _events = game.apply(state, action)
+        view = game.view(state)
+        returned = 0
+        if state.settlement is not None:
+            returned = int(state.settlement.to_dict()["total_returned"]) - int(row.total_returned)
+            await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id,
+                                       returned, at=at, round_id=row.id, memo="settlement")
+        steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
+                      "stake": stake, "returned": returned})
+        balance = await ledger.balance_of(connection, row.player_id) or 0
+        values = dict(row._mapping)
+        values.update(total_stake=row.total_stake + stake, total_returned=row.total_returned + returned)
+        changes = self._progress(game, state, steps, view, balance, values, at)
+        changes.update(total_stake=values["total_stake"], total_returned=values["total_returned"])
+        await connection.execute(update(rounds).where(rounds.c.id == row.id).values(**changes))
+        values.update(changes)
+        return _view_of(values)
+
+    def _progress(
+        self, game: AnyGame, state: RoundState, steps: list[dict[str, Any]], view: dict[str, Any],
+        balance: int, record: Mapping[str, Any], at: str,
+    ) -> dict[str, Any]:
+        """The columns that change with each step, including the stored player view."""
+        settled = state.settlement is not None
+        full = {
+            "id": record["id"],
+            "status": "settled" if settled else "open",
+            **view,
+            "steps": steps,
+            "balance": balance,
+            "total_stake": record["total_stake"],
+            "total_returned": record["total_returned"],
+            "created_at": record["created_at"],
+            "updated_at": at,
+            "fairness": {
+                "algorithm": record["algorithm"],
+                "commitment": record["commitment"],
+                "client_seed": record["client_seed"],
+                "nonce": record["nonce"],
+                # The seed gives away the whole deck: revealed only once the round is settled.
+                "server_seed": record["server_seed"] if settled else None,
+            },
+        }
+        return {
+            "status": full["status"], "phase": state.phase, "steps": json.dumps(steps),
+            "view": json.dumps(full), "updated_at": at, "settled_at": at if settled else None,
+        }
+
+    @staticmethod
+    def _replay(game: AnyGame, row: Row[Any]) -> RoundState:
+        state = game.start(json.loads(row.bets), json.loads(row.deck))
+        for step in json.loads(row.steps)[1:]:
+            state, _ = game.apply(state, step["action"])
+        return state
+
+    @staticmethod
+    async def _owned_round(connection: AsyncConnection, player_id: str, round_id: str) -> Row[Any]:
+        row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).first()
+        if row is None:
+            raise NotFoundError(f"no round {round_id!r}")
+        if row.player_id != player_id:
+            raise ForbiddenError(f"round {round_id!r} belongs to another player")
+        return row
+
+    @staticmethod
+    async def _present(connection: AsyncConnection, row: Row[Any]) -> dict[str, Any]:
+        view: dict[str, Any] = json.loads(row.view)
+        return view
+
+
+def _view_of(values: Mapping[str, Any]) -> dict[str, Any]:
+    view: dict[str, Any] = json.loads(values["view"])
+    return view

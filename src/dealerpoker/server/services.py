@@ -1,0 +1,59 @@
+"""The services one server process shares: what ``create_app`` wires and extensions reuse."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealerpoker.games import AnyGame
+from dealerpoker.server import accounts
+from dealerpoker.server.clock import Clock, timestamp
+from dealerpoker.server.db import Database
+from dealerpoker.server.rounds import RoundService
+from dealerpoker.server.settings import Settings
+
+Hook = Callable[[], Awaitable[None]]
+_TOKEN_CACHE_SIZE = 100_000
+
+
+@dataclass
+class Services:
+    """Settings, database, games and the round service, plus hooks extensions may add.
+
+    ``startup`` hooks run after the migrations, ``shutdown`` hooks before the database closes
+    (live tables start and stop their clocks there).
+    """
+
+    settings: Settings
+    database: Database
+    games: Mapping[str, AnyGame]
+    rounds: RoundService
+    rng: random.Random
+    clock: Clock
+    games_document: dict[str, Any]
+    """The ``GET /api/games`` body, built once (RTPs are precomputed, never computed per request)."""
+    startup: list[Hook] = field(default_factory=list)
+    shutdown: list[Hook] = field(default_factory=list)
+    _players_by_token: dict[str, str] = field(default_factory=dict)
+
+    def now(self) -> str:
+        return timestamp(self.clock())
+
+    async def create_player(self) -> accounts.NewPlayer:
+        async with self.database.transaction() as connection:
+            return await accounts.create_player(
+                connection, starting_balance=self.settings.starting_balance, at=self.now())
+
+    async def authenticate(self, token: str) -> str:
+        """The player id for a bearer token (tokens never change, so they are cached)."""
+        key = accounts.token_hash(token)
+        player_id = self._players_by_token.get(key)
+        if player_id is None:
+            async with self.database.transaction() as connection:
+                player_id = await accounts.player_for_token(connection, token)
+            if len(self._players_by_token) >= _TOKEN_CACHE_SIZE:
+                self._players_by_token.clear()
+            self._players_by_token[key] = player_id
+        return player_id

@@ -1,0 +1,68 @@
+"""Server settings: one frozen value, built from CLI options or the environment."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from dealerpoker.errors import DealerPokerError
+
+DEFAULT_DATABASE_URL = "sqlite:///dealerpoker.db"
+"""The embedded default: ``dealerpoker.db`` in the working directory."""
+
+
+class SettingsError(DealerPokerError, ValueError):
+    """A server setting that cannot work (the message names it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What an operator can configure.
+
+    >>> Settings().starting_balance
+    100000
+    >>> Settings.from_env({"DEALERPOKER_DATABASE_URL": "sqlite:///x.db"}).database_url
+    'sqlite:///x.db'
+    """
+
+    database_url: str = DEFAULT_DATABASE_URL
+    starting_balance: int = 100_000
+    """Minor units credited (from the house) to each new demo player."""
+    rules_files: Mapping[str, str] = field(default_factory=dict)
+    """Game id -> a TOML file merged over the shipped rules (limits, paytables, timeouts)."""
+    abandon_after_seconds: float = 3600.0
+    """An open round untouched this long is completed with the timer's default actions."""
+    reaper_interval_seconds: float = 30.0
+    run_migrations: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.starting_balance, bool) or not isinstance(self.starting_balance, int) \
+                or self.starting_balance < 0:
+            raise SettingsError(f"starting_balance: expected an integer >= 0, got {self.starting_balance!r}")
+        if self.abandon_after_seconds <= 0:
+            raise SettingsError(f"abandon_after_seconds: expected > 0, got {self.abandon_after_seconds!r}")
+        if self.reaper_interval_seconds <= 0:
+            raise SettingsError(
+                f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Settings from ``DEALERPOKER_*`` variables; keyword ``overrides`` (not None) win."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        if "DEALERPOKER_DATABASE_URL" in env:
+            values["database_url"] = env["DEALERPOKER_DATABASE_URL"]
+        if "DEALERPOKER_STARTING_BALANCE" in env:
+            values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
+        if "DEALERPOKER_ABANDON_AFTER" in env:
+            values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def _int(env: Mapping[str, str], name: str) -> int:
+    try:
+        return int(env[name])
+    except ValueError:
+        raise SettingsError(f"{name}: expected an integer, got {env[name]!r}") from None

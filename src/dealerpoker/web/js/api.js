@@ -1,0 +1,108 @@
+// The only module that talks to the server (docs/CONTRACTS.md section 5).
+// The session token lives in localStorage; a missing or rejected token gets a new session.
+
+const TOKEN_KEY = "dealerpoker.token";
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0, payload = null) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.payload = payload ?? {};
+  }
+
+  /** True when the server was not reached at all (as opposed to refusing the request). */
+  get lostConnection() {
+    return this.code === "connection";
+  }
+}
+
+async function send(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store",
+    });
+  } catch {
+    throw new ApiError("connection", "Lost connection to the server. Check that it is running, then try again.");
+  }
+  let payload = null;
+  try {
+    payload = await response.json();
+  } catch {
+    payload = null;
+  }
+  if (!response.ok) {
+    const code = payload?.error ?? `http-${response.status}`;
+    const message = payload?.message ?? describeDetail(payload?.detail) ?? `The server answered ${response.status}.`;
+    throw new ApiError(code, message, response.status, payload);
+  }
+  return payload;
+}
+
+function describeDetail(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) return detail.map((d) => d.msg ?? JSON.stringify(d)).join("; ");
+  return null;
+}
+
+export function newIdempotencyKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class Api {
+  constructor(storage = window.localStorage) {
+    this.storage = storage;
+  }
+
+  get token() {
+    return this.storage.getItem(TOKEN_KEY);
+  }
+
+  async ensureSession() {
+    if (this.token) return this.token;
+    const session = await send("POST", "/api/session", {});
+    this.storage.setItem(TOKEN_KEY, session.token);
+    return session.token;
+  }
+
+  /** An authenticated request; a rejected token (401) is replaced by a new session once. */
+  async call(method, path, body) {
+    const token = await this.ensureSession();
+    try {
+      return await send(method, path, body, token);
+    } catch (error) {
+      if (error.status !== 401) throw error;
+      this.storage.removeItem(TOKEN_KEY);
+      return send(method, path, body, await this.ensureSession());
+    }
+  }
+
+  games() { return this.call("GET", "/api/games"); }
+  balance() { return this.call("GET", "/api/balance"); }
+  round(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}`); }
+  replay(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}/replay`); }
+
+  rounds({ status, limit, before } = {}) {
+    const query = new URLSearchParams();
+    if (status) query.set("status", status);
+    if (limit) query.set("limit", String(limit));
+    if (before) query.set("before", String(before));
+    const suffix = query.toString() ? `?${query}` : "";
+    return this.call("GET", `/api/rounds${suffix}`);
+  }
+
+  deal(game, bets, idempotencyKey) {
+    return this.call("POST", "/api/rounds", { game, bets, idempotency_key: idempotencyKey });
+  }
+
+  /** `step` (the round's len(steps)) makes a retry after a lost connection safe: no double action. */
+  act(roundId, action, step) {
+    return this.call("POST", `/api/rounds/${encodeURIComponent(roundId)}/actions`, { action, step });
+  }
+}

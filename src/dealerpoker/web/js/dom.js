@@ -1,0 +1,31 @@
+// Tiny DOM helpers, so the views read as markup.
+
+/** h("button.btn", {type: "button", onclick}, "DEAL") -> element. */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** "aa" -> "AA", "ante" -> "Ante", "flop" -> "Flop": display names for betting fields. */
+export function fieldTitle(name) {
+  if (name.length <= 2) return name.toUpperCase();
+  return name.charAt(0).toUpperCase() + name.slice(1).replace(/[-_]/g, " ");
+}
+
+export function actionTitle(action) {
+  return action.toUpperCase();
+}

@@ -1,0 +1,50 @@
+// The lobby: a list of sections, each loaded from the server. Other parts (live tables) add a
+// section with addLobbySection(loader); a loader returns {title, entries: [{title, subtitle, href}]}.
+
+import { h } from "./dom.js";
+import { formatMoney } from "./money.js";
+
+const sections = [];
+
+export function addLobbySection(loader) {
+  sections.push(loader);
+}
+
+// Solo tables: one per game the server offers.
+addLobbySection(async (api, context) => ({
+  id: "games",
+  title: "Tables — play against the dealer",
+  entries: context.games.map((game) => ({
+    id: game.id,
+    title: game.title,
+    subtitle: game.fields.map((f) => `${f.name.length <= 2 ? f.name.toUpperCase() : f.name} ${formatMoney(f.min)}–${formatMoney(f.max)}`)
+      .join(" · "),
+    href: `#/play/${encodeURIComponent(game.id)}`,
+  })),
+}));
+
+export async function renderLobby(root, api, context) {
+  const balance = h("output.meter__value", { id: "balance" }, "—");
+  const list = h("div.lobby__sections");
+  root.replaceChildren(h("section.lobby", {},
+    h("header.hud", {},
+      h("h1.hud__title", {}, "dealerpoker casino"),
+      h("div.meters", {}, h("div.meter", {}, h("span.meter__label", {}, "Balance"), balance))),
+    h("p.lobby__intro", {}, "Choose a table. Chips, limits and paytables come from the server."),
+    list));
+  api.balance().then(({ balance: b }) => { balance.textContent = formatMoney(b); }).catch(() => {});
+  for (const loader of sections) {
+    try {
+      const section = await loader(api, context);
+      if (!section || !section.entries.length) continue;
+      list.append(h("section.lobby__section", { dataset: { section: section.id ?? "" } },
+        h("h2", {}, section.title),
+        h("ul.lobby__tables", {}, section.entries.map((entry) => h("li", {},
+          h("a.lobby__table", { href: entry.href, dataset: { table: entry.id ?? "" } },
+            h("span.lobby__name", {}, entry.title),
+            entry.subtitle ? h("span.lobby__sub", {}, entry.subtitle) : null))))));
+    } catch (error) {
+      list.append(h("p.message", { dataset: { kind: "error" } }, `A lobby section failed to load: ${error.message}`));
+    }
+  }
+}

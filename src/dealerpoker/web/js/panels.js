@@ -1,0 +1,164 @@
+// The rules & paytable panel, the history panel and the step-by-step replay of a round.
+// Everything shown comes from the server (GET /api/games, GET /api/rounds).
+
+import { fillCards } from "./cards.js";
+import { actionTitle, fieldTitle, h } from "./dom.js";
+import { formatMoney } from "./money.js";
+
+function slugTitle(slug) {
+  return String(slug).split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
+/** A betting field's paytable as the server describes it (the field's own, or by name). */
+export function paytableOf(game, name) {
+  const field = game.fields.find((f) => f.name === name);
+  return game.field_paytables?.[name] ?? field?.paytable ?? game.paytables?.[name] ?? game.paytables?.[`${name}_paytable`] ?? null;
+}
+
+/** Paytable rows [{hand, pays}] from the server's shapes: a list of rows or a {slug: pays} map. */
+export function paytableRows(raw) {
+  if (!raw) return [];
+  if (Array.isArray(raw)) {
+    return raw.map((row) => ({
+      hand: row.name ?? row.hand ?? row.label ?? slugTitle(row.category ?? "?"),
+      pays: row.pays ?? row.odds ?? row.payout,
+    }));
+  }
+  if (typeof raw === "object") {
+    if (Array.isArray(raw.rows)) return paytableRows(raw.rows);
+    return Object.entries(raw)
+      .filter(([, pays]) => typeof pays === "number" || typeof pays === "string")
+      .map(([slug, pays]) => ({ hand: slugTitle(slug), pays }));
+  }
+  return [];
+}
+
+export function paytableNote(raw) {
+  return raw && !Array.isArray(raw) && typeof raw === "object" ? raw.note ?? raw.description ?? null : null;
+}
+
+function pays(value) {
+  return typeof value === "number" ? `${value} to 1` : String(value);
+}
+
+export function paytableTable(field, raw) {
+  const rows = paytableRows(raw);
+  const note = paytableNote(raw);
+  return h("div.paytable", { dataset: { paytable: field } },
+    h("table", {},
+      h("caption", {}, `${fieldTitle(field)} paytable`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Pays"))),
+      h("tbody", {}, rows.map((row) => h("tr", {}, h("td", {}, row.hand), h("td", {}, pays(row.pays)))))),
+    note ? h("p.paytable__note", {}, note) : null);
+}
+
+export function formatRtp(value) {
+  if (value === null || value === undefined) return "not published yet";
+  const percent = value <= 1.5 ? value * 100 : value;
+  return `${percent.toFixed(2)}%`;
+}
+
+/** The rules & paytable panel for one game. */
+export function rulesPanel(game) {
+  const settings = Object.entries(game.rules ?? {}).filter(
+    ([key, value]) => ["string", "number", "boolean"].includes(typeof value)
+      && !["game", "title", "rules_version"].includes(key));
+  return h("div.panel__body", {},
+    h("p", {}, `${game.title} — rules version ${game.rules?.rules_version ?? "?"}.`),
+    h("h3", {}, "Bets, limits and return to player"),
+    h("table.limits", {},
+      h("thead", {}, h("tr", {}, ["Bet", "Min", "Max", "RTP"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, Object.keys({ ...Object.fromEntries(game.fields.map((f) => [f.name, 1])), ...(game.rtp ?? {}) })
+        .map((name) => {
+          const field = game.fields.find((f) => f.name === name);
+          return h("tr", { dataset: { rtp: name } },
+            h("th", { scope: "row" }, fieldTitle(name)),
+            h("td", {}, field ? formatMoney(field.min) : "—"),
+            h("td", {}, field ? formatMoney(field.max) : "—"),
+            h("td.rtp", {}, formatRtp(game.rtp?.[name])));
+        }))),
+    game.fields.filter((f) => paytableOf(game, f.name)).map((f) => paytableTable(f.name, paytableOf(game, f.name))),
+    settings.length ? h("h3", {}, "Table settings") : null,
+    settings.length ? h("dl.settings", {}, settings.flatMap(([key, value]) =>
+      [h("dt", {}, slugTitle(key)), h("dd", {}, String(value))])) : null);
+}
+
+function roundSummary(round) {
+  const settlement = round.settlement;
+  const net = settlement ? settlement.net : null;
+  return `${round.game === "casino-holdem" ? "Casino Hold'em" : round.game === "texas-bonus" ? "Texas Bonus" : round.game}`
+    + ` · bet ${formatMoney(Object.values(round.bets ?? {}).reduce((a, b) => a + b, 0))}`
+    + (net === null ? " · open" : ` · ${net >= 0 ? "+" : ""}${formatMoney(net)}`);
+}
+
+/** The history list; `onOpen(round)` opens its replay. */
+export function historyList(rounds, onOpen) {
+  if (!rounds.length) return h("p.empty", {}, "No rounds played yet.");
+  return h("ol.history", {}, rounds.map((round) => h("li", {},
+    h("button.btn.btn--link", { type: "button", dataset: { round: round.id }, onclick: () => onOpen(round) },
+      `Round ${round.id}`, h("span.history__summary", {}, roundSummary(round))))));
+}
+
+/**
+ * A replay of every step of a round. When the server sends `frames` (the visible table after
+ * each step) each step shows its own cards; otherwise each step is listed with the final table.
+ */
+export function replayView(round) {
+  const frames = Array.isArray(round.frames) && round.frames.length ? round.frames : null;
+  const steps = round.steps ?? [];
+  const count = frames ? frames.length : steps.length;
+  let index = 0;
+  const cards = {
+    dealer: h("div.cards.cards--small", { dataset: { replay: "dealer" } }),
+    board: h("div.cards.cards--small", { dataset: { replay: "board" } }),
+    player: h("div.cards.cards--small", { dataset: { replay: "player" } }),
+  };
+  const caption = h("p.replay__step", { "aria-live": "polite" });
+  const list = h("ol.replay__steps", {}, steps.map((step, i) => h("li", { dataset: { step: i } },
+    `${actionTitle(step.action ?? step.step ?? "?")}`,
+    step.stake ? ` — stake ${formatMoney(step.stake)}` : "",
+    step.source && step.source !== "player" ? ` (${step.source})` : "")));
+  const show = () => {
+    const frame = frames ? frames[index] : round;
+    const step = frames ? frame.step ?? steps[index] : steps[index];
+    fillCards(cards.dealer, frame.dealer_cards ?? [], 2, { small: true });
+    fillCards(cards.board, frame.board ?? [], 5, { small: true });
+    fillCards(cards.player, frame.player_cards ?? [], 2, { small: true });
+    const label = typeof step === "object" && step ? actionTitle(step.action ?? step.step ?? "") : String(step ?? "");
+    const stake = step?.stake ? ` (stake ${formatMoney(step.stake)})` : "";
+    const hand = frame.player_hand?.name ? ` — you: ${frame.player_hand.name}` : "";
+    caption.textContent = `Step ${index + 1} of ${count}: ${label}${stake}${hand}`;
+    for (const li of list.children) li.classList.toggle("is-current", Number(li.dataset.step) === index);
+    prev.disabled = index === 0;
+    next.disabled = index >= count - 1;
+  };
+  const prev = h("button.btn", { type: "button", onclick: () => { index -= 1; show(); } }, "◀ PREV STEP");
+  const next = h("button.btn", { type: "button", onclick: () => { index += 1; show(); } }, "NEXT STEP ▶");
+  const settlement = round.settlement;
+  const view = h("div.replay", { dataset: { replayRound: round.id } },
+    h("p", {}, roundSummary(round)),
+    h("div.replay__table", {},
+      h("span.replay__label", {}, "Dealer"), cards.dealer,
+      h("span.replay__label", {}, "Board"), cards.board,
+      h("span.replay__label", {}, "You"), cards.player),
+    caption,
+    h("div.replay__nav", {}, prev, next),
+    list,
+    settlement ? settlementTable(settlement) : null,
+    round.fairness?.commitment ? h("p.replay__fair", {}, `Commitment: ${round.fairness.commitment}`) : null);
+  if (count) show();
+  else caption.textContent = "This round has no recorded steps.";
+  return view;
+}
+
+/** The winning lines and amounts of a settlement. */
+export function settlementTable(settlement) {
+  return h("table.lines", {},
+    h("thead", {}, h("tr", {}, ["Bet", "Stake", "Returned", "Net"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, (settlement.lines ?? []).map((line) =>
+      h(`tr.${line.net > 0 ? "line--win" : line.net < 0 ? "line--lose" : "line--push"}`, { dataset: { line: line.field } },
+        h("th", { scope: "row" }, fieldTitle(line.field)),
+        h("td", {}, formatMoney(line.stake)),
+        h("td", {}, formatMoney(line.returned)),
+        h("td", {}, `${line.net > 0 ? "+" : ""}${formatMoney(line.net)}`)))));
+}

@@ -1,0 +1,611 @@
+// One game's table: renders the server's round view and sends the player's intents.
+// The page holds no rules: fields, limits, chips and paytables come from GET /api/games,
+// legal decisions, stakes, cards and results from the round view.
+
+import { ApiError, newIdempotencyKey } from "./api.js";
+import { fillCards } from "./cards.js";
+import { actionTitle, fieldTitle, h } from "./dom.js";
+import { chipFace, fewestChips, formatMoney, stackFor } from "./money.js";
+import { historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
+
+// Keys for the decisions (F/B/C/R); "call" is the engine's alias of "raise".
+const DECISION_KEYS = { f: ["fold"], b: ["bet"], c: ["check", "call"], r: ["raise", "call"] };
+// Buttons left to right: giving up first, then the free option, then the ones that cost.
+const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
+const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
+const HOLE_CARDS = 2;
+const BOARD_CARDS = 5;
+
+function sum(values) {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function requiresOf(field) {
+  if (!field.requires) return [];
+  return Array.isArray(field.requires) ? field.requires : [field.requires];
+}
+
+export class Table {
+  constructor(root, api, game) {
+    this.root = root;
+    this.api = api;
+    this.game = game;
+    this.openingFields = game.fields.map((f) => f.name);
+    this.balance = null;
+    this.pending = {};
+    this.placed = {};
+    this.selected = 0;
+    this.round = null;
+    this.lastBets = null;
+    this.lastWin = 0;
+    this.busy = false;
+    this.dealKey = null;
+    this.onKey = (event) => this.handleKey(event);
+  }
+
+  get phase() {
+    if (!this.round) return "betting";
+    return this.round.status === "open" ? "playing" : "settled";
+  }
+
+  field(name) {
+    return this.game.fields.find((f) => f.name === name);
+  }
+
+  // ---------------------------------------------------------------- building the page
+
+  async start() {
+    this.build();
+    document.addEventListener("keydown", this.onKey);
+    this.render();
+    await this.resync({ quiet: true });
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  build() {
+    const game = this.game;
+    this.el = {};
+    const meter = (id, label) => h("div.meter", {},
+      h("span.meter__label", { id: `${id}-label` }, label),
+      (this.el[id] = h("output.meter__value", { id, "aria-labelledby": `${id}-label` }, "—")));
+    this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
+    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": "Dealer's cards" });
+    this.el.board = h("div.cards", { id: "board-cards", "aria-label": "Community cards" });
+    this.el.player = h("div.cards", { id: "player-cards", "aria-label": "Your cards" });
+    this.el.dealerHand = h("p.hand-name", { id: "dealer-hand" });
+    this.el.playerHand = h("p.hand-name", { id: "player-hand" });
+    this.el.bonus = h("p.bonus-result", { id: "bonus-result", hidden: true });
+    this.el.spots = h("div.spots", { id: "spots" });
+    this.el.decisionSpots = h("div.spots.spots--decisions", { id: "decision-spots" });
+    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": "Result" });
+    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": "Chips" });
+    this.el.controls = h("div.controls", { id: "controls" });
+    this.el.rulesPanel = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": "Rules and paytables" });
+    this.el.historyPanel = h("aside.panel", { id: "history-panel", hidden: true, "aria-label": "History" });
+
+    for (const field of game.fields) this.el.spots.append(this.spotFor(field));
+    game.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
+      type: "button", role: "radio", "aria-checked": "false",
+      "aria-label": `Chip ${formatMoney(chip)} (key ${index + 1})`,
+      title: `Chip ${formatMoney(chip)} — key ${index + 1}`,
+      dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] },
+      onclick: () => this.selectChip(index),
+    }, h("span.chip__face", {}, chipFace(chip)))));
+
+    this.root.replaceChildren(h(`section.table.table--${game.id}`, { dataset: { game: game.id } },
+      h("header.hud", {},
+        h("a.btn.btn--ghost", { href: "#/", id: "lobby-link" }, "◀ LOBBY"),
+        h("h1.hud__title", {}, game.title),
+        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("last-win", "Last win")),
+        h("div.hud__buttons", {},
+          h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.togglePanel("rules") },
+            "RULES & PAYTABLES"),
+          h("button.btn.btn--ghost", { type: "button", id: "history-button", onclick: () => this.togglePanel("history") },
+            "HISTORY"))),
+      this.el.message,
+      h("div.felt", {},
+        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
+        h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
+        h("div.zone.zone--player", {}, h("h2.zone__title", {}, "You"), this.el.player, this.el.playerHand, this.el.bonus),
+        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, "Bets"),
+          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
+        this.el.result),
+      h("div.rail", {}, this.el.controls, this.el.tray),
+      this.el.rulesPanel,
+      this.el.historyPanel));
+  }
+
+  spotFor(field) {
+    const tip = h("span.spot__tip", { role: "tooltip", id: `tip-${field.name}` }, fieldTitle(field.name));
+    const spot = h("button.spot", {
+      type: "button", dataset: { field: field.name }, "aria-describedby": `tip-${field.name}`,
+      "aria-label": `${fieldTitle(field.name)} betting field`,
+      onclick: (event) => (event.ctrlKey || event.metaKey ? this.removeLastChip(field.name) : this.placeChip(field.name)),
+      oncontextmenu: (event) => {
+        event.preventDefault();
+        if (event.ctrlKey) this.removeLastChip(field.name);
+        else this.removeLowestChip(field.name);
+      },
+    }, h("span.spot__name", {}, fieldTitle(field.name)), h("span.stack", {}), tip);
+    const paytable = paytableOf(this.game, field.name);
+    const sign = h("div.minmax", {
+      tabindex: "0", dataset: { minmax: field.name },
+      "aria-label": `${fieldTitle(field.name)} limits: min ${formatMoney(field.min)}, max ${formatMoney(field.max)}`,
+    },
+    h("span.minmax__row", {}, `Min ${formatMoney(field.min)}`),
+    h("span.minmax__row", {}, `Max ${formatMoney(field.max)}`),
+    paytable ? h("div.minmax__pop", { role: "tooltip" }, paytableTable(field.name, paytable)) : null);
+    return h("div.spot-wrap", { dataset: { spot: field.name } }, spot, sign);
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  render() {
+    const phase = this.phase;
+    const round = this.round;
+    this.root.querySelector(".table").dataset.phase = phase;
+    this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
+    const bets = phase === "betting" ? this.pending : round.bets ?? {};
+    this.el["total-bet"].textContent = formatMoney(sum(Object.values(bets)));
+    this.el["last-win"].textContent = formatMoney(this.lastWin);
+
+    [...this.el.tray.children].forEach((chip, index) => {
+      const selected = index === this.selected;
+      chip.classList.toggle("is-selected", selected);
+      chip.setAttribute("aria-checked", String(selected));
+    });
+
+    for (const wrap of this.el.spots.children) {
+      const name = wrap.dataset.spot;
+      this.drawStack(wrap.querySelector(".stack"), bets[name] ?? 0);
+      const amount = bets[name] ?? 0;
+      wrap.querySelector(".spot__tip").textContent =
+        amount ? `${fieldTitle(name)}: ${formatMoney(amount)}` : fieldTitle(name);
+      wrap.querySelector(".spot").classList.toggle("is-open", phase === "betting" && this.closedReason(name) === null);
+    }
+    this.el.decisionSpots.replaceChildren(...Object.keys(bets)
+      .filter((name) => !this.openingFields.includes(name) && bets[name] > 0)
+      .map((name) => {
+        const stack = h("span.stack", {});
+        this.drawStack(stack, bets[name]);
+        return h("div.spot-wrap", { dataset: { spot: name } },
+          h("div.spot.spot--decision", { "aria-label": `${fieldTitle(name)}: ${formatMoney(bets[name])}` },
+            h("span.spot__name", {}, fieldTitle(name)), stack,
+            h("span.spot__tip", { role: "tooltip" }, `${fieldTitle(name)}: ${formatMoney(bets[name])}`)));
+      }));
+
+    const dealt = phase !== "betting";
+    fillCards(this.el.dealer, round?.dealer_cards ?? [], dealt ? HOLE_CARDS : 0);
+    fillCards(this.el.board, round?.board ?? [], dealt ? BOARD_CARDS : 0);
+    fillCards(this.el.player, round?.player_cards ?? [], dealt ? HOLE_CARDS : 0);
+    const settlement = round?.settlement ?? null;
+    const playerHand = settlement?.player_hand ?? round?.player_hand ?? null;
+    this.el.playerHand.textContent = playerHand?.name ?? "";
+    this.el.dealerHand.textContent = settlement?.dealer_hand?.name ?? "";
+    this.renderBonus(round?.bonus ?? null);
+    this.renderResult(settlement);
+    this.renderControls(phase);
+  }
+
+  drawStack(container, amount) {
+    container.replaceChildren(...stackFor(amount, this.game.chips).map((chip, level) => {
+      const index = this.game.chips.indexOf(chip);
+      return h("span.chip.chip--stacked", {
+        style: `--level:${level}`, dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] ?? "plaque" },
+        "aria-hidden": "true",
+      }, h("span.chip__face", {}, chipFace(chip)));
+    }));
+    container.dataset.amount = String(amount);
+  }
+
+  renderBonus(bonus) {
+    if (!bonus) {
+      this.el.bonus.hidden = true;
+      return;
+    }
+    const name = bonus.line ?? bonus.name ?? bonus.hand ?? "";
+    const net = bonus.net ?? (bonus.returned !== undefined ? bonus.returned - (bonus.stake ?? 0) : null);
+    let text;
+    if (bonus.status === "pending" || bonus.pending) text = `${fieldTitle(bonus.field ?? "bonus")}: waits for the showdown`;
+    else if (net !== null && net > 0) text = `${fieldTitle(bonus.field ?? "bonus")} wins +${formatMoney(net)}${name ? ` — ${name}` : ""}`;
+    else if (net !== null && net < 0) text = `${fieldTitle(bonus.field ?? "bonus")} loses${name ? ` — ${name}` : ""}`;
+    else text = `${fieldTitle(bonus.field ?? "bonus")}${name ? `: ${name}` : ""}`;
+    this.el.bonus.textContent = text;
+    this.el.bonus.classList.toggle("is-win", net !== null && net > 0);
+    this.el.bonus.hidden = false;
+  }
+
+  renderResult(settlement) {
+    if (!settlement) {
+      this.el.result.hidden = true;
+      this.el.result.replaceChildren();
+      return;
+    }
+    const headline = {
+      win: "You win",
+      lose: "Dealer wins",
+      tie: "Push — bets returned",
+      fold: "You folded",
+    }[settlement.outcome] ?? settlement.outcome;
+    const net = settlement.net;
+    this.el.result.replaceChildren(...[
+      h("p.result__headline", { id: "result-headline" }, headline),
+      h("p.result__amount", { id: "result-amount" },
+        `Returned ${formatMoney(settlement.total_returned)} of ${formatMoney(settlement.total_stake)}`
+        + ` (${net > 0 ? "+" : ""}${formatMoney(net)})`),
+      settlement.dealer_qualifies === false ? h("p.result__note", {}, "The dealer does not qualify.") : null,
+      settlement.dealer_hand?.name ? h("p.result__note", {}, `Dealer: ${settlement.dealer_hand.name}`) : null,
+      settlement.player_hand?.name ? h("p.result__note", {}, `You: ${settlement.player_hand.name}`) : null,
+      settlementTable(settlement)].filter(Boolean));
+    this.el.result.classList.toggle("is-win", net > 0);
+    this.el.result.hidden = false;
+  }
+
+  renderControls(phase) {
+    const button = (id, label, onclick, extra = {}) => h("button.btn.btn--action", {
+      type: "button", id, onclick, disabled: this.busy, ...extra,
+    }, label);
+    const controls = [];
+    if (phase === "betting") {
+      controls.push(button("clear", "CLEAR", () => this.clear(), { disabled: this.busy || !sum(Object.values(this.pending)) }));
+      controls.push(button("deal", "DEAL", () => this.deal(), { "aria-keyshortcuts": "Enter", class: "btn btn--action btn--primary" }));
+      if (this.lastBets) controls.push(button("rebet", "REBET", () => this.rebet()));
+    } else if (phase === "playing") {
+      const order = (a) => { const i = ACTION_ORDER.indexOf(a); return i < 0 ? ACTION_ORDER.length : i; };
+      for (const action of [...(this.round.legal_actions ?? [])].sort((a, b) => order(a) - order(b))) {
+        const stake = this.round.action_stakes?.[action];
+        const key = Object.entries(DECISION_KEYS).find(([, actions]) => actions.includes(action))?.[0];
+        controls.push(button(`action-${action}`, `${actionTitle(action)}${stake ? ` ${formatMoney(stake)}` : ""}`,
+          () => this.act(action), {
+            dataset: { action },
+            class: `btn btn--action btn--decision btn--${action}`,
+            "aria-keyshortcuts": key ? key.toUpperCase() : undefined,
+            title: key ? `Key ${key.toUpperCase()}` : undefined,
+          }));
+      }
+    } else {
+      controls.push(button("new-game", "NEW GAME", () => this.newGame(), { class: "btn btn--action btn--primary" }));
+      controls.push(button("rebet", "REBET", () => this.rebet()));
+    }
+    this.el.controls.replaceChildren(...controls);
+  }
+
+  message(text, kind = "info") {
+    this.el.message.textContent = text;
+    this.el.message.dataset.kind = kind;
+    this.el.message.setAttribute("role", kind === "error" ? "alert" : "status");
+    if (kind === "error" && this.lastError === "connection") {
+      this.el.message.append(" ", h("button.btn.btn--small", { type: "button", id: "reconnect", onclick: () => this.resync() },
+        "RECONNECT"));
+    }
+  }
+
+  refuse(field, text) {
+    this.lastError = "refused";
+    this.message(text, "error");
+    const spot = field && this.el.spots.querySelector(`[data-field="${field}"]`);
+    if (spot) {
+      spot.classList.remove("is-refused");
+      void spot.offsetWidth; // restart the shake animation
+      spot.classList.add("is-refused");
+    }
+  }
+
+  // ---------------------------------------------------------------- chips on the felt
+
+  selectChip(index) {
+    if (index < 0 || index >= this.game.chips.length) return;
+    this.selected = index;
+    this.render();
+  }
+
+  /** Why `name` takes no chip now (null when it is open), in words for the player. */
+  closedReason(name) {
+    if (this.phase === "playing") return "Bets are closed while the round is in play.";
+    if (this.phase === "settled") return "The round is over: click NEW GAME to bet again, or REBET.";
+    const missing = requiresOf(this.field(name)).filter((req) => !this.pending[req]);
+    if (missing.length) {
+      return `${fieldTitle(name)} is closed: place ${missing.map(fieldTitle).join(" and ")} first.`;
+    }
+    return null;
+  }
+
+  placeChip(name) {
+    if (this.busy) return;
+    const reason = this.closedReason(name);
+    if (reason) return this.refuse(name, reason);
+    const chip = this.game.chips[this.selected];
+    const field = this.field(name);
+    const amount = (this.pending[name] ?? 0) + chip;
+    if (amount > field.max) {
+      return this.refuse(name, `${fieldTitle(name)} max is ${formatMoney(field.max)}: `
+        + `another ${formatMoney(chip)} chip would make ${formatMoney(amount)}.`);
+    }
+    const total = sum(Object.values(this.pending)) + chip;
+    if (this.balance !== null && total > this.balance) {
+      return this.refuse(name, `Not enough balance: ${formatMoney(total)} in bets, balance ${formatMoney(this.balance)}.`);
+    }
+    this.pending[name] = amount;
+    (this.placed[name] ??= []).push(chip);
+    this.message(`${fieldTitle(name)}: ${formatMoney(amount)}`);
+    this.render();
+  }
+
+  setAmount(name, amount, history) {
+    if (amount > 0) {
+      this.pending[name] = amount;
+      this.placed[name] = history;
+    } else {
+      delete this.pending[name];
+      delete this.placed[name];
+    }
+    // A field that needs this one (Bonus/AA needs the Ante) cannot stay without it.
+    const orphans = this.game.fields.filter((f) => requiresOf(f).includes(name) && this.pending[f.name] && !amount);
+    for (const orphan of orphans) this.setAmount(orphan.name, 0, []);
+    const note = orphans.length ? ` ${orphans.map((f) => fieldTitle(f.name)).join(", ")} returned: it needs ${fieldTitle(name)}.` : "";
+    this.message(`${fieldTitle(name)}: ${formatMoney(amount)}.${note}`);
+    this.render();
+  }
+
+  /** Right-click: take the lowest chip off the stack. */
+  removeLowestChip(name) {
+    if (this.busy || this.phase !== "betting") return;
+    const amount = this.pending[name] ?? 0;
+    if (!amount) return this.refuse(name, `No chips on ${fieldTitle(name)} to remove.`);
+    const stack = fewestChips(amount, this.game.chips) ?? [amount];
+    const lowest = stack[stack.length - 1];
+    const history = [...(this.placed[name] ?? [])];
+    const at = history.lastIndexOf(lowest);
+    if (at >= 0) history.splice(at, 1);
+    const rest = amount - lowest;
+    this.setAmount(name, rest, at >= 0 ? history : [...(fewestChips(rest, this.game.chips) ?? [])]);
+  }
+
+  /** Ctrl+click: take back the chips chip by chip, the last one placed first. */
+  removeLastChip(name) {
+    if (this.busy || this.phase !== "betting") return;
+    const amount = this.pending[name] ?? 0;
+    if (!amount) return this.refuse(name, `No chips on ${fieldTitle(name)} to remove.`);
+    const history = [...(this.placed[name] ?? [])];
+    const chip = history.length ? history.pop() : (fewestChips(amount, this.game.chips) ?? [amount]).at(-1);
+    this.setAmount(name, amount - chip, history);
+  }
+
+  clear() {
+    if (this.busy || this.phase !== "betting") return;
+    this.pending = {};
+    this.placed = {};
+    this.message("All chips removed.");
+    this.render();
+  }
+
+  // ---------------------------------------------------------------- talking to the server
+
+  async request(work) {
+    this.busy = true;
+    this.render();
+    try {
+      return await work();
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  failed(error, what) {
+    this.lastError = error instanceof ApiError && error.lostConnection ? "connection" : "refused";
+    let text = error instanceof ApiError ? error.message : String(error);
+    const { balance, needed } = error.payload ?? {};
+    if (error.code === "insufficient_funds" && Number.isInteger(balance) && Number.isInteger(needed)) {
+      text = `not enough balance: ${formatMoney(needed)} needed, balance ${formatMoney(balance)}.`;
+    }
+    this.message(`${what}: ${text}`, "error");
+  }
+
+  showRound(view) {
+    this.round = view;
+    if (typeof view.balance === "number") this.balance = view.balance;
+    if (view.status === "settled" && view.settlement) {
+      this.lastWin = view.settlement.total_returned;
+      this.lastBets = this.openingBets(view.bets);
+    }
+  }
+
+  openingBets(bets) {
+    return Object.fromEntries(Object.entries(bets ?? {}).filter(([name, v]) => this.openingFields.includes(name) && v > 0));
+  }
+
+  /** Brings the table in line with the server: balance, the open round (after a reload), the last stakes. */
+  async resync({ quiet = false } = {}) {
+    try {
+      await this.request(async () => {
+        const [{ balance }, open] = await Promise.all([this.api.balance(), this.api.rounds({ status: "open" })]);
+        this.balance = balance;
+        const mine = (open.rounds ?? []).find((r) => r.game === this.game.id);
+        if (mine) {
+          this.showRound(await this.api.round(mine.id));
+          this.message("Your open round was restored.");
+        } else if (this.round?.status === "open") {
+          this.showRound(await this.api.round(this.round.id));
+        } else {
+          const other = (open.rounds ?? [])[0];
+          if (other) this.message(`You have an open round at another table (${other.game}); finish it there.`, "error");
+          else if (!quiet) this.message("Connected.");
+        }
+        if (!this.lastBets) {
+          const settled = await this.api.rounds({ status: "settled", limit: 20 });
+          const last = (settled.rounds ?? []).find((r) => r.game === this.game.id);
+          if (last) this.lastBets = this.openingBets(last.bets);
+        }
+        this.lastError = null;
+      });
+    } catch (error) {
+      this.failed(error, "Could not load the table");
+    }
+  }
+
+  checkBets(bets) {
+    const total = sum(Object.values(bets));
+    for (const field of this.game.fields) {
+      const amount = bets[field.name] ?? 0;
+      if (!field.optional && !amount) return [field.name, `Place an ${fieldTitle(field.name)} bet to deal (min ${formatMoney(field.min)}).`];
+      if (amount && amount < field.min) return [field.name, `${fieldTitle(field.name)} min is ${formatMoney(field.min)}.`];
+      if (amount > field.max) return [field.name, `${fieldTitle(field.name)} max is ${formatMoney(field.max)}.`];
+    }
+    if (this.balance !== null && total > this.balance) {
+      return [null, `Not enough balance: the bets need ${formatMoney(total)}, balance ${formatMoney(this.balance)}.`];
+    }
+    return null;
+  }
+
+  async deal(bets = this.pending, { what = "DEAL refused" } = {}) {
+    if (this.busy || this.phase === "playing") return;
+    const problem = this.checkBets(bets);
+    if (problem) return this.refuse(problem[0], `${what}: ${problem[1]}`);
+    this.dealKey ??= newIdempotencyKey();
+    try {
+      await this.request(async () => {
+        const view = await this.api.deal(this.game.id, { ...bets }, this.dealKey);
+        this.dealKey = null;
+        this.pending = {};
+        this.placed = {};
+        this.showRound(view);
+        this.message(view.status === "settled" ? "Round settled." : "Cards dealt: make your decision.");
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.lostConnection)) this.dealKey = null;
+      this.failed(error, what);
+      await this.refreshBalance();
+    }
+  }
+
+  async refreshBalance() {
+    try {
+      this.balance = (await this.api.balance()).balance;
+      this.render();
+    } catch {
+      // The message already says the connection is lost.
+    }
+  }
+
+  async act(action) {
+    if (this.busy || this.phase !== "playing") return;
+    if (!(this.round.legal_actions ?? []).includes(action)) return;
+    const id = this.round.id;
+    try {
+      await this.request(async () => {
+        const view = await this.api.act(id, action, (this.round.steps ?? []).length || undefined);
+        this.showRound(view);
+        this.message(view.status === "settled" ? "Round settled." : `${actionTitle(action)}: next decision.`);
+      });
+    } catch (error) {
+      this.failed(error, `${actionTitle(action)} refused`);
+      // Whatever happened, show what the server holds.
+      try {
+        this.showRound(await this.api.round(id));
+        this.render();
+      } catch {
+        // Still disconnected: the table keeps the last state the server confirmed.
+      }
+    }
+  }
+
+  newGame() {
+    if (this.busy || this.phase !== "settled") return;
+    this.round = null;
+    this.pending = {};
+    this.placed = {};
+    this.message("Place your bets.");
+    this.render();
+  }
+
+  async rebet() {
+    if (this.busy || this.phase === "playing") return;
+    if (!this.lastBets || !Object.keys(this.lastBets).length) return this.refuse(null, "REBET: no previous round to repeat.");
+    const bets = { ...this.lastBets };
+    const problem = this.checkBets(bets);
+    if (problem) return this.refuse(problem[0], `REBET refused: ${problem[1]}`);
+    const previous = this.round;
+    this.round = null;
+    await this.deal(bets, { what: "REBET refused" });
+    if (!this.round) this.round = previous;
+    this.render();
+  }
+
+  // ---------------------------------------------------------------- panels and keyboard
+
+  async togglePanel(which) {
+    const panel = which === "rules" ? this.el.rulesPanel : this.el.historyPanel;
+    const other = which === "rules" ? this.el.historyPanel : this.el.rulesPanel;
+    other.hidden = true;
+    if (!panel.hidden) {
+      panel.hidden = true;
+      return;
+    }
+    const close = h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, "CLOSE ✕");
+    if (which === "rules") {
+      panel.replaceChildren(h("h2", {}, "Rules & paytables"), close, rulesPanel(this.game));
+    } else {
+      panel.replaceChildren(h("h2", {}, "History"), close, h("p", {}, "Loading…"));
+      try {
+        const { rounds } = await this.api.rounds({ status: "settled", limit: 20 });
+        panel.replaceChildren(h("h2", {}, "History"), close, historyList(rounds, (round) => this.openReplay(round)));
+      } catch (error) {
+        panel.replaceChildren(h("h2", {}, "History"), close, h("p.message", { dataset: { kind: "error" } }, error.message));
+      }
+    }
+    panel.hidden = false;
+  }
+
+  async openReplay(summary) {
+    const panel = this.el.historyPanel;
+    const back = h("button.btn.btn--small", { type: "button", onclick: () => { panel.hidden = true; this.togglePanel("history"); } },
+      "◀ ALL ROUNDS");
+    try {
+      const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
+      round.frames = replay.frames;
+      panel.replaceChildren(h("h2", {}, `Replay of round ${round.id}`), back, replayView(round));
+    } catch (error) {
+      panel.replaceChildren(h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
+    }
+  }
+
+  handleKey(event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+    const key = event.key.toLowerCase();
+    if (key === "escape") {
+      this.el.rulesPanel.hidden = true;
+      this.el.historyPanel.hidden = true;
+      return;
+    }
+    if (/^[1-9]$/.test(key)) {
+      this.selectChip(Number(key) - 1);
+      event.preventDefault();
+      return;
+    }
+    if (key === "enter") {
+      // Enter on a focused control or link is that control's; anywhere else (a betting field, a
+      // chip just clicked) it deals, rather than dropping one more chip.
+      if (event.target instanceof Element && event.target.closest("#controls, .panel, .hud, a")) return;
+      event.preventDefault();
+      if (this.phase === "betting") this.deal();
+      else if (this.phase === "settled") this.newGame();
+      return;
+    }
+    if (key === "n" && this.phase === "settled") {
+      this.newGame();
+      return;
+    }
+    if (this.phase === "playing" && DECISION_KEYS[key]) {
+      const action = DECISION_KEYS[key].find((a) => (this.round.legal_actions ?? []).includes(a));
+      if (action) {
+        event.preventDefault();
+        this.act(action);
+      }
+    }
+  }
+}

@@ -1,0 +1,195 @@
+"""The table runner with a fake clock, the in-memory store and a recording publisher."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.fairness import commitment, deck_order, table_client_seed
+from dealerpoker.games import get_game
+from dealerpoker.server.live.config import TableConfig, parse_tables
+from dealerpoker.server.live.ports import MemoryStore
+from dealerpoker.server.live.runner import TableRunner
+from dealerpoker.server.live.table import LiveTableError, Phase
+
+SEED = "ab" * 32
+
+
+class FakeClock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.table: list[dict[str, Any]] = []
+        self.players: list[dict[str, dict[str, Any]]] = []
+
+    async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
+        self.table.append(message)
+
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        self.players.append(dict(messages))
+
+    def events(self) -> list[str]:
+        return [m["event"] for m in self.table]
+
+
+Rig = tuple[TableRunner, FakeClock, MemoryStore, Recorder]
+
+
+def make(game: str, balances: dict[str, int], watchers: int = 1) -> Rig:
+    table: TableConfig = parse_tables(f'[[tables]]\nid = "t"\ngame = "{game}"\nbetting_seconds = 15\n'
+                                      'decision_seconds = 10\npause_seconds = 4')[0]
+    clock, store, recorder = FakeClock(), MemoryStore(balances), Recorder()
+    runner = TableRunner(table, get_game(game, table.rules), store, recorder, clock=clock,
+                         watchers=lambda: watchers, new_seed=lambda: SEED)
+    return runner, clock, store, recorder
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_a_texas_round_on_the_clock_with_defaults_and_settlement() -> None:
+    async def scenario() -> None:
+        runner, clock, store, rec = make("texas-bonus", {"alice": 10_000, "bob": 10_000})
+        assert await runner.advance() == 1015.0
+        first = rec.table[-1]
+        assert first["event"] == "betting_open" and first["fairness"]["commitment"] == commitment(SEED)
+        assert "server_seed" not in first["fairness"]
+        await runner.bet("alice", {"ante": 100, "bonus": 100})
+        await runner.bet("bob", {"ante": 500})
+        clock.now = 1015.0
+        assert await runner.advance() == 1025.0  # no more bets, deal, pre-flop timer
+        assert rec.events()[-2:] == ["no_more_bets", "decision"]
+        assert store.balances == {"alice": 9_800, "bob": 9_500}
+        with pytest.raises(LiveTableError):
+            await runner.bet("carol", {"ante": 100})
+        # The deck comes from the committed seed and the accepted bets (fixed at the close).
+        client_seed = table_client_seed("t/1", {"alice": {"ante": 100, "bonus": 100}, "bob": {"ante": 500}})
+        deck = deck_order(SEED, client_seed, 1)
+        assert runner.round is not None and runner.round.deck == deck
+        await runner.decide("alice", "bet")  # bob says nothing: folds when the timer ends
+        clock.now = 1025.0
+        await runner.advance()
+        assert store.balances["alice"] == 9_600 and store.balances["bob"] == 9_500
+        assert runner.round.point == "flop"
+        assert runner.round.seats["bob"].steps[0].source == "timeout"
+        clock.now = 1035.0
+        await runner.advance()  # alice checks by default on the flop
+        clock.now = 1045.0
+        wake = await runner.advance()  # ... and on the turn: reveal, settle, pause
+        assert rec.events()[-2:] == ["reveal", "settled"]
+        assert wake == 1049.0 and runner.round.phase is Phase.PAUSE
+        assert [s.action for s in runner.round.seats["alice"].steps] == ["bet", "check", "check"]
+        settled = rec.players[-1]
+        assert settled["bob"]["seat"]["settlement"]["outcome"] == "fold"
+        alice = settled["alice"]["seat"]["settlement"]
+        assert store.balances["alice"] == 10_000 + alice["net"]
+        assert sum(store.balances.values()) + store.house == 20_000
+        assert rec.table[-1]["fairness"]["server_seed"] == SEED  # revealed after the round
+        clock.now = 1049.0
+        await runner.advance()
+        assert runner.round.number == 2 and runner.round.phase is Phase.BETTING
+
+    run(scenario())
+
+
+def test_settlement_is_idempotent_when_a_round_is_settled_again_after_a_restart() -> None:
+    async def scenario() -> None:
+        runner, clock, store, rec = make("casino-holdem", {"p": 5_000})
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        clock.now = 1015.0
+        await runner.advance()
+        await runner.decide("p", "raise")
+        await runner.advance()  # everyone decided: the point closes at once
+        assert runner.round is not None and runner.round.phase is Phase.PAUSE
+        balance, posted = store.balances["p"], dict(store.posted)
+        # A crash after the settlement's commit but before anything else: resume from the
+        # showdown record and settle again; the txids are already posted, nothing moves.
+        showdown = dict(store.records[("t", 1)], phase="showdown", deadline=None)
+        store.records[("t", 1)] = showdown
+        again = TableRunner(runner.table, runner.game, store, rec, clock=clock, watchers=lambda: 1)
+        await again.resume()
+        await again.advance()
+        assert store.balances["p"] == balance and store.posted == posted
+        assert again.round is not None and again.round.phase is Phase.PAUSE
+
+    run(scenario())
+
+
+def test_a_restart_in_a_decision_window_restarts_its_timer_with_the_same_cards() -> None:
+    async def scenario() -> None:
+        runner, clock, store, _rec = make("texas-bonus", {"p": 5_000})
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        clock.now = 1015.0
+        await runner.advance()
+        assert runner.round is not None
+        cards = runner.round.deck
+        clock.now = 1020.0
+        again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1)
+        await again.resume()
+        assert again.round is not None and again.round.deck == cards
+        assert again.round.point == "preflop" and again.round.deadline == 1030.0
+        assert store.balances["p"] == 4_900  # the ante was debited once
+
+    run(scenario())
+
+
+def test_bets_and_decisions_beyond_the_balance_are_refused() -> None:
+    async def scenario() -> None:
+        runner, clock, _store, _rec = make("texas-bonus", {"p": 150})
+        await runner.advance()
+        with pytest.raises(InsufficientFundsError):
+            await runner.bet("p", {"ante": 200})
+        await runner.bet("p", {"ante": 100})
+        clock.now = 1015.0
+        await runner.advance()
+        with pytest.raises(InsufficientFundsError):
+            await runner.decide("p", "bet")  # the flop bet is 2x ante = 200 > 50
+        await runner.decide("p", "fold")
+
+    run(scenario())
+
+
+def test_a_player_who_cannot_cover_the_bets_at_the_close_sits_out() -> None:
+    async def scenario() -> None:
+        runner, clock, store, rec = make("casino-holdem", {"rich": 1_000, "poor": 1_000})
+        await runner.advance()
+        await runner.bet("rich", {"ante": 100})
+        await runner.bet("poor", {"ante": 500})
+        store.balances["poor"] = 100  # spent elsewhere meanwhile
+        clock.now = 1015.0
+        await runner.advance()
+        assert runner.round is not None and set(runner.round.seats) == {"rich"}
+        assert store.balances == {"rich": 900, "poor": 100}
+        assert rec.players[0]["poor"]["error"] == "insufficient_funds"
+
+    run(scenario())
+
+
+def test_with_nobody_watching_the_table_idles_and_a_round_without_bets_pauses() -> None:
+    async def scenario() -> None:
+        runner, clock, _store, rec = make("texas-bonus", {}, watchers=0)
+        assert await runner.advance() is None and runner.round is None and rec.table == []
+        runner.watchers = lambda: 3
+        assert await runner.advance() == 1015.0
+        assert rec.table[-1]["players"] == 3
+        clock.now = 1015.0
+        assert await runner.advance() == 1019.0  # nobody bet: no deal, pause
+        assert rec.events() == ["betting_open", "no_more_bets", "no_bets"]
+        runner.watchers = lambda: 0
+        clock.now = 1019.0
+        assert await runner.advance() is None  # idles again after the pause
+
+    run(scenario())
