@@ -4,6 +4,7 @@
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { formatMoney } from "./money.js";
+import { fairnessCheck } from "./verify.js";
 
 function slugTitle(slug) {
   return String(slug).split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
@@ -145,7 +146,7 @@ export function replayView(round) {
     h("div.replay__nav", {}, prev, next),
     list,
     settlement ? settlementTable(settlement) : null,
-    round.fairness?.commitment ? h("p.replay__fair", {}, `Commitment: ${round.fairness.commitment}`) : null);
+    fairnessCheck(round));
   if (count) show();
   else caption.textContent = "This round has no recorded steps.";
   return view;
