@@ -61,7 +61,7 @@ def main() -> None:
     speeds = []
     for game in ("texas-bonus", "casino-holdem"):
         rules = load_rules(game)
-        tables = result["tables"][game]  # type: ignore[index]
+        tables = result["tables"][game]
         simulate(rules, 1_000_000, tables=tables)  # compile / warm
         started = time.perf_counter()
         simulate(rules, args.rounds, seed=1, tables=tables)
@@ -80,10 +80,11 @@ def main() -> None:
     body += [f"| advise {g} `{p}` / `{b}` (median of 7) | {ms:.1f} ms |" for g, p, b, ms in lat]
     body += [f"| simulate {g}, optimal strategy | {rate / 1e6:.2f} M rounds/s |" for g, rate in speeds]
     body += ["", "Exact results (default rules, optimal strategy, per unit ante):", "",
-             "| game | house edge | element of risk | play frequency | std dev |", "|---|---:|---:|---:|---:|"]
+             "| game | house edge | element of risk | play frequency | std dev |",
+             "|---|---:|---:|---:|---:|"]
     for a in (texas, casino):
-        body.append(f"| {a.game} | {float(a.house_edge):.4%} | {float(a.element_of_risk):.4%} | "  # type: ignore[attr-defined]
-                    f"{float(a.play_frequency):.4%} | {a.std_dev:.4f} |")  # type: ignore[attr-defined]
+        body.append(f"| {a.game} | {float(a.house_edge):.4%} | {float(a.element_of_risk):.4%} | "
+                    f"{float(a.play_frequency):.4%} | {a.std_dev:.4f} |")
     write_section("Analysis", "\n".join(body))
     print("\n".join(body))
 
