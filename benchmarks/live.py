@@ -96,19 +96,14 @@ class Level:
                 and all(t < SETTLE_TARGET for t in self.settle_all()))
 
 
-async def play(url: str, token: str, level: Level, all_in: asyncio.Event, stop: asyncio.Event,
-               rng: random.Random) -> None:
+async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: random.Random) -> None:
     try:
         async with connect(url, additional_headers={"Authorization": f"Bearer {token}"},
                            max_queue=None, open_timeout=60, ping_interval=None) as ws:
             level.connected += 1
             if level.connected == level.players:
                 all_in.set()
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
+            async for raw in ws:  # cancelled when the level ends
                 received = time.time()
                 message = json.loads(raw)
                 number = _number(message.get("round"))
@@ -128,6 +123,8 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, stop: 
                     level.own_settled.setdefault(number, []).append(received)
                 elif kind == "error":
                     level.errors.append(message["error"])
+    except asyncio.CancelledError:
+        pass
     except Exception as error:  # a client that fails counts as not held
         level.errors.append(f"{type(error).__name__}: {error}")
 
@@ -200,13 +197,15 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
             rng = random.Random(players)
             tasks = [asyncio.create_task(observe(url, tokens[-1], level, rounds, stop))]
             for token in tokens[:-1]:
-                tasks.append(asyncio.create_task(play(url, token, level, all_in, stop, rng)))
+                tasks.append(asyncio.create_task(play(url, token, level, all_in, rng)))
                 await asyncio.sleep(0)  # let connections open as they are created
             try:
                 await asyncio.wait_for(stop.wait(), timeout)
             except TimeoutError:
                 level.errors.append(f"level timed out after {timeout:.0f} s")
             stop.set()
+            for task in tasks:
+                task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         finally:
             server.terminate()
