@@ -3,7 +3,8 @@
 Each simulated player bets after a random think time within the first half of the betting window,
 and answers each decision at random within the first half of its timer. For each player count
 it starts a real `dealerpoker serve` (SQLite in a temporary directory, one texas-bonus table),
-creates N demo players, connects them all to the table and plays several rounds. It measures, over the rounds that started after everyone was connected:
+creates N demo players, connects them all to the table and plays several rounds. It measures,
+over the rounds that started after everyone was connected:
 
 - connected players;
 - event delivery latency, p50 / p99 / max: the server's ``sent_at`` stamp (set when the message
