@@ -238,3 +238,25 @@ def test_settlement_to_dict_shape() -> None:
     assert list(document["player_hand"]) == ["category", "name", "best_five"]
     assert all(list(line) == ["field", "stake", "returned", "net"] for line in document["lines"])
     assert json.loads(json.dumps(document)) == document
+
+
+def test_start_accepts_any_iterable_of_integers() -> None:
+    import numpy as np
+
+    game = get_game("texas-bonus")
+    from_array = game.start({"ante": 100}, np.arange(52, dtype=np.int8)[::-1])
+    assert from_array.deck == tuple(range(51, 42, -1))
+    assert all(type(card) is int for card in from_array.deck)
+    assert game.start({"ante": 100}, iter(range(9))).deck == tuple(range(9))
+    with pytest.raises(InvalidHandError, match="deck must be a sequence"):
+        game.start({"ante": 100}, "As Kd Qh Qc 2c 7d 9h Js 3s")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("action", [None, 1, ["bet"], b"bet"])
+def test_non_text_actions_are_illegal(action: object) -> None:
+    game = get_game("casino-holdem")
+    state = game.start({"ante": 100}, list(range(52)))
+    with pytest.raises(IllegalActionError, match="an action is a word such as raise, fold") as info:
+        game.apply(state, action)  # type: ignore[arg-type]
+    assert info.value.phase == "flop"
+    assert not game.can(state, action)  # type: ignore[arg-type]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -268,3 +270,21 @@ def test_settle_bad_rules_file_and_ante_rule_for_casino(
     assert "ante_paytable.flush: expected an integer >= 0" in capsys.readouterr().err
     assert main([*argv, "--ante-rule", "straight"]) == 2
     assert "--ante-rule applies to texas-bonus only" in capsys.readouterr().err
+
+
+def test_readme_settle_examples_match_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's `settle` examples print exactly what the README shows."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
+    section = readme[readme.index("## The `settle` command") :]
+    blocks = re.findall(r"```(sh|json|)\n(.*?)```", section, re.S)
+    examples = [(blocks[i][1], blocks[i + 1][1]) for i in range(len(blocks) - 1) if blocks[i][0] == "sh"]
+    assert len(examples) == 2
+    for command, shown in examples:
+        argv = shlex.split(command.replace("\\\n", " "))
+        assert argv[0] == "dealerpoker"
+        assert main(argv[1:]) == 0
+        out = capsys.readouterr().out
+        if "--json" in argv:
+            assert json.loads(out) == json.loads(shown)
+        else:
+            assert out == shown

@@ -103,9 +103,7 @@ def validate_server_seed(server_seed: str) -> bytes:
         else:
             bad = next(ch for ch in server_seed if ch not in "0123456789abcdefABCDEF")
             detail = f"found {bad!r}"
-        raise InvalidSeedError(
-            f"server seed must be exactly 64 hexadecimal characters (32 bytes), {detail}"
-        )
+        raise InvalidSeedError(f"server seed must be exactly 64 hexadecimal characters (32 bytes), {detail}")
     return bytes.fromhex(server_seed)
 
 

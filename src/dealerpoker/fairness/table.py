@@ -22,11 +22,10 @@ False
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 
 from dealerpoker.errors import InvalidSeedError
+from dealerpoker.fairness.canonical import canonical_json, sha256_hex
 
 __all__ = ["canonical_bets_json", "table_client_seed"]
 
@@ -45,11 +44,9 @@ def canonical_bets_json(round_id: str | int, accepted_bets: Mapping[str, Mapping
                 )
             checked[str(field)] = amount
         bets[seat] = checked
-    return json.dumps(
-        {"bets": bets, "round_id": str(round_id)}, sort_keys=True, separators=(",", ":"), ensure_ascii=True
-    )
+    return canonical_json({"bets": bets, "round_id": str(round_id)})
 
 
 def table_client_seed(round_id: str | int, accepted_bets: Mapping[str, Mapping[str, int]]) -> str:
     """The live table's client seed for a round: SHA-256 hex of :func:`canonical_bets_json`."""
-    return hashlib.sha256(canonical_bets_json(round_id, accepted_bets).encode("ascii")).hexdigest()
+    return sha256_hex(canonical_bets_json(round_id, accepted_bets))

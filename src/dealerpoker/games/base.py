@@ -7,8 +7,9 @@ the deck order is an input, so a round replays exactly from (bets, deck, actions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from numbers import Integral
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from dealerpoker.cards.encoding import index_to_card
@@ -114,20 +115,25 @@ def card_names(indices: Iterable[int]) -> tuple[str, ...]:
     return tuple(str(index_to_card(i)) for i in indices)
 
 
-def validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
-    """The first nine cards of ``deck`` after checking every given card is a distinct 0-51 index."""
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+def validate_deck(deck: Iterable[int]) -> tuple[int, ...]:
+    """The first nine cards of ``deck`` after checking every given card is a distinct 0-51 index.
+
+    Any iterable of integers will do (a list, a tuple, a numpy array).
+    """
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
         raise InvalidHandError(f"deck must be a sequence of card indices, got {type(deck).__name__}")
+    cards: list[int] = []
     seen: set[int] = set()
     for position, card in enumerate(deck):
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        if isinstance(card, bool) or not isinstance(card, Integral) or not 0 <= card < 52:
             raise InvalidCardError(f"deck[{position}]: {card!r} is not a card index 0..51")
         if card in seen:
-            raise InvalidHandError(f"deck[{position}]: duplicate card {index_to_card(card)}")
-        seen.add(card)
-    if len(deck) < CARDS_PER_ROUND:
-        raise InvalidHandError(f"deck has {len(deck)} cards; a round needs {CARDS_PER_ROUND}")
-    return tuple(deck[:CARDS_PER_ROUND])
+            raise InvalidHandError(f"deck[{position}]: duplicate card {index_to_card(int(card))}")
+        seen.add(int(card))
+        cards.append(int(card))
+    if len(cards) < CARDS_PER_ROUND:
+        raise InvalidHandError(f"deck has {len(cards)} cards; a round needs {CARDS_PER_ROUND}")
+    return tuple(cards[:CARDS_PER_ROUND])
 
 
 class Game(Generic[R]):
@@ -190,13 +196,13 @@ class Game(Generic[R]):
         return valid
 
     # ---- round --------------------------------------------------------------------------
-    def start(self, bets: Mapping[str, object], deck: Sequence[int]) -> RoundState:
+    def start(self, bets: Mapping[str, object], deck: Iterable[int]) -> RoundState:
         """Place the opening bets and deal: the state of the first decision."""
         state, _ = self.start_with_events(bets, deck)
         return state
 
     def start_with_events(
-        self, bets: Mapping[str, object], deck: Sequence[int]
+        self, bets: Mapping[str, object], deck: Iterable[int]
     ) -> tuple[RoundState, tuple[Event, ...]]:
         stakes = self.validate_bets(bets)
         cards = validate_deck(deck)
@@ -217,7 +223,7 @@ class Game(Generic[R]):
         return state, (*events, *after_deal)
 
     def replay(
-        self, bets: Mapping[str, object], deck: Sequence[int], actions: Iterable[str]
+        self, bets: Mapping[str, object], deck: Iterable[int], actions: Iterable[str]
     ) -> tuple[RoundState, tuple[Event, ...]]:
         """Play a round from its record; the same record always gives the same state."""
         state, events = self.start_with_events(bets, deck)
@@ -235,8 +241,13 @@ class Game(Generic[R]):
             raise IllegalActionError(
                 f"{action!r} is not allowed: the round is settled", phase=state.phase, action=str(action)
             )
-        canonical = self.aliases.get(action, action) if isinstance(action, str) else action
         phase_steps = self.steps[state.phase]
+        if not isinstance(action, str):
+            raise IllegalActionError(
+                f"an action is a word such as {', '.join(phase_steps)}, got {action!r}",
+                phase=state.phase, action=repr(action),
+            )
+        canonical = self.aliases.get(action, action)
         if canonical not in phase_steps:
             raise IllegalActionError(
                 f"{action!r} is not allowed in the {state.phase} phase (legal: {', '.join(phase_steps)})",

@@ -80,6 +80,11 @@ class Settlement:
     def net(self) -> Money:
         return self.total_returned - self.total_stake
 
+    @property
+    def returned_by_field(self) -> dict[str, Money]:
+        """``{field: returned}`` for every staked field."""
+        return {line.field: line.returned for line in self.lines}
+
     def line(self, field: str) -> SettlementLine | None:
         """The line of ``field``, or None when nothing was staked on it."""
         for line in self.lines:

@@ -26,7 +26,7 @@ from dealerpoker.fairness.shuffle import (
     validate_server_seed,
 )
 
-VECTORS_PATH = Path(__file__).parent / "golden" / "fairness_vectors.json"
+VECTORS_PATH = Path(__file__).parent.parent / "golden" / "fairness_vectors.json"
 VECTORS: dict[str, Any] = json.loads(VECTORS_PATH.read_text())
 SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
