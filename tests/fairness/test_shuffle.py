@@ -62,7 +62,7 @@ def twin_deck(server_seed: str, client_seed: str, nonce: int) -> list[int]:
 
 def test_vectors_file_is_for_this_algorithm() -> None:
     assert VECTORS["algorithm"] == ALGORITHM_VERSION == "hmac-sha256-fy-v1"
-    assert len(VECTORS["vectors"]) >= 8
+    assert len(VECTORS["vectors"]) >= 9
 
 
 @pytest.mark.parametrize("vector", VECTORS["vectors"], ids=lambda v: v["note"])
@@ -91,6 +91,21 @@ def words_consumed(server_seed: str, client_seed: str, nonce: int) -> int:
 
     fisher_yates(list(range(52)), counting())
     return counted
+
+
+def test_a_vector_exercises_a_rejected_word() -> None:
+    """One vector's real HMAC stream holds a word the draw must reject (found by search: ~1 deck in 7M)."""
+    consumed = [words_consumed(v["server_seed"], v["client_seed"], v["nonce"]) for v in VECTORS["vectors"]]
+    assert min(consumed) == 51  # 51 draws, one word each, when nothing is rejected
+    assert max(consumed) == 52
+    vector = VECTORS["vectors"][consumed.index(52)]
+    # an implementation that forgets the rejection (plain modulo) gets this vector wrong
+    words = stream_words(vector["server_seed"], vector["client_seed"], vector["nonce"])
+    modulo_only = list(range(52))
+    for i in range(51):
+        j = i + next(words) % (52 - i)
+        modulo_only[i], modulo_only[j] = modulo_only[j], modulo_only[i]
+    assert modulo_only != vector["deck"]
 
 
 @given(

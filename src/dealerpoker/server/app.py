@@ -27,6 +27,7 @@ from dealerpoker.server.api import games as games_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
 from dealerpoker.server.api.errors import install_error_handlers
+from dealerpoker.server.api.fairness import install_fairness_api
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.db import Database
 from dealerpoker.server.rounds import RoundService
@@ -45,7 +46,7 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 
 
 #: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api]
+EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api]
 
 
 def load_games(settings: Settings) -> dict[str, AnyGame]:

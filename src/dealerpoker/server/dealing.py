@@ -29,8 +29,12 @@ def draw_server_seed(rng: random.Random) -> str:
     return f"{rng.getrandbits(256):064x}"
 
 
-def fair_deal(rng: random.Random, client_seed: str, nonce: int) -> Deal:
-    """A fresh server seed, its commitment and the deck it gives with the player's seed and nonce."""
-    server_seed = draw_server_seed(rng)
+def committed_deal(server_seed: str, client_seed: str, nonce: int) -> Deal:
+    """The deck a (previously committed) server seed gives with the player's seed and nonce."""
     return Deal(deck_order(server_seed, client_seed, nonce), ALGORITHM_VERSION, server_seed,
                 commitment(server_seed))
+
+
+def fair_deal(rng: random.Random, client_seed: str, nonce: int) -> Deal:
+    """A fresh server seed, its commitment and the deck it gives with the player's seed and nonce."""
+    return committed_deal(draw_server_seed(rng), client_seed, nonce)

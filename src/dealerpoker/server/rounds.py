@@ -29,11 +29,12 @@ from dealerpoker.games import AnyGame, RoundState
 from dealerpoker.server import ledger
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
-from dealerpoker.server.dealing import Deal, fair_deal
+from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
 from dealerpoker.server.schema import HOUSE, players, rounds
 
-DealFunction = Callable[[random.Random, str, int], Deal]
+DealFunction = Callable[[str, str, int], Deal]
+"""(server seed, client seed, nonce) -> the round's deal."""
 ZERO_COST_DEFAULTS = ("check", "fold")
 
 
@@ -53,7 +54,7 @@ class RoundService:
         rng: random.Random,
         clock: Clock,
         abandon_after_seconds: float,
-        deal: DealFunction = fair_deal,
+        deal: DealFunction = committed_deal,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
     ) -> None:
         self.database = database
@@ -97,10 +98,15 @@ class RoundService:
                     f"insufficient funds: the bets need {stake}, balance is {balance}",
                     balance=balance, needed=stake)
             player = (await connection.execute(
-                select(players.c.client_seed, players.c.nonce).where(players.c.id == player_id))).one()
+                select(players.c.client_seed, players.c.nonce, players.c.next_server_seed)
+                .where(players.c.id == player_id))).one()
             nonce = int(player.nonce)
-            deal = self.deal(self.rng, str(player.client_seed), nonce)
-            await connection.execute(update(players).where(players.c.id == player_id).values(nonce=nonce + 1))
+            # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
+            # player who never asked gets a fresh one, whose commitment the first view shows.
+            server_seed = player.next_server_seed or draw_server_seed(self.rng)
+            deal = self.deal(server_seed, str(player.client_seed), nonce)
+            await connection.execute(update(players).where(players.c.id == player_id).values(
+                nonce=nonce + 1, next_server_seed=draw_server_seed(self.rng)))
             state = game.start(valid, deal.deck)
             round_id = self.id_factory()
             at = timestamp(self.clock())

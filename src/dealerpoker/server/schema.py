@@ -44,6 +44,8 @@ players = Table(
     Column("client_seed", String(128), nullable=False),
     Column("nonce", BigInteger, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
+    # The seed of this player's next round, committed (its SHA-256 shown) before they bet.
+    Column("next_server_seed", String(64), nullable=True),
 )
 
 ledger_entries = Table(
@@ -88,4 +90,13 @@ rounds = Table(
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),
+)
+
+rules_documents = Table(
+    "rules_documents", metadata,
+    Column("fingerprint", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("rules_version", String(64), nullable=False),
+    Column("document", Text, nullable=False),  # JSON: the rules as played (paytables, limits)
+    Column("created_at", String(32), nullable=False),
 )

@@ -15,6 +15,7 @@ from dealerpoker.errors import (
     DealerPokerError,
     IllegalActionError,
     InsufficientFundsError,
+    InvalidSeedError,
 )
 from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
@@ -51,6 +52,8 @@ def _domain_error(error: DealerPokerError) -> JSONResponse:
         return error_response(409, "conflict", message)
     if isinstance(error, UnknownGameError):
         return error_response(422, "unknown_game", message)
+    if isinstance(error, InvalidSeedError):
+        return error_response(422, "invalid_seed", message)
     if isinstance(error, BetLimitError):
         return error_response(422, "bet_limit", message, field=error.field)
     return error_response(422, "invalid_request", message)
