@@ -57,5 +57,8 @@ PlayerDep = Annotated[str, Depends(current_player)]
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries for the error statuses an operation can return."""
-    return {status: {"model": ErrorOut} for status in (statuses or ERROR_STATUSES)}
+    """OpenAPI entries for the error statuses an operation can return.
+
+    400 (malformed JSON) and 422 (invalid request) can happen on every operation.
+    """
+    return {status: {"model": ErrorOut} for status in sorted({*(statuses or ERROR_STATUSES), 400, 422})}
