@@ -7,13 +7,16 @@ out by hand: "returned" is stake + winnings, the stake on a push, 0 on a loss.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
-from conftest import Play
 from dealerpoker.cards.encoding import indices_from_text
 from dealerpoker.errors import BetLimitError, IllegalActionError, InvalidCardError, InvalidHandError
 from dealerpoker.games import get_game
+
+if TYPE_CHECKING:  # conftest is not importable by name from every test run
+    from conftest import Play
 
 GAME = "casino-holdem"
 ANTE_AA = {"ante": 100, "aa": 100}

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
-from conftest import Play
 from dealerpoker.cards.encoding import indices_from_text
 from dealerpoker.errors import BetLimitError, IllegalActionError
 from dealerpoker.games import get_game, load_rules
+
+if TYPE_CHECKING:  # conftest is not importable by name from every test run
+    from conftest import Play
 
 GAME = "texas-bonus"
 ANTE_BONUS = {"ante": 100, "bonus": 100}

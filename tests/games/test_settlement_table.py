@@ -8,11 +8,13 @@ The per-row payout tables (Bonus, Ante and AA paytables) are in the rule-clause 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conftest import Play
+if TYPE_CHECKING:  # conftest is not importable by name from every test run
+    from conftest import Play
+
 
 TEXAS = "texas-bonus"
 CASINO = "casino-holdem"

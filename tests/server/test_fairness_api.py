@@ -18,8 +18,9 @@ from dealerpoker.fairness.verify import verify_record
 
 
 def put_seed(player: Player, seed: Any) -> Any:
-    return player.client.request("PUT", "/api/fairness/client-seed", json={"client_seed": seed},
-                                 headers=player.headers)
+    return player.client.request(
+        "PUT", "/api/fairness/client-seed", json={"client_seed": seed}, headers=player.headers
+    )
 
 
 def failures(record: dict[str, Any]) -> list[str]:
@@ -47,7 +48,7 @@ def test_the_next_rounds_commitment_is_shown_before_the_bet_and_rotates(client: 
     dealt = " ".join(final["player_cards"] + final["dealer_cards"] + final["board"])
     from dealerpoker.cards.encoding import indices_to_cards
 
-    expected = [str(c) for c in indices_to_cards(deck[:4 + len(final["board"])])]
+    expected = [str(c) for c in indices_to_cards(deck[: 4 + len(final["board"])])]
     assert dealt == " ".join(expected)
 
 
@@ -133,8 +134,22 @@ def test_export_verify_and_report_from_the_database(
             play_out(player, player.open(game, ante=100))
         player.open("casino-holdem", ante=100)  # open: not exported
     export = tmp_path / "export.jsonl"
-    assert main(["export", "--since", "2026-01-01", "--format", "jsonl", "--database", url,
-                 "--output", str(export)]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "--since",
+                "2026-01-01",
+                "--format",
+                "jsonl",
+                "--database",
+                url,
+                "--output",
+                str(export),
+            ]
+        )
+        == 0
+    )
     assert "exported 3 round record(s)" in capsys.readouterr().err
     records = [json.loads(line) for line in export.read_text().splitlines()]
     assert len(records) == 3 and all(failures(r) == [] for r in records)

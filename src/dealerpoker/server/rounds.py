@@ -199,6 +199,23 @@ class RoundService:
             result = await connection.execute(query.order_by(rounds.c.seq.desc()).limit(limit))
             return [json.loads(view) for (view,) in result]
 
+    async def replay(self, player_id: str, round_id: str) -> dict[str, Any]:
+        """Every step of a round again, from its record: the player's view after each step.
+
+        The engine replays the stored bets, deck order and actions; each frame is ``game.view``
+        at that point, so it shows only the cards the player could see then.
+        """
+        async with self.database.transaction() as connection:
+            row = await self._owned_round(connection, player_id, round_id)
+        game = self.game(row.game)
+        steps = json.loads(row.steps)
+        state = game.start(json.loads(row.bets), json.loads(row.deck))
+        frames = [{"step": steps[0], **game.view(state)}]
+        for step in steps[1:]:
+            state, _ = game.apply(state, step["action"])
+            frames.append({"step": step, **game.view(state)})
+        return {"id": row.id, "game": row.game, "status": row.status, "frames": frames}
+
     async def balance(self, player_id: str) -> int:
         async with self.database.transaction() as connection:
             balance = await ledger.balance_of(connection, player_id)

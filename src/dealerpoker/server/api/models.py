@@ -47,6 +47,7 @@ class GameOut(Strict):
     chips: list[int]
     paytables: dict[str, Any]
     rtp: dict[str, float | None]
+    field_paytables: dict[str, Any]
 
 
 class GamesOut(Strict):
@@ -90,6 +91,24 @@ class RoundView(Open):
 
 class RoundsOut(Strict):
     rounds: list[RoundView]
+
+
+class ReplayFrame(Open):
+    """The player's view of the table right after one step (only the cards seen at that time)."""
+
+    step: StepOut
+    phase: str
+    bets: dict[str, int]
+    player_cards: list[str]
+    dealer_cards: list[str]
+    board: list[str]
+
+
+class ReplayOut(Strict):
+    id: str
+    game: str
+    status: Literal["open", "settled"]
+    frames: list[ReplayFrame]
 
 
 class RoundIn(Strict):

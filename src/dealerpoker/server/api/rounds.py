@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import JSONResponse
 
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
-from dealerpoker.server.api.models import ActionIn, RoundIn, RoundsOut, RoundView
+from dealerpoker.server.api.models import ActionIn, ReplayOut, RoundIn, RoundsOut, RoundView
 
 router = APIRouter(tags=["rounds"], dependencies=[Depends(reject_unknown_query)])
 RoundId = Annotated[str, Path(max_length=40, description="the round's id")]
@@ -30,6 +30,13 @@ async def act(round_id: RoundId, body: ActionIn, services: ServicesDep, player: 
 @router.get("/api/rounds/{round_id}", response_model=RoundView, responses=error_responses(401, 403, 404, 422))
 async def get_round(round_id: RoundId, services: ServicesDep, player: PlayerDep) -> JSONResponse:
     return JSONResponse(await services.rounds.get(player, round_id))
+
+
+@router.get("/api/rounds/{round_id}/replay", response_model=ReplayOut,
+            responses=error_responses(401, 403, 404, 422))
+async def replay(round_id: RoundId, services: ServicesDep, player: PlayerDep) -> JSONResponse:
+    """Every step of the round again: the player's view of the table after each step (history replay)."""
+    return JSONResponse(await services.rounds.replay(player, round_id))
 
 
 @router.get("/api/rounds", response_model=RoundsOut, responses=error_responses(401, 403, 404, 422))

@@ -86,6 +86,7 @@ export class Api {
   games() { return this.call("GET", "/api/games"); }
   balance() { return this.call("GET", "/api/balance"); }
   round(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}`); }
+  replay(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}/replay`); }
 
   rounds({ status, limit, before } = {}) {
     const query = new URLSearchParams();

@@ -4,6 +4,7 @@
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { formatMoney } from "./money.js";
+import { fairnessCheck } from "./verify.js";
 
 function slugTitle(slug) {
   return String(slug).split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
@@ -12,7 +13,7 @@ function slugTitle(slug) {
 /** A betting field's paytable as the server describes it (the field's own, or by name). */
 export function paytableOf(game, name) {
   const field = game.fields.find((f) => f.name === name);
-  return field?.paytable ?? game.paytables?.[name] ?? game.paytables?.[`${name}_paytable`] ?? null;
+  return game.field_paytables?.[name] ?? field?.paytable ?? game.paytables?.[name] ?? game.paytables?.[`${name}_paytable`] ?? null;
 }
 
 /** Paytable rows [{hand, pays}] from the server's shapes: a list of rows or a {slug: pays} map. */
@@ -125,7 +126,9 @@ export function replayView(round) {
     fillCards(cards.board, frame.board ?? [], 5, { small: true });
     fillCards(cards.player, frame.player_cards ?? [], 2, { small: true });
     const label = typeof step === "object" && step ? actionTitle(step.action ?? step.step ?? "") : String(step ?? "");
-    caption.textContent = `Step ${index + 1} of ${count}: ${label}`;
+    const stake = step?.stake ? ` (stake ${formatMoney(step.stake)})` : "";
+    const hand = frame.player_hand?.name ? ` — you: ${frame.player_hand.name}` : "";
+    caption.textContent = `Step ${index + 1} of ${count}: ${label}${stake}${hand}`;
     for (const li of list.children) li.classList.toggle("is-current", Number(li.dataset.step) === index);
     prev.disabled = index === 0;
     next.disabled = index >= count - 1;
@@ -143,7 +146,7 @@ export function replayView(round) {
     h("div.replay__nav", {}, prev, next),
     list,
     settlement ? settlementTable(settlement) : null,
-    round.fairness?.commitment ? h("p.replay__fair", {}, `Commitment: ${round.fairness.commitment}`) : null);
+    fairnessCheck(round));
   if (count) show();
   else caption.textContent = "This round has no recorded steps.";
   return view;

@@ -565,7 +565,8 @@ export class Table {
     const back = h("button.btn.btn--small", { type: "button", onclick: () => { panel.hidden = true; this.togglePanel("history"); } },
       "◀ ALL ROUNDS");
     try {
-      const round = await this.api.round(summary.id);
+      const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
+      round.frames = replay.frames;
       panel.replaceChildren(h("h2", {}, `Replay of round ${round.id}`), back, replayView(round));
     } catch (error) {
       panel.replaceChildren(h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
@@ -587,7 +588,9 @@ export class Table {
       return;
     }
     if (key === "enter") {
-      if (event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement) return;
+      // Enter on a focused control or link is that control's; anywhere else (a betting field, a
+      // chip just clicked) it deals, rather than dropping one more chip.
+      if (event.target instanceof Element && event.target.closest("#controls, .panel, .hud, a")) return;
       event.preventDefault();
       if (this.phase === "betting") this.deal();
       else if (this.phase === "settled") this.newGame();

@@ -1,0 +1,131 @@
+// Provably fair deals, checked in the browser: the algorithm hmac-sha256-fy-v1, byte for byte the
+// same as the server's Python (dealerpoker.fairness.shuffle; the README has the specification).
+// Pure: no DOM, no network. WebCrypto (crypto.subtle) computes SHA-256 and HMAC-SHA256, so this
+// runs in any secure context (https or localhost) and in Node 20.
+
+export const ALGORITHM_VERSION = "hmac-sha256-fy-v1";
+const RANKS = "23456789TJQKA";
+const SUITS = "cdhs";
+const WORD_SPAN = 2 ** 32;
+
+function subtle() {
+  const found = globalThis.crypto?.subtle;
+  if (!found) throw new Error("WebCrypto is not available here (the page needs https or localhost)");
+  return found;
+}
+
+/** The 32 bytes of a 64-hex-character server seed (either case). */
+export function seedBytes(seedHex) {
+  if (typeof seedHex !== "string" || !/^[0-9a-fA-F]{64}$/.test(seedHex)) {
+    throw new Error("server seed must be exactly 64 hexadecimal characters (32 bytes)");
+  }
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i += 1) bytes[i] = parseInt(seedHex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+function checkClientSeed(clientSeed) {
+  if (typeof clientSeed !== "string" || clientSeed.length < 1 || clientSeed.length > 128
+      || !/^[\x20-\x7e]+$/.test(clientSeed)) {
+    throw new Error("client seed must be 1 to 128 printable ASCII characters");
+  }
+}
+
+function checkNonce(nonce) {
+  if (!Number.isSafeInteger(nonce) || nonce < 0) throw new Error("nonce must be an integer from 0 to 2**53 - 1");
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** SHA-256 (lowercase hex) of the seed's 32 bytes: the commitment published before the bets. */
+export async function commitmentOf(seedHex) {
+  return hex(await subtle().digest("SHA-256", seedBytes(seedHex)));
+}
+
+/** The 52 card indices (rank * 4 + suit) in dealing order. */
+export async function deckOrder(seedHex, clientSeed, nonce) {
+  checkClientSeed(clientSeed);
+  checkNonce(nonce);
+  const key = await subtle().importKey("raw", seedBytes(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const encoder = new TextEncoder();
+  let counter = 0;
+  let words = [];
+  let position = 0;
+  const nextWord = async () => {
+    if (position >= words.length) {
+      const message = encoder.encode(`${clientSeed}:${nonce}:${counter}`);
+      const block = new DataView(await subtle().sign("HMAC", key, message));
+      counter += 1;
+      words = Array.from({ length: 8 }, (_, k) => block.getUint32(4 * k, false)); // big-endian
+      position = 0;
+    }
+    const word = words[position];
+    position += 1;
+    return word;
+  };
+  const deck = Array.from({ length: 52 }, (_, i) => i);
+  for (let i = 0; i < 51; i += 1) {
+    const n = 52 - i;
+    const limit = WORD_SPAN - (WORD_SPAN % n); // words at or above it would bias the draw
+    let word = await nextWord();
+    while (word >= limit) word = await nextWord();
+    const j = i + (word % n);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/** "As" for 51, "2c" for 0. */
+export function cardName(index) {
+  return RANKS[index >> 2] + SUITS[index & 3];
+}
+
+/**
+ * Check a settled round's view (or record) in the browser: the revealed seed against the
+ * commitment, and every card shown against the deck the seeds give. Payouts are re-settled by
+ * `dealerpoker verify --round-file` (the rules engine is on the server side only).
+ * Returns {ok, checks: [{subject, ok, message}], cards}.
+ */
+export async function checkRound(round) {
+  const fairness = round.fairness ?? {};
+  const checks = [];
+  const add = (subject, ok, message) => checks.push({ subject, ok, message });
+  if ((fairness.algorithm ?? ALGORITHM_VERSION) !== ALGORITHM_VERSION) {
+    add("algorithm", false, `this page checks ${ALGORITHM_VERSION}, the round used ${fairness.algorithm}`);
+    return { ok: false, checks, cards: null };
+  }
+  if (!fairness.server_seed) {
+    add("server seed", false, "not revealed yet: the seed is shown once the round is settled");
+    return { ok: false, checks, cards: null };
+  }
+  let deck;
+  try {
+    const commitment = await commitmentOf(fairness.server_seed);
+    const committed = String(fairness.commitment ?? "").toLowerCase();
+    add("commitment", commitment === committed, commitment === committed
+      ? "SHA-256 of the revealed server seed is the commitment shown before the bets"
+      : `SHA-256 of the revealed seed is ${commitment}, the commitment was ${fairness.commitment}`);
+    deck = await deckOrder(fairness.server_seed, fairness.client_seed, fairness.nonce);
+  } catch (error) {
+    add("seeds", false, error.message);
+    return { ok: false, checks, cards: null };
+  }
+  const cards = deck.map(cardName);
+  if (Array.isArray(round.deck)) {
+    const same = round.deck.length === 52 && round.deck.every((c, k) => c === deck[k]);
+    add("deck", same, same ? "the recorded deck order is the one the seeds give" : "the recorded deck differs from the seeds' deck");
+  }
+  const dealt = round.dealt ?? { player: round.player_cards, dealer: round.dealer_cards, board: round.board };
+  const places = { player: [0, 2], dealer: [2, 4], board: [4, 9] };
+  for (const [place, [from, to]] of Object.entries(places)) {
+    const shown = dealt[place] ?? [];
+    const expected = cards.slice(from, to);
+    const bad = shown.findIndex((card, k) => card !== expected[k]);
+    add(`${place} cards`, bad < 0 && shown.length <= expected.length, bad < 0
+      ? `${shown.join(" ") || "(none shown)"} as the deck gives`
+      : `card ${bad + 1} shown as ${shown[bad]}, the deck gives ${expected[bad]}`);
+  }
+  return { ok: checks.every((c) => c.ok), checks, cards };
+}

@@ -1,0 +1,42 @@
+// The "verify this deal" block of the replay view: runs fairness.js in the browser on the
+// round's revealed seed and shows each check. The full audit (payouts, ledger) is the command
+// `dealerpoker verify --round-file` on GET /api/rounds/{id}/record.
+
+import { h } from "./dom.js";
+import { checkRound } from "./fairness.js";
+
+export function fairnessCheck(round) {
+  const fairness = round.fairness;
+  if (!fairness?.commitment) return null;
+  const result = h("div.fair__result", { "aria-live": "polite", dataset: { verifyResult: round.id } });
+  const revealed = Boolean(fairness.server_seed);
+  const button = h("button.btn.btn--small", {
+    type: "button",
+    dataset: { verify: round.id },
+    disabled: !revealed,
+    onclick: async () => {
+      button.disabled = true;
+      result.replaceChildren(h("p", {}, "Checking…"));
+      try {
+        const { ok, checks } = await checkRound(round);
+        result.dataset.ok = String(ok);
+        result.replaceChildren(
+          h("p.fair__verdict", {}, ok ? "✔ VERIFIED: this deal was fixed before your bets" : "✘ NOT VERIFIED"),
+          h("ul.fair__checks", {}, checks.map((check) => h("li", { dataset: { ok: String(check.ok) } },
+            `${check.ok ? "✔" : "✘"} ${check.subject}: ${check.message}`))));
+      } catch (error) {
+        result.dataset.ok = "false";
+        result.replaceChildren(h("p.fair__verdict", {}, `✘ could not check: ${error.message}`));
+      } finally {
+        button.disabled = false;
+      }
+    },
+  }, "VERIFY THIS DEAL");
+  return h("div.replay__fair", {},
+    h("p", {}, `Commitment: ${fairness.commitment}`),
+    h("p", {}, revealed
+      ? `Server seed: ${fairness.server_seed} · client seed: ${fairness.client_seed} · nonce: ${fairness.nonce}`
+      : "The server seed is revealed once the round is settled."),
+    button,
+    result);
+}
