@@ -28,6 +28,12 @@ def register(subparsers: Any) -> None:
                              "(fold / check; default 3600)")
     parser.add_argument("--rules", action="append", default=[], metavar="GAME=FILE",
                         help="a TOML file merged over GAME's shipped rules (limits, paytables); repeatable")
+    parser.add_argument("--tables", metavar="FILE", default=None,
+                        help="live tables configuration (TOML; default: the shipped example with one "
+                             "texas-bonus and one casino-holdem table)")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="share live tables between several serve processes through Redis "
+                             "(default: $DEALERPOKER_REDIS_URL, else one process)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
@@ -37,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from dealerpoker.server import Settings, create_app
+    from dealerpoker.server.live.service import live_extension_from
     from dealerpoker.server.settings import SettingsError
 
     rules_files = {}
@@ -51,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         abandon_after_seconds=args.abandon_after,
         rules_files=rules_files or None,
     )
-    app = create_app(settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    app = create_app(settings, extensions=[live_extension_from(args.tables, args.redis)])
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
+                ws="websockets-sansio")
     return 0

@@ -32,6 +32,7 @@ from dealerpoker.server.live.record import Fairness, from_record, to_record
 from dealerpoker.server.live.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
+IDLE_RECHECK = 1.0
 
 
 class TableRunner:
@@ -105,22 +106,20 @@ class TableRunner:
                                          balance=balance or 0, needed=needed)
 
     # ----- the clock ----------------------------------------------------------------------------
-    async def resume(self) -> None:
-        """Pick up the table's last stored round after a (re)start."""
+    async def resume(self) -> bool:
+        """Pick up the table's last stored round after a (re)start or a takeover."""
         async with self._lock:
+            self.round = self.fairness = None
             record = await self.store.last_round(self.table.id)
             if record is None:
-                return
+                return False
             self.round, self.fairness = from_record(record, self.game)
             now = self.clock()
             if self.round.phase is Phase.BETTING:
                 self.round = replace(self.round, deadline=now + self.table.betting_seconds)
             elif self.round.phase is Phase.DECISION:
                 self.round = replace(self.round, deadline=now + self.table.decision_seconds)
-            elif self.round.phase is Phase.CLOSED:
-                # Bets are kept in memory until the window closes: the stored CLOSED record
-                # holds them, so the deal is simply done again with the same accepted bets.
-                pass
+            return True
 
     async def advance(self) -> float | None:
         """Make every transition due now; returns when to call again (None: on a wake-up)."""
@@ -210,10 +209,16 @@ class TableRunner:
 
     async def run(self, stop: asyncio.Event) -> None:
         """The table's loop until ``stop`` is set: advance, then sleep until the next deadline."""
-        await self.resume()
+        if await self.resume():
+            # Whoever watches gets the round as stored (bets of an open window were in the
+            # memory of the process that stopped: they must be placed again).
+            await self.publisher.to_table(self.table.id, self.table_message("resumed"))
+            if self.round is not None and self.round.seats:
+                await self.publisher.to_players(self.table.id, self._seated_messages())
         while not stop.is_set():
             wake = await self.advance()
-            timeout = None if wake is None else max(0.0, wake - self.clock())
+            # Idle: a join here wakes the table at once; joins on other processes within a second.
+            timeout = IDLE_RECHECK if wake is None else max(0.0, wake - self.clock())
             waiter = asyncio.ensure_future(self.wakeup.wait())
             stopper = asyncio.ensure_future(stop.wait())
             await asyncio.wait({waiter, stopper}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)

@@ -1,0 +1,275 @@
+"""Live tables under load: N simulated players (WebSocket clients on loopback) at one table.
+
+For each player count it starts a real `dealerpoker serve` (SQLite in a temporary directory, one
+texas-bonus table), creates N demo players, connects them all to the table and plays several
+rounds: every player bets when the window opens and answers every decision at random. It
+measures, over the rounds that started after everyone was connected:
+
+- connected players;
+- event delivery latency, p50 / p99 / max: the server's ``sent_at`` stamp (set when the message
+  is serialised, once per broadcast) -> the client's receipt;
+- settlement: from the reveal broadcast to the server's settlement commit (the ``settled``
+  event follows the commit) and to the moment every player had received their own settlement.
+
+Targets (issue 6): 2,000 players at one table with p99 delivery < 500 ms and every settlement
+committed within 2 s of the reveal. The largest count that holds is reported.
+
+    .venv/bin/python benchmarks/live.py                       # 500, 1000, 2000, 3000 players
+    .venv/bin/python benchmarks/live.py --players 2000 --rounds 3 --no-write
+
+Bounded: loopback only, at most --max-players clients, each level stops after --level-timeout s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _results import machine, write_section
+
+TABLES = """
+[[tables]]
+id = "bench"
+game = "texas-bonus"
+betting_seconds = {betting}
+decision_seconds = {decision}
+pause_seconds = {pause}
+"""
+LATENCY_TARGET = 0.5
+SETTLE_TARGET = 2.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Level:
+    players: int
+    connected: int = 0
+    first_measured: int | None = None
+    latencies: list[float] = field(default_factory=list)
+    reveal_at: dict[int, float] = field(default_factory=dict)
+    settled_at: dict[int, float] = field(default_factory=dict)
+    seated: dict[int, int] = field(default_factory=dict)
+    own_settled: dict[int, list[float]] = field(default_factory=dict)
+    rounds_done: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def measured(self, number: int) -> bool:
+        return self.first_measured is not None and number >= self.first_measured
+
+    def percentile(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+    def settle_commit(self) -> list[float]:
+        return [self.settled_at[n] - self.reveal_at[n] for n in self.settled_at if n in self.reveal_at]
+
+    def settle_all(self) -> list[float]:
+        return [max(times) - self.reveal_at[n] for n, times in self.own_settled.items()
+                if n in self.reveal_at and times]
+
+    def complete(self) -> list[bool]:
+        return [len(self.own_settled.get(n, ())) == seated for n, seated in self.seated.items()]
+
+    def holds(self) -> bool:
+        return (self.connected == self.players and self.rounds_done > 0 and all(self.complete())
+                and self.percentile(0.99) < LATENCY_TARGET
+                and all(t < SETTLE_TARGET for t in self.settle_all()))
+
+
+async def play(url: str, token: str, level: Level, all_in: asyncio.Event, stop: asyncio.Event,
+               rng: random.Random) -> None:
+    try:
+        async with connect(url, additional_headers={"Authorization": f"Bearer {token}"},
+                           max_queue=None, open_timeout=60, ping_interval=None) as ws:
+            level.connected += 1
+            if level.connected == level.players:
+                all_in.set()
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                received = time.time()
+                message = json.loads(raw)
+                number = _number(message.get("round"))
+                if number is not None and level.measured(number):
+                    level.latencies.append(received - message["sent_at"])
+                kind, event = message["type"], message.get("event")
+                if kind == "table" and event == "betting_open" and all_in.is_set():
+                    if level.first_measured is None:
+                        level.first_measured = number
+                    bets = {"ante": 100, "bonus": 100} if rng.random() < 0.3 else {"ante": 100}
+                    await ws.send(json.dumps({"type": "bet", "bets": bets}))
+                elif kind == "you" and message.get("seat") and message["seat"]["legal_actions"]:
+                    await ws.send(json.dumps({"type": "decide",
+                                              "action": rng.choice(message["seat"]["legal_actions"])}))
+                elif kind == "you" and message.get("phase") == "pause" and message.get("seat") \
+                        and number is not None and level.measured(number):
+                    level.own_settled.setdefault(number, []).append(received)
+                elif kind == "error":
+                    level.errors.append(message["error"])
+    except Exception as error:  # a client that fails counts as not held
+        level.errors.append(f"{type(error).__name__}: {error}")
+
+
+def _number(round_id: Any) -> int | None:
+    return int(round_id.rsplit("/", 1)[1]) if isinstance(round_id, str) else None
+
+
+async def observe(url: str, token: str, level: Level, rounds: int, stop: asyncio.Event) -> None:
+    """One more client that only watches: reveal and settled stamps, seat counts, rounds done."""
+    async with connect(url, additional_headers={"Authorization": f"Bearer {token}"}, max_queue=None,
+                       ping_interval=None) as ws:
+        while not stop.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
+            except TimeoutError:
+                continue
+            number = _number(message.get("round"))
+            if message["type"] != "table" or number is None or not level.measured(number):
+                continue
+            if message.get("event") == "reveal":
+                level.reveal_at[number] = message["sent_at"]
+                level.seated[number] = message["seated"]
+            elif message.get("event") == "settled":
+                level.settled_at[number] = message["sent_at"]
+                level.rounds_done += 1
+                if level.rounds_done >= rounds:
+                    await asyncio.sleep(1.0)  # the players' own settlements are still arriving
+                    stop.set()
+
+
+async def sessions(base: str, count: int) -> list[str]:
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
+        semaphore = asyncio.Semaphore(32)
+
+        async def one() -> str:
+            async with semaphore:
+                response = await client.post("/api/session", json={})
+                response.raise_for_status()
+                token: str = response.json()["token"]
+                return token
+
+        return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+async def run_level(players: int, rounds: int, timeout: float, timers: tuple[float, float, float]) -> Level:
+    level = Level(players)
+    with tempfile.TemporaryDirectory() as tmp:
+        tables = Path(tmp) / "tables.toml"
+        tables.write_text(TABLES.format(betting=timers[0], decision=timers[1], pause=timers[2]))
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        exe = Path(sys.executable).parent / "dealerpoker"
+        server = subprocess.Popen(
+            [str(exe), "serve", "--port", str(port), "--database", f"sqlite:///{tmp}/bench.db",
+             "--tables", str(tables), "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"))  # noqa: SIM115
+        try:
+            async with httpx.AsyncClient() as probe:
+                for _ in range(600):
+                    try:
+                        if (await probe.get(f"{base}/healthz")).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        await asyncio.sleep(0.1)
+            tokens = await sessions(base, players + 1)
+            url = f"ws://127.0.0.1:{port}/ws/tables/bench"
+            stop, all_in = asyncio.Event(), asyncio.Event()
+            rng = random.Random(players)
+            tasks = [asyncio.create_task(observe(url, tokens[-1], level, rounds, stop))]
+            for token in tokens[:-1]:
+                tasks.append(asyncio.create_task(play(url, token, level, all_in, stop, rng)))
+                await asyncio.sleep(0)  # let connections open as they are created
+            try:
+                await asyncio.wait_for(stop.wait(), timeout)
+            except TimeoutError:
+                level.errors.append(f"level timed out after {timeout:.0f} s")
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            server.terminate()
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return level
+
+
+def describe(level: Level) -> str:
+    commit = level.settle_commit()
+    every = level.settle_all()
+    return (f"| {level.players} | {level.connected} | {level.rounds_done} | {len(level.latencies)} | "
+            f"{level.percentile(0.5) * 1000:.0f} | {level.percentile(0.99) * 1000:.0f} | "
+            f"{max(level.latencies, default=float('nan')) * 1000:.0f} | "
+            f"{max(commit, default=float('nan')) * 1000:.0f} | "
+            f"{max(every, default=float('nan')) * 1000:.0f} | "
+            f"{'yes' if all(level.complete()) and level.complete() else 'no'} | "
+            f"{'**holds**' if level.holds() else 'no'} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, nargs="*", default=[500, 1000, 2000, 3000])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--max-players", type=int, default=5000)
+    parser.add_argument("--level-timeout", type=float, default=240.0)
+    parser.add_argument("--betting", type=float, default=8.0)
+    parser.add_argument("--decision", type=float, default=4.0)
+    parser.add_argument("--pause", type=float, default=2.0)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    args = parser.parse_args()
+    counts = [n for n in args.players if 0 < n <= args.max_players]
+    header = ("| players | connected | rounds measured | messages | p50 ms | p99 ms | max ms "
+              "| reveal -> settlement committed, max ms | reveal -> every player has own settlement, "
+              "max ms | every bettor settled | target |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    rows, largest = [], 0
+    for count in counts:
+        level = asyncio.run(run_level(count, args.rounds, args.level_timeout,
+                                      (args.betting, args.decision, args.pause)))
+        rows.append(describe(level))
+        print(rows[-1], flush=True)
+        if level.errors:
+            print(f"  errors ({len(level.errors)}): {sorted(set(level.errors))[:5]}", flush=True)
+        if level.holds():
+            largest = max(largest, count)
+        elif count > largest:
+            break  # a larger count will not hold either
+    body = (f"Measured {machine()}. Shared machine: other helpers' builds and tests were running at the "
+            f"same time, so these figures are pessimistic. Clients and server share the same 2 cores.\n\n"
+            f"`.venv/bin/python benchmarks/live.py --players {' '.join(map(str, counts))} "
+            f"--rounds {args.rounds}` "
+            f"(SQLite, one texas-bonus table, timers {args.betting:g}/{args.decision:g}/{args.pause:g} s, "
+            f"every player bets and decides at random).\n\n{header}\n" + "\n".join(rows) +
+            f"\n\nTarget: 2,000 players, p99 < {LATENCY_TARGET * 1000:.0f} ms, settlement within "
+            f"{SETTLE_TARGET:g} s of the reveal. **Largest count that holds: {largest or 'none'}.**\n")
+    print(body)
+    if not args.no_write:
+        write_section("Live tables", body)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

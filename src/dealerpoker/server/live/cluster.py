@@ -1,0 +1,270 @@
+"""One process or several: who owns each table's clock, fan-out, player counts, forwarding.
+
+``LocalCluster`` (the default): this process owns every table; events go straight to its hub.
+
+``RedisCluster`` (``--redis URL``, with PostgreSQL as the shared database): any number of
+``dealerpoker serve`` processes share the tables.
+
+- **Clock owner lease.** Each table's clock runs in exactly one process: the one holding the key
+  ``{prefix}lease:{table}`` (``SET NX PX``, value = the process id), renewed every
+  ``LEASE_RENEW`` seconds by a check-and-extend script. When the owner dies its key expires
+  (``LEASE_TTL``) and the next process to try takes the table over; the new owner resumes the
+  round from its last commit in the database (see ``runner``), so the round finishes once.
+- **Fan-out.** Table events are published once on ``{prefix}table:{table}``; players' own
+  messages in one batch on ``{prefix}players:{table}``. Every process delivers them to its own
+  WebSocket connections, so players may connect to any process.
+- **Intents.** A bet or decision received by a process that does not own the table is
+  forwarded on ``{prefix}intent:{table}``; the owner answers on ``{prefix}reply:{process}``.
+- **Player counts.** Each process writes its count of each table into the hash
+  ``{prefix}watchers:{table}`` with an expiry time; the total ignores expired entries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from dealerpoker.server.live.hub import LocalHub, serialise
+
+log = logging.getLogger("dealerpoker.live.cluster")
+
+LEASE_TTL = 3.0
+LEASE_RENEW = 1.0
+COUNT_INTERVAL = 0.5
+FORWARD_TIMEOUT = 5.0
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+Acquire = Callable[[str], Awaitable[None]]
+Handle = Callable[[str, str, Any], Awaitable[dict[str, Any]]]
+
+
+class Cluster(Protocol):
+    process_id: str
+
+    async def to_table(self, table_id: str, message: dict[str, Any]) -> None: ...
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None: ...
+    def owns(self, table_id: str) -> bool: ...
+    def watchers(self, table_id: str) -> int: ...
+    async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]: ...
+    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Acquire,
+                    handle: Handle) -> None: ...
+    async def stop(self) -> None: ...
+
+
+class LocalCluster:
+    """A single process: it owns every table and fans out in memory."""
+
+    def __init__(self, hub: LocalHub) -> None:
+        self.hub = hub
+        self.process_id = "local"
+        self._tables: tuple[str, ...] = ()
+        self._release: Acquire | None = None
+
+    async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
+        await self.hub.to_table(table_id, message)
+
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        await self.hub.to_players(table_id, messages)
+
+    def owns(self, table_id: str) -> bool:
+        return True
+
+    def watchers(self, table_id: str) -> int:
+        return self.hub.watchers(table_id)
+
+    async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+        raise RuntimeError("a single process owns every table: nothing to forward")
+
+    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Acquire,
+                    handle: Handle) -> None:
+        self._tables, self._release = tables, release
+        for table_id in tables:
+            await acquire(table_id)
+
+    async def stop(self) -> None:
+        if self._release is not None:
+            for table_id in self._tables:
+                await self._release(table_id)
+
+
+class RedisCluster:
+    def __init__(self, url: str, hub: LocalHub, *, prefix: str = "dealerpoker:") -> None:
+        import redis.asyncio as redis
+
+        self.redis: Any = redis.Redis.from_url(url)
+        self.hub = hub
+        self.prefix = prefix
+        self.process_id = secrets.token_hex(6)
+        self._owned: set[str] = set()
+        self._counts: dict[str, int] = {}
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._tables: tuple[str, ...] = ()
+        self._acquire: Acquire | None = None
+        self._release: Acquire | None = None
+        self._handle: Handle | None = None
+        self._pubsub: Any = None
+        self._answering: set[asyncio.Task[None]] = set()
+
+    def _key(self, kind: str, name: str) -> str:
+        return f"{self.prefix}{kind}:{name}"
+
+    # ----- fan-out ------------------------------------------------------------------------------
+    async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(self._key("table", table_id), serialise(message, time.time()))
+
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        now = time.time()
+        batch = json.dumps({player: serialise(m, now) for player, m in messages.items()})
+        await self.redis.publish(self._key("players", table_id), batch)
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self._owned
+
+    def watchers(self, table_id: str) -> int:
+        # The shared total lags by up to COUNT_INTERVAL; never report fewer than are here.
+        return max(self._counts.get(table_id, 0), self.hub.watchers(table_id))
+
+    async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+        request = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[request] = future
+        try:
+            await self.redis.publish(self._key("intent", table_id), json.dumps(
+                {"request": request, "reply": self.process_id, "player": player_id, "message": message}))
+            return await asyncio.wait_for(future, FORWARD_TIMEOUT)
+        except TimeoutError:
+            return {"type": "error", "error": "table_unavailable",
+                    "message": "the table's clock is moving to another server: try again in a moment"}
+        finally:
+            self._pending.pop(request, None)
+
+    # ----- lifecycle ------------------------------------------------------------------------------
+    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Acquire,
+                    handle: Handle) -> None:
+        self._tables, self._acquire, self._release, self._handle = tables, acquire, release, handle
+        self._pubsub = self.redis.pubsub()
+        await self._pubsub.psubscribe(self._key("table", "*"), self._key("players", "*"),
+                                      self._key("intent", "*"))
+        await self._pubsub.subscribe(self._key("reply", self.process_id))
+        self._tasks = [asyncio.create_task(self._listen(), name="redis listen"),
+                       asyncio.create_task(self._leases(), name="redis leases"),
+                       asyncio.create_task(self._count(), name="redis counts")]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for table_id in tuple(self._owned):
+            await self._lose(table_id)
+            with contextlib.suppress(Exception):
+                await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
+        with contextlib.suppress(Exception):
+            for table_id in self._tables:
+                await self.redis.hdel(self._key("watchers", table_id), self.process_id)
+            await self._pubsub.aclose()
+            await self.redis.aclose()
+
+    async def _lose(self, table_id: str) -> None:
+        self._owned.discard(table_id)
+        if self._release is not None:
+            await self._release(table_id)
+
+    async def _leases(self) -> None:
+        ttl_ms = str(int(LEASE_TTL * 1000))
+        while True:
+            for table_id in self._tables:
+                key = self._key("lease", table_id)
+                try:
+                    if table_id in self._owned:
+                        if not await self.redis.eval(_RENEW, 1, key, self.process_id, ttl_ms):
+                            log.warning("table %s: lease lost; stopping its clock here", table_id)
+                            await self._lose(table_id)
+                    elif await self.redis.set(key, self.process_id, nx=True, px=int(LEASE_TTL * 1000)):
+                        log.info("table %s: this process (%s) owns the clock", table_id, self.process_id)
+                        self._owned.add(table_id)
+                        assert self._acquire is not None
+                        await self._acquire(table_id)
+                except Exception:
+                    log.exception("table %s: lease check failed", table_id)
+            await asyncio.sleep(LEASE_RENEW)
+
+    async def _count(self) -> None:
+        while True:
+            now = time.time()
+            try:
+                for table_id in self._tables:
+                    key = self._key("watchers", table_id)
+                    await self.redis.hset(key, self.process_id,
+                                          f"{self.hub.watchers(table_id)}:{now + 3 * COUNT_INTERVAL}")
+                    total = 0
+                    for raw in (await self.redis.hgetall(key)).values():
+                        count, _, until = raw.decode().partition(":")
+                        if float(until) >= now:
+                            total += int(count)
+                    self._counts[table_id] = total
+            except Exception:
+                log.exception("player counts failed")
+            await asyncio.sleep(COUNT_INTERVAL)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("redis subscription failed")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            channel = message["channel"].decode()
+            data = message["data"].decode() if isinstance(message["data"], bytes) else message["data"]
+            kind, _, name = channel[len(self.prefix):].partition(":")
+            try:
+                await self._dispatch(kind, name, data)
+            except Exception:
+                log.exception("redis message on %s failed", channel)
+
+    async def _answer(self, table_id: str, request: dict[str, Any]) -> None:
+        assert self._handle is not None
+        reply = await self._handle(table_id, request["player"], request["message"])
+        await self.redis.publish(self._key("reply", request["reply"]),
+                                 json.dumps({"request": request["request"], "reply": reply}))
+
+    async def _dispatch(self, kind: str, name: str, data: str) -> None:
+        if kind == "table":
+            self.hub.deliver_table(name, data)
+        elif kind == "players":
+            self.hub.deliver_players(name, json.loads(data))
+        elif kind == "intent" and name in self._owned:
+            # Answered in its own task, so a slow intent never holds up the fan-out.
+            task = asyncio.create_task(self._answer(name, json.loads(data)))
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+        elif kind == "reply":
+            answer = json.loads(data)
+            future = self._pending.get(answer["request"])
+            if future is not None and not future.done():
+                future.set_result(answer["reply"])

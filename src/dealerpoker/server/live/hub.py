@@ -1,0 +1,98 @@
+"""Fan-out of table events to the WebSocket connections of this process.
+
+A table message is serialised once and the same text is queued for every connection watching
+the table; a player's own message goes to that player's connections only. Each connection has
+a bounded queue: a client too slow to drain it is disconnected (it reconnects and is sent the
+current state) rather than slowing the table down for everyone.
+
+Every message carries ``sent_at`` (the server clock, epoch seconds, when it was serialised) so
+clients can measure delivery latency and correct their countdowns for clock skew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+QUEUE_LIMIT = 256
+
+
+def serialise(message: Mapping[str, Any], now: float) -> str:
+    return json.dumps({**message, "sent_at": now}, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: who it is, what it watches, and its outgoing queue of texts."""
+
+    player_id: str
+    table_id: str
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    dropped: bool = False
+
+    def push(self, text: str) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.dropped = True  # the sender sees None and closes the socket
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+class LocalHub:
+    """The connections of this process, by table and by player."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self._tables: dict[str, set[Connection]] = {}
+        self._players: dict[tuple[str, str], set[Connection]] = {}
+        self._counts: dict[str, int] = {}
+        #: The newest table event delivered here (the state a newcomer sees on a non-owner).
+        self.last_table_text: dict[str, str] = {}
+
+    def join(self, connection: Connection) -> None:
+        self._tables.setdefault(connection.table_id, set()).add(connection)
+        mine = self._players.setdefault((connection.table_id, connection.player_id), set())
+        if not mine:
+            self._counts[connection.table_id] = self._counts.get(connection.table_id, 0) + 1
+        mine.add(connection)
+
+    def leave(self, connection: Connection) -> None:
+        self._tables.get(connection.table_id, set()).discard(connection)
+        key = (connection.table_id, connection.player_id)
+        mine = self._players.get(key)
+        if mine is not None:
+            mine.discard(connection)
+            if not mine:
+                del self._players[key]
+                self._counts[connection.table_id] -= 1
+
+    def watchers(self, table_id: str) -> int:
+        """Distinct players connected to the table in this process."""
+        return self._counts.get(table_id, 0)
+
+    def deliver_table(self, table_id: str, text: str) -> None:
+        self.last_table_text[table_id] = text
+        for connection in tuple(self._tables.get(table_id, ())):
+            connection.push(text)
+
+    def deliver_players(self, table_id: str, texts: Mapping[str, str]) -> None:
+        for player, text in texts.items():
+            for connection in tuple(self._players.get((table_id, player), ())):
+                connection.push(text)
+
+    # The Publisher interface, for a single process.
+    async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
+        self.deliver_table(table_id, serialise(message, self.clock()))
+
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        now = self.clock()
+        self.deliver_players(table_id, {p: serialise(m, now) for p, m in messages.items()
+                                        if (table_id, p) in self._players})

@@ -1,0 +1,35 @@
+"""Tables of the live rounds (created by migration ``0003``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Index, MetaData, PrimaryKeyConstraint, String, Table, Text
+
+# Their own metadata: the migrations create the tables; these objects only build queries.
+metadata = MetaData()
+
+live_rounds = Table(
+    "live_rounds", metadata,
+    Column("table_id", String(40), nullable=False),
+    Column("number", BigInteger, nullable=False),
+    Column("phase", String(16), nullable=False),
+    # JSON: point, deadline, deck and the fairness seeds (the server seed is only published
+    # once the round is over; it is stored so a restarted process can finish the round).
+    Column("record", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", "number", name="pk_live_rounds"),
+)
+
+live_seats = Table(
+    "live_seats", metadata,
+    Column("table_id", String(40), nullable=False),
+    Column("number", BigInteger, nullable=False),
+    Column("player_id", String(40), nullable=False),
+    Column("bets", Text, nullable=False),   # JSON {field: amount}
+    Column("steps", Text, nullable=False),  # JSON [{point, action, source, stake}]
+    Column("total_stake", BigInteger, nullable=False),
+    Column("total_returned", BigInteger, nullable=True),  # set by the settlement
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", "number", "player_id", name="pk_live_seats"),
+    Index("ix_live_seats_player", "player_id"),
+)

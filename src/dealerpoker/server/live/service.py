@@ -1,0 +1,314 @@
+"""Live tables in the server: the extension ``create_app`` installs, the table list, the WebSocket.
+
+``live_extension(LiveSettings(...))`` gives an extension (see ``dealerpoker.server.app``): on
+startup every configured table's runner resumes its last round and its clock starts; players
+connect to ``/ws/tables/{id}``.
+
+WebSocket protocol (JSON text frames; every server message has ``type`` and ``sent_at``):
+
+- authenticate with ``Authorization: Bearer <token>`` on the upgrade request, or (browsers) send
+  ``{"type": "auth", "token": "..."}`` as the first message;
+- server -> client: ``welcome`` (player id, table configuration, balance), ``table`` (the
+  public state: phase, deadline, players, shared cards revealed so far, fairness), ``you`` (the
+  player's own bets, decisions, legal actions with their stakes, and settlement), ``presence``
+  (the player count), ``error`` (``{"error": code, "message"}``);
+- client -> server: ``{"type": "bet", "bets": {"ante": 100, "bonus": 25}}`` (replaces the
+  player's bets; ``{}`` withdraws them), ``{"type": "decide", "action": "bet"}``,
+  ``{"type": "ping"}`` (answered by ``pong``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+
+from dealerpoker.errors import BetLimitError, DealerPokerError, IllegalActionError, InsufficientFundsError
+from dealerpoker.games import get_game
+from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.api.deps import PlayerDep, error_responses
+from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
+from dealerpoker.server.live.config import TableConfig, load_tables
+from dealerpoker.server.live.hub import Connection, LocalHub, serialise
+from dealerpoker.server.live.runner import TableRunner
+from dealerpoker.server.live.sqlstore import SqlStore
+from dealerpoker.server.live.table import LiveTableError
+from dealerpoker.server.services import Services
+
+log = logging.getLogger("dealerpoker.live")
+PRESENCE_INTERVAL = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class LiveSettings:
+    tables: tuple[TableConfig, ...]
+    redis_url: str | None = None
+    redis_prefix: str = "dealerpoker:"
+
+
+class LiveTables:
+    """Every table's runner in this process, the clocks it owns, and the fan-out hub."""
+
+    def __init__(self, settings: LiveSettings, services: Services) -> None:
+        self.settings = settings
+        self.services = services
+        self.hub = LocalHub(self.now)
+        self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
+                                 if settings.redis_url else LocalCluster(self.hub))
+        self.store = SqlStore(services.database, services.now)
+        self.runners = {table.id: self._runner(table) for table in settings.tables}
+        self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def _runner(self, table: TableConfig) -> TableRunner:
+        def watchers() -> int:
+            return self.cluster.watchers(table.id)
+
+        return TableRunner(table, get_game(table.game, table.rules), self.store, self.cluster,
+                           clock=self.now, watchers=watchers)
+
+    def now(self) -> float:
+        return self.services.clock().timestamp()
+
+    async def start(self) -> None:
+        self._stop.clear()
+        await self.cluster.start(tuple(self.runners), self._acquire, self._release, self._handle_local)
+        self._tasks.append(asyncio.create_task(self._presence(), name="presence"))
+
+    async def stop(self) -> None:
+        self._stop.set()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+        await self.cluster.stop()
+
+    async def _acquire(self, table_id: str) -> None:
+        """This process now owns the table's clock: resume its round and run it."""
+        await self._release(table_id)
+        stop = asyncio.Event()
+        task = asyncio.create_task(self._guard(self.runners[table_id], stop), name=f"table {table_id}")
+        self._clocks[table_id] = (task, stop)
+
+    async def _release(self, table_id: str) -> None:
+        clock = self._clocks.pop(table_id, None)
+        if clock is not None:
+            task, stop = clock
+            stop.set()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _guard(self, runner: TableRunner, stop: asyncio.Event) -> None:
+        """Run a table's loop; after an unexpected error, resume it from its last commit."""
+        while not stop.is_set():
+            try:
+                await runner.run(stop)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: the loop failed; resuming from the last commit", runner.table.id)
+                await asyncio.sleep(1.0)
+
+    async def _presence(self) -> None:
+        last: dict[str, int] = {}
+        while not self._stop.is_set():
+            for table_id in self.runners:
+                count = self.cluster.watchers(table_id)
+                if self.cluster.owns(table_id) and last.get(table_id) != count:
+                    last[table_id] = count
+                    message = {"type": "presence", "table": table_id, "players": count}
+                    await self.cluster.to_table(table_id, message)
+            await asyncio.sleep(PRESENCE_INTERVAL)
+
+    def summary(self, table_id: str) -> dict[str, Any]:
+        runner = self.runners[table_id]
+        state: dict[str, Any] = {"phase": "unknown", "round": None, "deadline": None}
+        if self.cluster.owns(table_id):
+            state = runner.table_message("state")
+        elif table_id in self.hub.last_table_text:
+            state = json.loads(self.hub.last_table_text[table_id])
+        return {**runner.table.to_dict(), "players": self.cluster.watchers(table_id),
+                "phase": state.get("phase", "unknown"), "round": state.get("round"),
+                "deadline": state.get("deadline")}
+
+    async def welcome(self, table_id: str, player_id: str) -> list[str]:
+        """What a newcomer is sent first: who they are, the table's state and their own part."""
+        runner = self.runners[table_id]
+        balance = await self.store.balance(player_id)
+        greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
+                                    "table": runner.table.to_dict(), "balance": balance,
+                                    "process": self.cluster.process_id}
+        if self.cluster.owns(table_id):
+            return [serialise(m, self.now()) for m in
+                    (greeting, runner.table_message("state"), runner.seat_message(player_id))]
+        texts = [serialise(greeting, self.now())]
+        if table_id in self.hub.last_table_text:
+            texts.append(self.hub.last_table_text[table_id])
+        texts.append(serialise(await self.intent(table_id, player_id, {"type": "hello"}), self.now()))
+        return texts
+
+    async def intent(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+        """A client message, handled here if this process owns the table, else by its owner."""
+        if self.cluster.owns(table_id):
+            return await self._handle_local(table_id, player_id, message)
+        return await self.cluster.forward(table_id, player_id, message)
+
+    async def _handle_local(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+        """One client message -> the reply for that client."""
+        runner = self.runners[table_id]
+        if not isinstance(message, Mapping) or not isinstance(message.get("type"), str):
+            return _error("bad_request", 'expected a JSON object with a "type"')
+        kind = message["type"]
+        try:
+            if kind == "ping":
+                return {"type": "pong"}
+            if kind == "hello":
+                return runner.seat_message(player_id)
+            if kind == "bet":
+                bets = message.get("bets")
+                if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
+                    return _error("bad_request", 'bet: expected "bets": {field: amount}')
+                return await runner.bet(player_id, bets)
+            if kind == "decide":
+                action = message.get("action")
+                if not isinstance(action, str):
+                    return _error("bad_request", 'decide: expected "action": "bet", "check", "fold"...')
+                return await runner.decide(player_id, action)
+        except LiveTableError as error:
+            return _error(error.code, str(error))
+        except InsufficientFundsError as error:
+            return _error("insufficient_funds", str(error), balance=error.balance, needed=error.needed)
+        except BetLimitError as error:
+            return _error("bet_limit", str(error), field=error.field)
+        except IllegalActionError as error:
+            return _error("illegal_action", str(error), phase=error.phase, action=error.action)
+        except DealerPokerError as error:
+            return _error("invalid_request", str(error))
+        return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
+
+
+def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "error": code, "message": message, **extra}
+
+
+router = APIRouter()
+
+
+def _live(app: Any) -> LiveTables:
+    live: LiveTables = app.state.live
+    return live
+
+
+@router.get("/api/tables", tags=["live"], responses=error_responses(401))
+async def list_tables(request: Request, _player: PlayerDep) -> dict[str, Any]:
+    """The live tables with their game, limits, timers, phase and number of connected players."""
+    live = _live(request.app)
+    return {"tables": [live.summary(table_id) for table_id in live.runners]}
+
+
+@router.get("/api/tables/{table_id}", tags=["live"], responses=error_responses(401, 404))
+async def get_table(table_id: str, request: Request, _player: PlayerDep) -> dict[str, Any]:
+    """One live table (as in the list)."""
+    live = _live(request.app)
+    if table_id not in live.runners:
+        raise NotFoundError(f"no live table {table_id!r}")
+    return live.summary(table_id)
+
+
+async def _authenticate(websocket: WebSocket, services: Services) -> str:
+    header = websocket.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        first = await asyncio.wait_for(websocket.receive_text(), timeout=10)
+        try:
+            message = json.loads(first)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or message.get("type") != "auth" \
+                or not isinstance(message.get("token"), str):
+            raise AuthenticationError('send {"type": "auth", "token": "<bearer token>"} first')
+        token = message["token"]
+    return await services.authenticate(token)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    services: Services = websocket.app.state.services
+    live = _live(websocket.app)
+    await websocket.accept()
+    runner = live.runners.get(table_id)
+    if runner is None:
+        await websocket.send_text(serialise(_error("not_found", f"no live table {table_id!r}"), live.now()))
+        await websocket.close(code=4404)
+        return
+    try:
+        player_id = await _authenticate(websocket, services)
+    except (AuthenticationError, TimeoutError, WebSocketDisconnect) as error:
+        with contextlib.suppress(Exception):
+            await websocket.send_text(serialise(_error("unauthorized", str(error) or "no token"), live.now()))
+            await websocket.close(code=4401)
+        return
+    connection = Connection(player_id, table_id)
+    # No await between the snapshot and joining the fan-out: no table event falls in between.
+    for text in await live.welcome(table_id, player_id):
+        connection.push(text)
+    live.hub.join(connection)
+    runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
+    sender = asyncio.create_task(_send(websocket, connection))
+    try:
+        while True:
+            text = await websocket.receive_text()
+            try:
+                message: Any = json.loads(text)
+            except ValueError:
+                message = None
+            reply = await live.intent(table_id, player_id, message)
+            connection.push(serialise(reply, live.now()))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        live.hub.leave(connection)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        text = await connection.queue.get()
+        if text is None:
+            await websocket.close(code=4408, reason="too slow: reconnect for the current state")
+            return
+        await websocket.send_text(text)
+
+
+def live_extension(settings: LiveSettings) -> Any:
+    """The extension for ``create_app(..., extensions=[...])`` serving ``settings.tables``."""
+
+    def install(app: FastAPI, services: Services) -> None:
+        live = LiveTables(settings, services)
+        app.state.live = live
+        app.include_router(router)
+        services.startup.append(live.start)
+        services.shutdown.append(live.stop)
+
+    return install
+
+
+def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
+    """The extension for ``dealerpoker serve --tables FILE --redis URL`` (env: DEALERPOKER_REDIS_URL)."""
+    redis_url = redis_url or os.environ.get("DEALERPOKER_REDIS_URL") or None
+    prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
+    return live_extension(LiveSettings(load_tables(tables_file), redis_url=redis_url, redis_prefix=prefix))

@@ -1,0 +1,192 @@
+"""Several `dealerpoker serve` processes on one PostgreSQL database and one Redis.
+
+Needs DEALERPOKER_TEST_POSTGRES_URL and DEALERPOKER_TEST_REDIS_URL (own database and key prefix
+per run). Players on both processes see the same round; the process owning the table's clock is
+killed with SIGKILL in the middle of a round, the other takes the clock over and finishes the
+round, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.live.conftest import FAST_TABLES, LivePlayer, free_port, is_table
+
+POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
+REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
+
+pytestmark = [
+    pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
+    pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set"),
+    pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
+]
+
+
+async def _admin(statement: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    assert POSTGRES_URL is not None
+    url = make_url(POSTGRES_URL)
+    connection = await asyncpg.connect(user=url.username, password=url.password, host=url.host,
+                                       port=url.port, database=url.database)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    from sqlalchemy.engine import make_url
+
+    assert POSTGRES_URL is not None
+    name = f"dp_live_{secrets.token_hex(6)}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+class Server:
+    def __init__(self, tmp: Path, database: str, prefix: str, tables: Path, name: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
+        self.log = (tmp / f"{name}.log").open("w")
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(self.port),
+             "--database", database,
+             "--redis", str(REDIS_URL), "--tables", str(tables), "--log-level", "warning"],
+            env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, (tmp / f"{name}.log").read_text()
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+
+def _lease_owner(prefix: str, table: str) -> str:
+    import redis
+
+    client: Any = redis.Redis.from_url(str(REDIS_URL))
+    try:
+        value = client.get(f"{prefix}lease:{table}")
+        return value.decode() if value else ""
+    finally:
+        client.close()
+
+
+def _cleanup(prefix: str) -> None:
+    import redis
+
+    client: Any = redis.Redis.from_url(str(REDIS_URL))
+    try:
+        for key in client.scan_iter(f"{prefix}*"):
+            client.delete(key)
+    finally:
+        client.close()
+
+
+def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path, database) -> None:  # type: ignore[no-untyped-def]
+    prefix = f"dptest:{secrets.token_hex(6)}:"
+    tables = tmp_path / "tables.toml"
+    tables.write_text(FAST_TABLES.format(betting=5, decision=4, pause=1))
+    first = Server(tmp_path, database, prefix, tables, "first")
+    second = Server(tmp_path, database, prefix, tables, "second")
+    players: list[LivePlayer] = []
+    try:
+        on_first, on_second = LivePlayer(first.base, "texas-fast"), LivePlayer(second.base, "texas-fast")
+        players += [on_first, on_second]
+        process = {on_first.next()["process"]: first, on_second.next()["process"]: second}
+        window = on_first.until(lambda m: is_table("betting_open")(m) and m["deadline"] - time.time() > 3,
+                                timeout=30)
+        on_second.until(lambda m: m["type"] == "table" and m.get("round") == window["round"], timeout=10)
+        start = {p.id: p.balance() for p in players}
+        for player in players:
+            player.send({"type": "bet", "bets": {"ante": 100}})
+            reply = player.until(lambda m: m["type"] == "error" or (m["type"] == "you" and m.get("seat")))
+            assert reply["type"] == "you", (reply, player.received)
+        seen = [p.until(lambda m: m["type"] == "table" and m.get("point") == "preflop", timeout=20)
+                for p in players]
+        assert seen[0]["round"] == seen[1]["round"] and seen[0]["player_cards"] == seen[1]["player_cards"]
+        round_id = seen[0]["round"]
+
+        owner_id = _lease_owner(prefix, "texas-fast")
+        owner = process[owner_id]
+        survivor = second if owner is first else first
+        watcher = on_second if owner is first else on_first
+        owner.kill()  # mid-round: the pre-flop decision timer is running
+        resumed = watcher.until(is_table("resumed"), timeout=20)
+        assert resumed["round"] == round_id and resumed["player_cards"] == seen[0]["player_cards"]
+        assert _lease_owner(prefix, "texas-fast") not in ("", owner_id)
+        watcher.send({"type": "decide", "action": "bet"})
+        mine = watcher.until(lambda m: m["type"] == "you" and m.get("phase") == "pause"
+                             and m.get("round") == round_id, timeout=30)
+        other = next(p for p in players if p is not watcher)
+        other.close()
+        back = LivePlayer(survivor.base, "texas-fast", same_as=other)  # reconnects to the survivor
+        players.append(back)
+        assert back.next()["type"] == "welcome"
+        state = back.until(lambda m: m["type"] == "you")
+        assert state["round"] != round_id or state["seat"]["settlement"]["outcome"] == "fold"
+        assert mine["seat"]["steps"][0] == {"point": "preflop", "action": "bet", "source": "player",
+                                            "stake": 200}
+        time.sleep(1.5)  # let any duplicate settlement show up, if there were one
+        settled = [m for m in watcher.received if m.get("event") == "settled" and m.get("round") == round_id]
+        assert len(settled) == 1
+        assert watcher.balance() == start[watcher.id] + mine["seat"]["settlement"]["net"]
+        assert back.balance() == start[other.id] - 100  # folded by the timer on the survivor
+        audit = _audit(database)
+        assert audit.ok, audit
+    finally:
+        for player in players:
+            player.close()
+        first.stop()
+        second.stop()
+        _cleanup(prefix)
+
+
+def _audit(url: str) -> Any:
+    from dealerpoker.server import ledger
+    from dealerpoker.server.db import Database
+
+    async def run() -> Any:
+        database = Database(url)
+        try:
+            async with database.transaction() as connection:
+                return await ledger.audit(connection)
+        finally:
+            await database.dispose()
+
+    return asyncio.run(run())
