@@ -288,3 +288,23 @@ def test_readme_settle_examples_match_the_command(capsys: pytest.CaptureFixture[
             assert json.loads(out) == json.loads(shown)
         else:
             assert out == shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "--player: expected 2 cards, got 0"),
+        (["--player", "As Kd"], "--dealer: expected 2 cards, got 0"),
+        (["--player", "As Kd", "--dealer", "Qh Qc"], "ante: an ante bet is required"),
+        (
+            ["--player", "As Kd", "--dealer", "Qh Qc", "--bet", "ante=100"],
+            "the round is not settled after 0 action(s); the preflop decision needs one of bet, fold",
+        ),
+    ],
+)
+def test_settle_missing_input_exit_2_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["settle", "texas-bonus", *argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import httpx
@@ -21,12 +22,12 @@ def _audit(app: Any) -> Any:
 
 
 def test_two_players_play_the_same_texas_hand_each_with_their_own_decisions(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with live_server(f"sqlite:///{tmp_path}/live.db") as (base, app):
+    with live_server(f"sqlite:///{tmp_path}/live.db", betting=3, decision=1.5) as (base, app):
         alice, bob = LivePlayer(base, "texas-fast"), LivePlayer(base, "texas-fast")
         try:
             assert alice.next()["type"] == "welcome"
             start = {p.id: p.balance() for p in (alice, bob)}
-            window = alice.until(is_table("betting_open"))
+            window = alice.until(lambda m: is_table("betting_open")(m) and m["deadline"] - time.time() > 2)
             bob.until(lambda m: m.get("round") == window["round"] and m.get("phase") == "betting")
             assert len(window["fairness"]["commitment"]) == 64 and "server_seed" not in window["fairness"]
             alice.send({"type": "bet", "bets": {"ante": 100, "bonus": 100}})

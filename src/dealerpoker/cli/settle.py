@@ -28,8 +28,10 @@ def register(subparsers: Any) -> None:
         description="Play a given deal with the given bets and decisions, and print its settlement.",
     )
     parser.add_argument("game", choices=GAMES, help="which game")
-    parser.add_argument("--player", required=True, help='the player\'s two cards, e.g. "As Kd"')
-    parser.add_argument("--dealer", required=True, help='the dealer\'s two cards, e.g. "Qh Qc"')
+    # Cards and actions are checked by `settle` (not argparse) so that a missing one gets the same
+    # one-line message as a wrong one.
+    parser.add_argument("--player", default="", help='the player\'s two cards, e.g. "As Kd"')
+    parser.add_argument("--dealer", default="", help='the dealer\'s two cards, e.g. "Qh Qc"')
     parser.add_argument("--board", default="", help='the board: flop, turn, river, e.g. "2c 7d 9h Js 3s"')
     parser.add_argument(
         "--bet",
@@ -40,7 +42,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--actions",
-        required=True,
+        default="",
         help="decisions in order, comma-separated: texas-bonus bet|fold, bet|check, "
         "bet|check; casino-holdem raise|call|fold",
     )

@@ -8,32 +8,53 @@
 'Straight, Five high'
 >>> evaluate("As Ks Qs Js Ts") == evaluate("Ah Kh Qh Jh Th")
 True
+>>> import numpy as np
+>>> values = evaluate_batch(np.array([[51, 47, 43, 39, 35, 0, 1], [0, 4, 8, 12, 50, 5, 9]]))
+>>> values.dtype.name, [describe(int(v)) for v in values]
+('int32', ['Royal Flush', 'Straight, Five high'])
+>>> categorize_batch(values).tolist()
+[9, 4]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
-from itertools import combinations
 
-from dealerpoker.cards import Card, Rank, ensure_unique, format_cards, parse_cards
+import numpy as np
+import numpy.typing as npt
+
+from dealerpoker.cards import DECK_ORDER, Card, Rank, format_cards, parse_cards
+from dealerpoker.cards.encoding import card_to_index, indices_to_cards
 from dealerpoker.errors import InvalidCardError, InvalidHandError
+from dealerpoker.evaluator import kernels, tables
 from dealerpoker.evaluator.categories import (
     CATEGORY_SHIFT,
+    ROYAL_FLUSH_VALUE,
     HandCategory,
     category_of,
     ranks_of,
 )
 
+__all__ = ["HandValue", "categorize_batch", "describe", "evaluate", "evaluate_batch", "value_of"]
+
 
 @total_ordering
 @dataclass(frozen=True, slots=True, eq=False)
 class HandValue:
-    """The value of a poker hand. Ordered and compared by ``value`` alone."""
+    """The value of a poker hand. Ordered and compared by ``value`` alone.
+
+    ``cards`` are the evaluated cards as indices; ``best_five`` (the five that make the hand,
+    highest rank first) is derived from them and the value when asked for.
+    """
 
     value: int
-    best_five: tuple[Card, ...]
+    cards: tuple[int, ...]
+
+    @property
+    def best_five(self) -> tuple[Card, ...]:
+        return best_five(indices_to_cards(self.cards), self.value)
 
     @property
     def category(self) -> HandCategory:
@@ -85,64 +106,160 @@ def describe(value: int) -> str:
     return f"High Card, {r[0].singular}"
 
 
-def _five_card_value(cards: tuple[Card, ...]) -> int:
-    ranks = sorted((int(c.rank) for c in cards), reverse=True)
-    counts: dict[int, int] = {}
-    for rank in ranks:
-        counts[rank] = counts.get(rank, 0) + 1
-    groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
-    flush = len({c.suit for c in cards}) == 1
-    straight_top = -1
-    if len(counts) == 5:
-        if ranks[0] - ranks[4] == 4:
-            straight_top = ranks[0]
-        elif ranks == [12, 3, 2, 1, 0]:
-            straight_top = 3
-    shape = [count for _, count in groups]
-    if straight_top >= 0 and flush:
-        category, kickers = 8, [straight_top]
-    elif shape[0] == 4:
-        category, kickers = 7, [groups[0][0], groups[1][0]]
-    elif shape[:2] == [3, 2]:
-        category, kickers = 6, [groups[0][0], groups[1][0]]
-    elif flush:
-        category, kickers = 5, ranks
-    elif straight_top >= 0:
-        category, kickers = 4, [straight_top]
-    elif shape[0] == 3:
-        category, kickers = 3, [rank for rank, _ in groups]
-    elif shape[:2] == [2, 2]:
-        category, kickers = 2, [rank for rank, _ in groups]
-    elif shape[0] == 2:
-        category, kickers = 1, [rank for rank, _ in groups]
+_STRAIGHT, _FLUSH, _STRAIGHT_FLUSH = 4, 5, 8
+#: Ranks each category takes from the value's rank fields, in order (a straight: its top card).
+_GROUP_SIZES = {0: (1, 1, 1, 1, 1), 1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1), 5: (1, 1, 1, 1, 1),
+                6: (3, 2), 7: (4, 1)}  # fmt: skip
+
+
+def best_five(hand: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """The five cards of ``hand`` that make ``value`` (its value), highest rank first.
+
+    For each rank the value needs, the earliest cards of that rank in ``hand`` are taken (so the
+    choice is that of the first best subset in ``itertools.combinations`` order).
+    """
+    category = value >> CATEGORY_SHIFT
+    ranks = ranks_of(value)
+    pool = list(hand)
+    if category in (_FLUSH, _STRAIGHT_FLUSH):
+        suits = [card.suit for card in pool]
+        flush_suit = max(set(suits), key=suits.count)
+        pool = [card for card in pool if card.suit == flush_suit]
+    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
+        top = ranks[0]
+        needed = [12, 3, 2, 1, 0] if top == 3 else list(range(top, top - 5, -1))
     else:
-        category, kickers = 0, ranks
-    value = category << CATEGORY_SHIFT
-    for position, rank in enumerate(kickers):
-        value |= rank << (16 - 4 * position)
-    return value
+        needed = [
+            rank for rank, size in zip(ranks, _GROUP_SIZES[category], strict=False) for _ in range(size)
+        ]
+    chosen: list[Card] = []
+    for rank in needed:
+        card = next((c for c in pool if c.rank == rank and c not in chosen), None)
+        if card is None:
+            raise InvalidHandError(f"{format_cards(hand)} does not make the value {value:#x}")
+        chosen.append(card)
+    return tuple(sorted(chosen, key=lambda c: (c.rank, c.suit), reverse=True))
 
 
-def _as_cards(cards: str | Iterable[Card]) -> tuple[Card, ...]:
+# Plain-Python copies of the tables: for one hand, list indexing beats a numba call.
+_INDEX_OF: dict[object, int] = {card_to_index(card): card_to_index(card) for card in DECK_ORDER}
+_INDEX_OF.update({card: card_to_index(card) for card in DECK_ORDER})
+_KEY_OF: dict[object, int] = {card: int(tables.CARD_KEYS[index]) for card, index in _INDEX_OF.items()}
+_LOW_INDEX = tables.LOW_INDEX.tolist()
+_HIGH_BASES = {n: base.tolist() for n, base in zip((5, 6, 7), tables.HIGH_BASES, strict=True)}
+_RANK_VALUES = {
+    n: values.tolist()
+    for n, values in zip(
+        (5, 6, 7), (tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7), strict=True
+    )
+}
+_FLUSH_VALUES = tables.FLUSH_VALUES.tolist()
+_SUIT_BIAS, _FLUSH_CHECK = tables.SUIT_BIAS, tables.FLUSH_CHECK
+_LOW_FIELD, _HIGH_FIELD, _LOW_BITS = tables.LOW_FIELD, tables.HIGH_FIELD, tables.LOW_FIELD_BITS
+_FLUSH_BIT = {tables.SUIT_SHIFT + 4 * suit + 3: suit for suit in range(4)}
+
+
+def _value_of_indices(indices: tuple[int, ...], key: int) -> int:
+    n = len(indices)
+    if key & _FLUSH_CHECK:
+        suit = _FLUSH_BIT[(key & _FLUSH_CHECK).bit_length() - 1]
+        mask = 0
+        for index in indices:
+            if index & 3 == suit:
+                mask |= 1 << (index >> 2)
+        return int(_FLUSH_VALUES[mask])
+    return int(_RANK_VALUES[n][_HIGH_BASES[n][key >> _LOW_BITS & _HIGH_FIELD] + _LOW_INDEX[key & _LOW_FIELD]])
+
+
+def _as_indices(cards: str | Iterable[Card] | Iterable[int]) -> tuple[int, ...]:
     if isinstance(cards, str):
-        return parse_cards(cards)
-    result = tuple(cards)
-    for card in result:
-        if not isinstance(card, Card):
-            raise InvalidCardError(f"not a Card: {card!r}")
-    ensure_unique(result)
+        return tuple(card_to_index(card) for card in parse_cards(cards))
+    hand = tuple(cards)
+    try:
+        indices = tuple(map(_INDEX_OF.__getitem__, hand))
+    except (KeyError, TypeError):
+        indices = ()
+    if not indices or any(type(c) not in (int, Card) and not isinstance(c, np.integer) for c in hand):
+        for card in hand:
+            _check_card(card)
+    if len(set(indices)) != len(indices):
+        seen: set[int] = set()
+        for card, index in zip(hand, indices, strict=True):
+            if index in seen:
+                raise InvalidHandError(f"duplicate card {indices_to_cards([index])[0]} ({card!r})")
+            seen.add(index)
+    return indices
+
+
+def _check_card(card: object) -> None:
+    if isinstance(card, Card):
+        return
+    if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+        raise InvalidCardError(f"not a card: {card!r} (expected a Card or an index 0..51)")
+    if not 0 <= int(card) < 52:
+        raise InvalidCardError(f"card index {card} out of range 0..51")
+
+
+def value_of(cards: str | Iterable[Card] | Iterable[int]) -> int:
+    """The integer value of 5, 6 or 7 cards (``evaluate(cards).value`` without the object)."""
+    return evaluate(cards).value
+
+
+def evaluate(cards: str | Iterable[Card] | Iterable[int]) -> HandValue:
+    """Evaluate 5, 6 or 7 cards (text, ``Card`` objects or indices 0..51): the best five they make."""
+    indices = _as_indices(cards)
+    if not 5 <= len(indices) <= 7:
+        raise InvalidHandError(f"a hand needs 5, 6 or 7 cards, got {len(indices)}")
+    key = _SUIT_BIAS + sum(map(_KEY_OF.__getitem__, indices))
+    return HandValue(_value_of_indices(indices, key), indices)
+
+
+def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """Values of the rows of an ``(n, 5)``, ``(n, 6)`` or ``(n, 7)`` array of card indices.
+
+    The values are those of ``evaluate(row).value``. Raises ``InvalidCardError`` /
+    ``InvalidHandError`` naming the first bad row and card.
+    """
+    array = np.asarray(cards)
+    if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
+        raise InvalidHandError(
+            f"expected an (n, 5), (n, 6) or (n, 7) array of card indices, got shape {array.shape}"
+        )
+    if array.dtype.kind not in "iu":
+        raise InvalidCardError(f"card indices must be integers, got dtype {array.dtype}")
+    out = np.empty(array.shape[0], dtype=np.int32)
+    if array.size == 0:
+        return out
+    if int(array.min()) < 0 or int(array.max()) > 51:
+        _raise_for_row(array, int(np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))[0]))
+    compact = np.ascontiguousarray(array, dtype=np.int8)
+    bad = kernels.first_invalid_row(compact)
+    if bad >= 0:
+        _raise_for_row(array, bad)
+    kernels.eval_rows(compact, out)
+    return out
+
+
+def _raise_for_row(array: npt.NDArray[np.integer], row: int) -> None:
+    for card in array[row].tolist():
+        if not 0 <= card < 52:
+            raise InvalidCardError(f"row {row}: card index {card} out of range 0..51")
+    try:
+        _as_indices(array[row].tolist())
+    except InvalidHandError as error:
+        raise InvalidHandError(f"row {row}: {error}") from None
+    raise AssertionError(f"row {row} was reported invalid but is valid")
+
+
+def categorize_batch(values: npt.ArrayLike) -> npt.NDArray[np.int8]:
+    """``HandCategory`` numbers (0..9, royal flush = 9) of an array of hand values."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu":
+        raise InvalidHandError(f"hand values must be integers, got dtype {array.dtype}")
+    categories = array >> CATEGORY_SHIFT
+    if array.size and (int(array.min()) < 0 or int(categories.max()) > int(HandCategory.STRAIGHT_FLUSH)):
+        bad = array.flat[int(np.flatnonzero((array.ravel() < 0) | (categories.ravel() > 8))[0])]
+        raise InvalidHandError(f"not a hand value: {int(bad)}")
+    result = categories.astype(np.int8)
+    result[array == ROYAL_FLUSH_VALUE] = HandCategory.ROYAL_FLUSH
     return result
-
-
-def evaluate(cards: str | Iterable[Card]) -> HandValue:
-    """Evaluate 5, 6 or 7 cards: the best five-card hand they make."""
-    hand = _as_cards(cards)
-    if not 5 <= len(hand) <= 7:
-        raise InvalidHandError(f"a hand needs 5, 6 or 7 cards, got {len(hand)}")
-    best_value, best_five = -1, hand[:5]
-    for five in combinations(hand, 5):
-        value = _five_card_value(five)
-        if value > best_value:
-            best_value, best_five = value, five
-    ordered = tuple(sorted(best_five, key=lambda c: (c.rank, c.suit), reverse=True))
-    return HandValue(best_value, ordered)
