@@ -13,7 +13,7 @@ import pytest
 
 from dealerpoker.cards.encoding import indices_from_text
 from dealerpoker.errors import BetLimitError, IllegalActionError, InvalidCardError, InvalidHandError
-from dealerpoker.games import get_game
+from dealerpoker.games import get_game, load_rules
 
 if TYPE_CHECKING:  # conftest is not importable by name from every test run
     from conftest import Play
@@ -43,7 +43,8 @@ def test_rule_ace_high_or_low_in_a_straight(play: Play) -> None:
 
 def test_rule_min_max_on_each_betting_field() -> None:
     """Seed: "Min/Max sign indicates minimum and maximum amount that can be placed on each betting field"."""
-    game = get_game(GAME)
+    limits = {"ante": {"min": 100, "max": 100000}, "aa": {"min": 100, "max": 25000}}
+    game = get_game(GAME, load_rules(GAME, overrides={"limits": limits}))
     for field in ("ante", "aa"):
         limit = game.rules.limits[field]
         bets = {"ante": 100, field: limit.max}

@@ -288,7 +288,7 @@ def test_rule_bonus_paytable(player: str, line: str | None, returned: int) -> No
 
 def test_rule_bonus_any_amount_within_min_and_max() -> None:
     """Seed: "This can be a bet of any amount according to the set Minimum and Maximum's"."""
-    game = get_game(GAME)
+    game = get_game(GAME, load_rules(GAME, overrides={"limits": {"bonus": {"min": 100, "max": 25000}}}))
     limit = game.rules.limits["bonus"]
     assert game.validate_bets({"ante": 100, "bonus": limit.min}) == {"ante": 100, "bonus": limit.min}
     assert game.validate_bets({"ante": 100, "bonus": 1234}) == {"ante": 100, "bonus": 1234}

@@ -226,8 +226,8 @@ def test_settle_bad_cards_exit_2(argv: list[str], message: str, capsys: pytest.C
             "not settled after 2 action(s); the turn decision needs one of bet, check",
         ),
         (
-            ["--bet", "ante=50", "--actions", "fold"],
-            "ante: 50 is outside the table limits (min 100, max 100000)",
+            ["--bet", "ante=100001", "--actions", "fold"],
+            "ante: 100001 is outside the table limits (min 1, max 100000)",
         ),
         (["--bet", "ante=100", "--bet", "bonus=30000", "--actions", "fold"], "bonus: 30000 is outside"),
         (["--bet", "ante=100", "--bet", "aa=100", "--actions", "fold"], "aa: unknown betting field"),

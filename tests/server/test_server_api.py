@@ -22,7 +22,7 @@ def test_games_lists_both_games_with_limits_paytables_and_rtp(client: TestClient
     assert set(games) == {"texas-bonus", "casino-holdem"}
     texas = games["texas-bonus"]
     assert [field["name"] for field in texas["fields"]] == ["ante", "bonus"]
-    assert texas["fields"][1] == {"name": "bonus", "min": 100, "max": 25000, "optional": True,
+    assert texas["fields"][1] == {"name": "bonus", "min": 1, "max": 25000, "optional": True,
                                   "requires": "ante"}
     assert texas["paytables"]["bonus_paytable"][0]["pays"] == 30
     assert texas["actions"] == {"preflop": ["bet", "fold"], "flop": ["bet", "check"],
@@ -129,7 +129,7 @@ def test_insufficient_funds_is_refused_and_changes_nothing(database_url: str) ->
     with make_client(database_url, starting_balance=450) as client:
         player = Player(client)
         view = player.open("texas-bonus", ante=100, bonus=100)  # 250 left (or more if the bonus won)
-        refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 1000}})
+        refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100_000}})
         assert refused.status_code == 409
         body = refused.json()
         assert body["error"] == "insufficient_funds" and body["balance"] == player.balance()
@@ -149,7 +149,6 @@ BAD_ROUNDS: list[tuple[Any, int, str]] = [
     ({"game": "blackjack", "bets": {"ante": 100}}, 422, "unknown_game"),
     ({"game": "texas-bonus", "bets": {"ante": -100}}, 422, "bet_limit"),
     ({"game": "texas-bonus", "bets": {"ante": 0}}, 422, "bet_limit"),
-    ({"game": "texas-bonus", "bets": {"ante": 99}}, 422, "bet_limit"),
     ({"game": "texas-bonus", "bets": {"ante": 100_001}}, 422, "bet_limit"),
     ({"game": "texas-bonus", "bets": {"ante": 10**30}}, 422, "bet_limit"),
     ({"game": "texas-bonus", "bets": {"bonus": 100}}, 422, "bet_limit"),

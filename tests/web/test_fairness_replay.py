@@ -22,9 +22,15 @@ def test_a_browser_round_verifies_in_the_replay_and_with_the_command(
 ) -> None:
     table = Table(desktop, live_server).open("texas-bonus")
     promised = live_server.api("GET", "/api/fairness", table.token)  # before the bet
+    line = desktop.locator("#next-commitment")
+    desktop.wait_for_function("document.querySelector('#next-commitment').dataset.commitment")
+    assert line.get_attribute("data-commitment") == promised["next_commitment"]
+    assert "Your next deal is committed" in line.inner_text()
     table.select(100)
     table.place("ante")
     table.deal()
+    assert line.get_attribute("data-commitment") == promised["next_commitment"]
+    assert "This deal is committed" in line.inner_text()
     table.act("bet")
     for _ in range(2):
         if "check" in table.decisions():
@@ -32,6 +38,9 @@ def test_a_browser_round_verifies_in_the_replay_and_with_the_command(
     (latest,) = live_server.api("GET", "/api/rounds", table.token, params={"limit": 1})["rounds"]
     assert latest["status"] == "settled"
     assert latest["fairness"]["commitment"] == promised["next_commitment"]
+    after = live_server.api("GET", "/api/fairness", table.token)
+    desktop.wait_for_function(
+        f"document.querySelector('#next-commitment').dataset.commitment === '{after['next_commitment']}'")
 
     desktop.locator("#history-button").click()
     history = desktop.locator("#history-panel")

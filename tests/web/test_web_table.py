@@ -201,7 +201,7 @@ def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveSer
     # Min/Max signs, with the paytable on hover.
     for field, first_row in (("ante", None), ("bonus", "Ace - Ace")):
         sign = desktop.locator(f".minmax[data-minmax='{field}']")
-        assert "Min 1.00" in sign.inner_text()
+        assert "Min 0.01" in sign.inner_text()
         sign.hover()
         pop = sign.locator(".minmax__pop")
         assert pop.is_visible()

@@ -32,11 +32,11 @@ def register(subparsers: Any) -> None:
 
 def exact_rtps() -> dict[str, dict[str, float | None]]:
     """Each field's exact RTP as the server publishes it (None where not known)."""
-    from dealerpoker.server.api.games import describe_game
-    from dealerpoker.server.app import load_games
+    from dealerpoker.server.app import games_document, load_games
     from dealerpoker.server.settings import Settings
 
-    return {name: dict(describe_game(game)["rtp"]) for name, game in load_games(Settings.from_env()).items()}
+    document = games_document(load_games(Settings.from_env()))
+    return {game["id"]: dict(game["rtp"]) for game in document["games"]}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,9 +14,10 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -56,6 +57,11 @@ def load_games(settings: Settings) -> dict[str, AnyGame]:
     return {name: get_game(name, load_rules(name, settings.rules_files.get(name))) for name in GAMES}
 
 
+def games_document(games: Mapping[str, AnyGame]) -> dict[str, Any]:
+    """The ``GET /api/games`` body; the operator report compares actual returns with its RTPs."""
+    return {"games": [games_api.describe_game(game) for game in games.values()]}
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -73,7 +79,7 @@ def create_app(
         rounds=RoundService(database, games, rng=rng, clock=clock,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock,
-        games_document={"games": [games_api.describe_game(game) for game in games.values()]},
+        games_document=games_document(games),
     )
 
     @asynccontextmanager

@@ -7,6 +7,7 @@ import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { chipFace, fewestChips, formatMoney, stackFor } from "./money.js";
 import { historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
+import { nextDealLine } from "./verify.js";
 
 // Keys for the decisions (F/B/C/R); "call" is the engine's alias of "raise".
 const DECISION_KEYS = { f: ["fold"], b: ["bet"], c: ["check", "call"], r: ["raise", "call"] };
@@ -72,6 +73,7 @@ export class Table {
       h("span.meter__label", { id: `${id}-label` }, label),
       (this.el[id] = h("output.meter__value", { id, "aria-labelledby": `${id}-label` }, "—")));
     this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
+    this.el.nextDeal = nextDealLine(this.api);
     this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": "Dealer's cards" });
     this.el.board = h("div.cards", { id: "board-cards", "aria-label": "Community cards" });
     this.el.player = h("div.cards", { id: "player-cards", "aria-label": "Your cards" });
@@ -106,6 +108,7 @@ export class Table {
           h("button.btn.btn--ghost", { type: "button", id: "history-button", onclick: () => this.togglePanel("history") },
             "HISTORY"))),
       this.el.message,
+      this.el.nextDeal,
       h("div.felt", {},
         h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
         h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
@@ -151,6 +154,8 @@ export class Table {
     const bets = phase === "betting" ? this.pending : round.bets ?? {};
     this.el["total-bet"].textContent = formatMoney(sum(Object.values(bets)));
     this.el["last-win"].textContent = formatMoney(this.lastWin);
+    // Only once the table has its session: a second session started here would race it.
+    if (this.api.token) this.el.nextDeal.show(round);
 
     [...this.el.tray.children].forEach((chip, index) => {
       const selected = index === this.selected;

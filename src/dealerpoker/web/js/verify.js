@@ -40,3 +40,36 @@ export function fairnessCheck(round) {
     button,
     result);
 }
+
+/**
+ * The table's fairness line: before a bet, the commitment of the player's next deal
+ * (GET /api/fairness); during a round, that round's commitment. `line.show(round)` updates it.
+ */
+export function nextDealLine(api) {
+  const line = h("p.fair-next", { id: "next-commitment", "aria-live": "polite" });
+  let shownFor = null;
+  const display = (label, commitment, detail) => {
+    line.dataset.commitment = commitment;
+    line.title = `SHA-256 commitment: ${commitment}`;
+    line.textContent = `${label}: SHA-256 ${commitment.slice(0, 16)}…${detail}`;
+  };
+  line.show = async (round) => {
+    if (round?.status === "open" && round.fairness?.commitment) {
+      shownFor = null;
+      const f = round.fairness;
+      display("This deal is committed", f.commitment, ` · client seed "${f.client_seed}" · nonce ${f.nonce}`);
+      return;
+    }
+    const key = round ? `${round.id}:${round.status}` : "no round";
+    if (key === shownFor) return;
+    shownFor = key;
+    try {
+      const info = await api.call("GET", "/api/fairness");
+      display("Your next deal is committed", info.next_commitment,
+        ` · client seed "${info.client_seed}" · nonce ${info.next_nonce}`);
+    } catch {
+      shownFor = null; // try again on the next render
+    }
+  };
+  return line;
+}

@@ -1,0 +1,54 @@
+"""The operator report's arithmetic: integer totals per game and field, RTP beside actual return."""
+
+from __future__ import annotations
+
+from fairness_records import play_record
+
+from dealerpoker.fairness.report import render_report, report_json, summarize
+
+
+def test_totals_per_game_and_field_are_the_settlements_sums() -> None:
+    records = [
+        play_record("texas-bonus", {"ante": 100, "bonus": 100}, ("bet", "check", "check"), nonce=n)
+        for n in range(5)
+    ]
+    records += [play_record("casino-holdem", {"ante": 200}, ("raise",), nonce=n) for n in range(3)]
+    games = {g.game: g for g in summarize(records)}
+    assert set(games) == {"texas-bonus", "casino-holdem"}
+    texas = games["texas-bonus"]
+    assert texas.rounds == 5
+    assert texas.stake == sum(r["settlement"]["total_stake"] for r in records[:5])
+    assert texas.returned == sum(r["settlement"]["total_returned"] for r in records[:5])
+    assert texas.hold == texas.stake - texas.returned
+    bonus = next(f for f in texas.fields if f.field == "bonus")
+    assert bonus.bets == 5 and bonus.stake == 500
+    casino = games["casino-holdem"]
+    assert [f.field for f in casino.fields] == ["ante", "raise"]
+    assert casino.fields[1].stake == 3 * 400
+
+
+def test_rtp_is_shown_beside_the_actual_return_or_na() -> None:
+    record = {
+        "game": "casino-holdem",
+        "settlement": {
+            "lines": [
+                {"field": "ante", "stake": 1000, "returned": 1000},
+                {"field": "aa", "stake": 100, "returned": 0},
+            ]
+        },
+    }
+    games = summarize([record])
+    text = render_report("2026-11-29", games, {"casino-holdem": {"ante": 0.9784, "aa": None}})
+    ante = next(line for line in text.splitlines() if line.strip().startswith("ante"))
+    aa = next(line for line in text.splitlines() if line.strip().startswith("aa"))
+    assert "100.00%" in ante and "97.84%" in ante and "+2.16 pp" in ante
+    assert aa.split()[-2:] == ["n/a", "n/a"]
+    document = report_json("2026-11-29", games, {"casino-holdem": {"ante": 0.9784}})
+    (game,) = document["games"]
+    assert game["stake"] == 1100 and game["returned"] == 1000 and game["hold"] == 100
+    assert game["fields"][0]["exact_rtp"] == 0.9784 and game["fields"][1]["exact_rtp"] is None
+
+
+def test_an_empty_day() -> None:
+    assert "no settled rounds" in render_report("2026-11-29", [], {})
+    assert report_json("2026-11-29", [], {}) == {"date": "2026-11-29", "rounds": 0, "games": []}
