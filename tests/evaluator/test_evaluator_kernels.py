@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 import pytest
+from hands import random_hands
 from reference_evaluator import reference_best_five, reference_value_of_indices
 
 from dealerpoker.cards import parse_cards
 from dealerpoker.cards.encoding import card_to_index, indices_to_cards
 from dealerpoker.evaluator import evaluate, evaluate_batch, kernels, tables
-
-
-def random_hands(n: int, width: int, seed: int) -> npt.NDArray[np.int8]:
-    """``n`` random hands of ``width`` distinct cards (each row a uniform random subset)."""
-    rng = np.random.default_rng(seed)
-    return np.argsort(rng.random((n, 52)), axis=1)[:, :width].astype(np.int8)
 
 
 def test_sum_keys_are_distinct_over_every_multiset_of_up_to_seven() -> None:

@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -45,6 +47,8 @@ SUIT_SHIFT = tables.SUIT_SHIFT
 LOW_FIELD = np.int64(tables.LOW_FIELD)
 HIGH_FIELD = np.int64(tables.HIGH_FIELD)
 LOW_FIELD_BITS = tables.LOW_FIELD_BITS
+# 64-bit constants keep the arithmetic 64-bit when cards come as int8 (plain Python, no JIT)
+ONE, ZERO = np.int64(1), np.int64(0)
 
 __all__ = [
     "eval5",
@@ -61,9 +65,15 @@ __all__ = [
 
 
 @njit(cache=True, inline="always")
+def _at(index: int | np.integer[Any]) -> np.uint64:
+    # Unsigned indices spare numba's negative-index wraparound on every table lookup.
+    return np.uint64(index)
+
+
+@njit(cache=True, inline="always")
 def hand_key(card: int) -> np.int64:
     """The additive key of one card; a hand's key is ``SUIT_BIAS`` plus the sum of its cards'."""
-    return CARD_KEYS[card]
+    return CARD_KEYS[_at(card)]
 
 
 @njit(cache=True, inline="always")
@@ -79,89 +89,93 @@ def flush_suit(key: np.int64) -> int:
 
 
 @njit(cache=True, inline="always")
-def flush_value(ranks_mask: int) -> np.int32:
+def flush_value(ranks_mask: int | np.int64) -> np.int32:
     """The best flush or straight flush among the ranks in a 13-bit mask with >= 5 bits."""
-    return FLUSH_VALUES[ranks_mask]
+    return FLUSH_VALUES[_at(ranks_mask)]
+
+
+@njit(cache=True, inline="always")
+def _slot(high_base: npt.NDArray[np.int32], key: np.int64) -> np.uint64:
+    return _at(high_base[_at((key >> LOW_FIELD_BITS) & HIGH_FIELD)] + LOW_INDEX[_at(key & LOW_FIELD)])
 
 
 @njit(cache=True, inline="always")
 def rank_value5(key: np.int64) -> np.int32:
-    return RANK_VALUES_5[HIGH_BASE_5[(key >> LOW_FIELD_BITS) & HIGH_FIELD] + LOW_INDEX[key & LOW_FIELD]]
+    return RANK_VALUES_5[_slot(HIGH_BASE_5, key)]
 
 
 @njit(cache=True, inline="always")
 def rank_value6(key: np.int64) -> np.int32:
-    return RANK_VALUES_6[HIGH_BASE_6[(key >> LOW_FIELD_BITS) & HIGH_FIELD] + LOW_INDEX[key & LOW_FIELD]]
+    return RANK_VALUES_6[_slot(HIGH_BASE_6, key)]
 
 
 @njit(cache=True, inline="always")
 def rank_value7(key: np.int64) -> np.int32:
     """The best value of a 7-card hand key that holds no flush."""
-    return RANK_VALUES_7[HIGH_BASE_7[(key >> LOW_FIELD_BITS) & HIGH_FIELD] + LOW_INDEX[key & LOW_FIELD]]
+    return RANK_VALUES_7[_slot(HIGH_BASE_7, key)]
 
 
 @njit(cache=True, inline="always")
-def _suited(card: int, suit: int) -> int:
-    return (1 << (card >> 2)) if (card & 3) == suit else 0
+def _suited(card: int, suit: int) -> np.int64:
+    return (ONE << (card >> 2)) if (card & 3) == suit else ZERO
 
 
 @njit(cache=True, inline="always")
 def value_from_key7(key: np.int64, c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> np.int32:
+    """The value of seven cards from their hand key (the cards are read only for a flush)."""
     suit = flush_suit(key)
     if suit < 0:
         return rank_value7(key)
     mask = (_suited(c0, suit) | _suited(c1, suit) | _suited(c2, suit) | _suited(c3, suit)
             | _suited(c4, suit) | _suited(c5, suit) | _suited(c6, suit))  # fmt: skip
-    return FLUSH_VALUES[mask]
+    return flush_value(mask)
 
 
 @njit(cache=True)
 def eval7(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> np.int32:
     """The value of the best five of seven cards (distinct indices 0..51, not checked)."""
-    key = (SUIT_BIAS + CARD_KEYS[c0] + CARD_KEYS[c1] + CARD_KEYS[c2] + CARD_KEYS[c3]
-           + CARD_KEYS[c4] + CARD_KEYS[c5] + CARD_KEYS[c6])  # fmt: skip
+    key = (SUIT_BIAS + hand_key(c0) + hand_key(c1) + hand_key(c2) + hand_key(c3) + hand_key(c4)
+           + hand_key(c5) + hand_key(c6))  # fmt: skip
     return value_from_key7(key, c0, c1, c2, c3, c4, c5, c6)
 
 
 @njit(cache=True)
 def eval6(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int) -> np.int32:
     """The value of the best five of six cards (distinct indices 0..51, not checked)."""
-    key = (SUIT_BIAS + CARD_KEYS[c0] + CARD_KEYS[c1] + CARD_KEYS[c2] + CARD_KEYS[c3]
-           + CARD_KEYS[c4] + CARD_KEYS[c5])  # fmt: skip
+    key = (SUIT_BIAS + hand_key(c0) + hand_key(c1) + hand_key(c2) + hand_key(c3) + hand_key(c4)
+           + hand_key(c5))  # fmt: skip
     suit = flush_suit(key)
     if suit < 0:
         return rank_value6(key)
     mask = (_suited(c0, suit) | _suited(c1, suit) | _suited(c2, suit) | _suited(c3, suit)
             | _suited(c4, suit) | _suited(c5, suit))  # fmt: skip
-    return FLUSH_VALUES[mask]
+    return flush_value(mask)
 
 
 @njit(cache=True)
 def eval5(c0: int, c1: int, c2: int, c3: int, c4: int) -> np.int32:
     """The value of five cards (distinct indices 0..51, not checked)."""
-    key = SUIT_BIAS + CARD_KEYS[c0] + CARD_KEYS[c1] + CARD_KEYS[c2] + CARD_KEYS[c3] + CARD_KEYS[c4]
+    key = SUIT_BIAS + hand_key(c0) + hand_key(c1) + hand_key(c2) + hand_key(c3) + hand_key(c4)
     if key & FLUSH_CHECK == 0:
         return rank_value5(key)
-    return FLUSH_VALUES[(1 << (c0 >> 2)) | (1 << (c1 >> 2)) | (1 << (c2 >> 2)) | (1 << (c3 >> 2))
-                        | (1 << (c4 >> 2))]  # fmt: skip
+    return flush_value((ONE << (c0 >> 2)) | (ONE << (c1 >> 2)) | (ONE << (c2 >> 2)) | (ONE << (c3 >> 2))
+                       | (ONE << (c4 >> 2)))  # fmt: skip
 
 
 @njit(cache=True)
-def eval_rows(cards: npt.NDArray[np.integer], out: npt.NDArray[np.int32]) -> None:
+def eval_rows(cards: npt.NDArray[np.int8], out: npt.NDArray[np.int32]) -> None:
     """``out[i]`` = value of row ``i`` of an (n, 5|6|7) array of valid card indices."""
     width = cards.shape[1]
     if width == 7:
         for i in range(cards.shape[0]):
-            row = cards[i]
-            out[i] = eval7(row[0], row[1], row[2], row[3], row[4], row[5], row[6])
+            out[i] = eval7(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
+                           cards[i, 6])  # fmt: skip
     elif width == 6:
         for i in range(cards.shape[0]):
-            row = cards[i]
-            out[i] = eval6(row[0], row[1], row[2], row[3], row[4], row[5])
+            out[i] = eval6(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5])
     else:
         for i in range(cards.shape[0]):
-            row = cards[i]
-            out[i] = eval5(row[0], row[1], row[2], row[3], row[4])
+            out[i] = eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
 
 
 @njit(cache=True)

@@ -116,14 +116,14 @@ def _five_card_rank_values(counts: I8, tops: I32) -> I64:
     return np.asarray(np.where(top >= 0, straight, values), dtype=np.int64)
 
 
-def _low_index() -> tuple[I32, I64]:
+def _low_index() -> tuple[npt.NDArray[np.int16], I64]:
     """``LOW_INDEX[key]``: the number of a low multiset among those of its size; and how many
     low multisets each size 0..7 has."""
     low = count_vectors(LOW_RANKS, tuple(range(8)))
     sizes = low.sum(axis=1)
     per_size = np.bincount(sizes, minlength=8).astype(np.int64)
     first_of_size = np.concatenate([[0], np.cumsum(per_size)[:-1]])
-    index = np.full(int(_sum_keys(low).max()) + 1, -1, dtype=np.int32)
+    index = np.full(int(_sum_keys(low).max()) + 1, -1, dtype=np.int16)  # int16: half the cache
     index[_sum_keys(low)] = np.arange(len(low)) - first_of_size[sizes]
     return index, per_size
 
