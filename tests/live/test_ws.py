@@ -22,7 +22,7 @@ def _audit(app: Any) -> Any:
 
 
 def test_two_players_play_the_same_texas_hand_each_with_their_own_decisions(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with live_server(f"sqlite:///{tmp_path}/live.db", betting=3, decision=1.5) as (base, app):
+    with live_server(f"sqlite:///{tmp_path}/live.db", betting=3, decision=3) as (base, app):
         alice, bob = LivePlayer(base, "texas-fast"), LivePlayer(base, "texas-fast")
         try:
             assert alice.next()["type"] == "welcome"

@@ -332,6 +332,8 @@ def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] 
         return None
     view: dict[str, Any] = {
         "bets": dict(seat.bets),
+        # Every field staked so far, the decisions' too (texas: flop, turn, river; casino: raise).
+        "fields": dict(seat.state.bets) if seat.state is not None else dict(seat.bets),
         "steps": [step.to_dict() for step in seat.steps],
         "pending": seat.pending,
         "legal_actions": [],

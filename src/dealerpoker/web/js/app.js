@@ -2,6 +2,7 @@
 
 import { Api } from "./api.js";
 import { h } from "./dom.js";
+import "./live-lobby.js"; // adds the live tables' section to the lobby
 import { renderLobby } from "./lobby.js";
 import { Table } from "./table.js";
 

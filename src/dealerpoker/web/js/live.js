@@ -1,0 +1,354 @@
+// A live table: one hand dealt for everyone on the dealer's clock; each player bets and decides
+// for themselves. The page renders what the server sends over /ws/tables/{id} and sends intents;
+// it holds no rules (fields, limits, chips, legal actions and stakes come from the server).
+
+import { Api } from "./api.js";
+import { fillCards } from "./cards.js";
+import { actionTitle, fieldTitle, h } from "./dom.js";
+import { chipFace, formatMoney, stackFor } from "./money.js";
+import { settlementTable } from "./panels.js";
+
+const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
+const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
+const PHASE_TITLES = {
+  idle: "Waiting for players", betting: "Place your bets", closed: "No more bets", decision: "Decide",
+  showdown: "Showdown", pause: "Round over", unknown: "Connecting",
+};
+const RING_LENGTH = 2 * Math.PI * 40;
+
+function sum(values) {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+export class LiveTable {
+  constructor(root, api, tableId) {
+    this.root = root;
+    this.api = api;
+    this.tableId = tableId;
+    this.config = null;
+    this.state = { phase: "unknown" };
+    this.seat = null;
+    this.balance = null;
+    this.selected = 0;
+    this.skew = 0; // server clock - our clock (seconds)
+    this.retries = 0;
+    this.closed = false;
+    this.timer = null;
+  }
+
+  async start() {
+    await this.connect();
+    this.timer = setInterval(() => this.tick(), 100);
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.socket?.close();
+  }
+
+  async connect() {
+    const token = await this.api.ensureSession();
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    this.socket = socket;
+    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token })));
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      if (this.closed) return;
+      this.say("Connection lost: reconnecting…", "error");
+      this.retries += 1;
+      setTimeout(() => this.connect().catch(() => {}), Math.min(5000, 500 * this.retries));
+    });
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    else this.say("Not connected to the table: your intent was not sent.", "error");
+  }
+
+  // ---------------------------------------------------------------- messages from the server
+
+  receive(message) {
+    if (typeof message.sent_at === "number") this.skew = message.sent_at - Date.now() / 1000;
+    switch (message.type) {
+      case "welcome":
+        this.retries = 0;
+        this.config = message.table;
+        this.balance = message.balance;
+        this.playerId = message.player_id;
+        this.build();
+        break;
+      case "table":
+        this.onTable(message);
+        break;
+      case "presence":
+        this.state.players = message.players;
+        break;
+      case "you":
+        this.onSeat(message);
+        break;
+      case "error":
+        if (message.error === "not_found") {
+          this.closed = true;
+          this.root.replaceChildren(h("p.message", { dataset: { kind: "error" }, role: "alert" },
+            `${message.message}. `, h("a", { href: "./#/" }, "Back to the lobby")));
+          return;
+        }
+        this.say(message.message, "error");
+        if (message.error === "unauthorized") this.api.storage.removeItem("dealerpoker.token");
+        break;
+      default:
+        break;
+    }
+    if (this.el) this.render();
+  }
+
+  onTable(message) {
+    const newRound = message.round !== this.state.round;
+    this.state = message;
+    if (newRound && message.phase === "betting") {
+      this.seat = null;
+      this.say("Place your bets: click a chip, then a betting field.", "info");
+    }
+    if (message.event === "no_more_bets") this.say("No more bets.", "info");
+    if (message.event === "resumed") this.send({ type: "hello" }); // our part, as the server has it
+  }
+
+  onSeat(message) {
+    if (message.round && this.state.round && message.round !== this.state.round) return;
+    this.seat = message.seat;
+    const settlement = this.seat?.settlement;
+    if (settlement && message.phase === "pause") {
+      this.api.balance().then(({ balance }) => { this.balance = balance; this.render(); }).catch(() => {});
+      const net = settlement.net;
+      this.say(net > 0 ? `You win ${formatMoney(net)}.` : net < 0 ? `You lose ${formatMoney(-net)}.` : "Push.",
+        net > 0 ? "win" : "info");
+    }
+  }
+
+  // ---------------------------------------------------------------- building and rendering
+
+  build() {
+    const config = this.config;
+    document.title = `${config.title} — dealerpoker`;
+    this.el = {};
+    const meter = (id, label) => h("div.meter", {},
+      h("span.meter__label", { id: `${id}-label` }, label),
+      (this.el[id] = h("output.meter__value", { id, "aria-labelledby": `${id}-label` }, "—")));
+    this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
+    this.el.phase = h("span.live__phase", { id: "live-phase" });
+    this.el.banner = h("p.live__banner", { id: "no-more-bets", hidden: true }, "NO MORE BETS");
+    this.el.ringBar = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    const track = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    for (const circle of [track, this.el.ringBar]) {
+      circle.setAttribute("cx", "50");
+      circle.setAttribute("cy", "50");
+      circle.setAttribute("r", "40");
+    }
+    track.setAttribute("class", "ring__track");
+    this.el.ringBar.setAttribute("class", "ring__bar");
+    this.el.ringBar.setAttribute("stroke-dasharray", String(RING_LENGTH));
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    svg.append(track, this.el.ringBar);
+    this.el.ringText = h("span.ring__text", { id: "countdown" }, "");
+    this.el.ring = h("div.ring", { role: "timer", "aria-label": "Time left", id: "countdown-ring" }, svg, this.el.ringText);
+    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": "Dealer's cards" });
+    this.el.board = h("div.cards", { id: "board-cards", "aria-label": "Community cards" });
+    this.el.player = h("div.cards", { id: "player-cards", "aria-label": "The shared player hand" });
+    this.el.dealerHand = h("p.hand-name", { id: "dealer-hand" });
+    this.el.playerHand = h("p.hand-name", { id: "player-hand" });
+    this.el.spots = h("div.spots", { id: "spots" });
+    this.el.decisionSpots = h("div.spots.spots--decisions", { id: "decision-spots" });
+    this.el.decisions = h("div.live__decisions", { id: "decisions" });
+    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": "Your result" });
+    this.el.fair = h("p.live__fair", { id: "fairness" });
+    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": "Chips" });
+    config.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
+      type: "button", role: "radio", "aria-checked": "false", "aria-label": `Chip ${formatMoney(chip)}`,
+      dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] },
+      onclick: () => { this.selected = index; this.render(); },
+    }, h("span.chip__face", {}, chipFace(chip)))));
+    for (const [name, limit] of Object.entries(config.limits)) this.el.spots.append(this.spotFor(name, limit));
+    this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, "CLEAR");
+
+    this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
+      h("header.hud", {},
+        h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, "◀ LOBBY"),
+        h("h1.hud__title", {}, config.title),
+        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("players", "Players"))),
+      h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
+      this.el.message,
+      h("div.felt", {},
+        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
+        h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
+        h("div.zone.zone--player", {}, h("h2.zone__title", {}, "Player hand (shared)"), this.el.player,
+          this.el.playerHand),
+        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, "Your bets"),
+          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
+        this.el.result),
+      h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
+      this.el.fair));
+  }
+
+  spotFor(name, limit) {
+    const tip = h("span.spot__tip", { role: "tooltip" }, fieldTitle(name));
+    const spot = h("button.spot", {
+      type: "button", dataset: { field: name }, "aria-label": `${fieldTitle(name)} betting field`,
+      onclick: () => this.addChip(name),
+      oncontextmenu: (event) => { event.preventDefault(); this.removeLowest(name); },
+    }, h("span.spot__name", {}, fieldTitle(name)), h("span.stack", {}), tip);
+    const sign = h("div.minmax", { dataset: { minmax: name } },
+      h("span.minmax__row", {}, `Min ${formatMoney(limit.min)}`),
+      h("span.minmax__row", {}, `Max ${formatMoney(limit.max)}`));
+    return h("div.spot-wrap", { dataset: { spot: name } }, spot, sign);
+  }
+
+  get bets() {
+    return { ...(this.seat?.bets ?? {}) };
+  }
+
+  betting() {
+    return this.state.phase === "betting" && this.deadlineLeft() > 0;
+  }
+
+  addChip(name) {
+    if (!this.betting()) return this.say("No more bets: wait for the next round.", "error");
+    const bets = this.bets;
+    bets[name] = (bets[name] ?? 0) + this.config.chips[this.selected];
+    return this.sendBets(bets);
+  }
+
+  removeLowest(name) {
+    if (!this.betting()) return this.say("No more bets: wait for the next round.", "error");
+    const bets = this.bets;
+    const stack = stackFor(bets[name] ?? 0, this.config.chips);
+    if (!stack.length) return undefined;
+    bets[name] -= stack[stack.length - 1];
+    if (!bets[name]) delete bets[name];
+    return this.sendBets(bets);
+  }
+
+  sendBets(bets) {
+    this.send({ type: "bet", bets });
+  }
+
+  deadlineLeft() {
+    const deadline = this.state.deadline;
+    if (typeof deadline !== "number") return 0;
+    return Math.max(0, deadline - (Date.now() / 1000 + this.skew));
+  }
+
+  tick() {
+    if (!this.el) return;
+    const deadline = this.state.deadline;
+    const total = this.state.phase === "betting" ? this.config.betting_seconds
+      : this.state.phase === "decision" ? this.config.decision_seconds
+        : this.state.phase === "pause" ? this.config.pause_seconds : 0;
+    const left = this.deadlineLeft();
+    const fraction = typeof deadline === "number" && total ? Math.min(1, left / total) : 0;
+    this.el.ringBar.setAttribute("stroke-dashoffset", String(RING_LENGTH * (1 - fraction)));
+    this.el.ringText.textContent = typeof deadline === "number" ? String(Math.ceil(left)) : "";
+    this.el.ring.dataset.urgent = String(left > 0 && left <= 3);
+    this.el.ring.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
+  }
+
+  render() {
+    const state = this.state;
+    const seat = this.seat;
+    const table = this.root.querySelector(".table");
+    table.dataset.phase = state.phase;
+    table.dataset.round = state.round ?? "";
+    this.el.phase.textContent = state.phase === "decision"
+      ? `Decide: ${state.point}` : PHASE_TITLES[state.phase] ?? state.phase;
+    this.el.banner.hidden = !["closed", "decision", "showdown"].includes(state.phase);
+    this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
+    this.el.players.textContent = String(state.players ?? "—");
+    this.el["total-bet"].textContent = formatMoney(seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
+    [...this.el.tray.children].forEach((chip, index) => {
+      chip.classList.toggle("is-selected", index === this.selected);
+      chip.setAttribute("aria-checked", String(index === this.selected));
+    });
+    const bets = seat?.bets ?? {};
+    for (const wrap of this.el.spots.children) {
+      const name = wrap.dataset.spot;
+      this.drawStack(wrap.querySelector(".stack"), bets[name] ?? 0);
+      wrap.querySelector(".spot__tip").textContent =
+        bets[name] ? `${fieldTitle(name)}: ${formatMoney(bets[name])}` : fieldTitle(name);
+      wrap.querySelector(".spot").classList.toggle("is-open", state.phase === "betting");
+    }
+    const decided = Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
+    this.el.decisionSpots.replaceChildren(...decided.map(([name, amount]) => {
+      const stack = h("span.stack", {});
+      this.drawStack(stack, amount);
+      return h("div.spot-wrap", { dataset: { spot: name } },
+        h("div.spot.spot--decision", { "aria-label": `${fieldTitle(name)}: ${formatMoney(amount)}` },
+          h("span.spot__name", {}, fieldTitle(name)), stack));
+    }));
+    this.el.clear.hidden = state.phase !== "betting";
+
+    const dealt = (state.player_cards ?? []).length > 0;
+    fillCards(this.el.dealer, state.dealer_cards ?? [], dealt ? 2 : 0);
+    fillCards(this.el.board, state.board ?? [], dealt ? 5 : 0);
+    fillCards(this.el.player, state.player_cards ?? [], dealt ? 2 : 0);
+    const settlement = seat?.settlement ?? null;
+    this.el.playerHand.textContent = settlement?.player_hand?.name ?? "";
+    this.el.dealerHand.textContent = settlement?.dealer_hand?.name ?? "";
+
+    const actions = [...(seat?.legal_actions ?? [])].sort((a, b) => ACTION_ORDER.indexOf(a) - ACTION_ORDER.indexOf(b));
+    this.el.decisions.replaceChildren(...actions.map((action) => h(`button.btn.btn--action.btn--${action}`, {
+      type: "button", dataset: { action }, onclick: () => this.send({ type: "decide", action }),
+    }, actionTitle(action), seat.action_stakes?.[action] ? ` ${formatMoney(seat.action_stakes[action])}` : "")));
+    if (seat?.pending) this.el.decisions.append(h("span", { id: "pending" }, `You chose ${actionTitle(seat.pending)}`));
+
+    this.el.result.hidden = !settlement;
+    if (settlement) {
+      const net = settlement.net;
+      this.el.result.replaceChildren(
+        h("p.result__headline", { id: "result-headline" },
+          settlement.outcome === "fold" ? "Folded" : settlement.outcome === "win" ? "You win"
+            : settlement.outcome === "tie" ? "Tie" : "Dealer wins"),
+        h("p.result__amount", { id: "result-net", dataset: { net } }, `${net > 0 ? "+" : ""}${formatMoney(net)}`),
+        settlementTable(settlement));
+    }
+    const fairness = state.fairness;
+    this.el.fair.textContent = fairness
+      ? `Round ${state.round} · commitment ${fairness.commitment}`
+        + (fairness.client_seed ? ` · client seed ${fairness.client_seed}` : "")
+        + (fairness.server_seed ? ` · server seed ${fairness.server_seed}` : "")
+      : "";
+    this.tick();
+  }
+
+  drawStack(container, amount) {
+    container.replaceChildren(...stackFor(amount, this.config.chips).map((chip, level) => {
+      const index = this.config.chips.indexOf(chip);
+      return h("span.chip.chip--stacked", {
+        style: `--level:${level}`, dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] ?? "plaque" },
+        "aria-hidden": "true",
+      }, h("span.chip__face", {}, chipFace(chip)));
+    }));
+  }
+
+  say(text, kind = "info") {
+    if (!this.el) return;
+    this.el.message.textContent = text;
+    this.el.message.dataset.kind = kind;
+  }
+}
+
+const root = document.getElementById("app");
+const tableId = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+if (!tableId) {
+  root.replaceChildren(h("p.message", { dataset: { kind: "error" } }, "No table chosen. ",
+    h("a", { href: "./#/" }, "Back to the lobby")));
+} else {
+  const live = new LiveTable(root, new Api(), tableId);
+  window.dealerpokerLive = live; // for the browser tests and the curious
+  live.start().catch((error) => {
+    root.replaceChildren(h("p.message", { dataset: { kind: "error" }, role: "alert" },
+      `Cannot join the table: ${error.message}`));
+  });
+}
