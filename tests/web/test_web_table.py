@@ -18,6 +18,11 @@ pytestmark = pytest.mark.browser
 YELLOW_RING = "rgb(255, 212, 0)"
 
 
+def shown_money(minor: int) -> str:
+    """123450 -> '1,234.50', as the page shows amounts."""
+    return f"{minor // 100:,}.{minor % 100:02d}"
+
+
 def money(text: str) -> int:
     """'1,234.50' -> 123450 minor units."""
     match = re.fullmatch(r"(-?)([\d,]+)\.(\d\d)", text.strip())
@@ -133,7 +138,9 @@ def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveSer
     table = Table(desktop, live_server).open("texas-bonus")
     chips = desktop.locator(".chip-tray .chip").evaluate_all("cs => cs.map(c => Number(c.dataset.chip))")
     games = live_server.api("GET", "/api/games", table.token)["games"]
-    assert chips == next(g for g in games if g["id"] == "texas-bonus")["chips"], "configured denominations"
+    game = next(g for g in games if g["id"] == "texas-bonus")
+    assert chips == game["chips"], "the configured denominations"
+    limits = {field["name"]: field for field in game["fields"]}
 
     # The selection ring is yellow and moves from chip to chip.
     table.select(500)
@@ -189,19 +196,21 @@ def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveSer
     assert table.shown("total-bet") == 0
 
     # Limits come from the server: the ante max refuses the chip that would pass it.
+    ante_max = limits["ante"]["max"]
     table.select(50000)
-    table.place("ante", 2)
-    assert table.amount("ante") == 100000
+    table.place("ante", ante_max // 50000)
+    assert table.amount("ante") == ante_max // 50000 * 50000
     table.place("ante")
-    assert table.amount("ante") == 100000
-    assert "Ante max is 1,000.00" in table.message()
+    assert table.amount("ante") == ante_max // 50000 * 50000
+    assert f"Ante max is {shown_money(ante_max)}" in table.message()
     table.spot("ante").click(button="right")
-    assert table.amount("ante") == 50000
+    assert table.amount("ante") == (ante_max // 50000 - 1) * 50000
 
     # Min/Max signs, with the paytable on hover.
     for field, first_row in (("ante", None), ("bonus", "Ace - Ace")):
         sign = desktop.locator(f".minmax[data-minmax='{field}']")
-        assert "Min 0.01" in sign.inner_text()
+        assert f"Min {shown_money(limits[field]['min'])}" in sign.inner_text()
+        assert f"Max {shown_money(limits[field]['max'])}" in sign.inner_text()
         sign.hover()
         pop = sign.locator(".minmax__pop")
         assert pop.is_visible()
@@ -210,7 +219,6 @@ def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveSer
         if first_row:
             assert rows.first.inner_text().startswith(first_row)
             assert "30 to 1" in rows.first.inner_text()
-    assert "Max 250.00" in desktop.locator(".minmax[data-minmax='bonus']").inner_text()
 
     # Every control carries a text label.
     unlabelled = desktop.locator("button, a").evaluate_all(

@@ -157,6 +157,7 @@ export class Table {
     // Only once the table has its session: a second session started here would race it.
     if (this.api.token) this.el.nextDeal.show(round);
 
+    this.root.querySelector(".table").style.setProperty("--chip-cursor", this.chipCursor());
     [...this.el.tray.children].forEach((chip, index) => {
       const selected = index === this.selected;
       chip.classList.toggle("is-selected", selected);
@@ -182,10 +183,17 @@ export class Table {
             h("span.spot__tip", { role: "tooltip" }, `${fieldTitle(name)}: ${formatMoney(bets[name])}`)));
       }));
 
-    const dealt = phase !== "betting";
-    fillCards(this.el.dealer, round?.dealer_cards ?? [], dealt ? HOLE_CARDS : 0);
-    fillCards(this.el.board, round?.board ?? [], dealt ? BOARD_CARDS : 0);
-    fillCards(this.el.player, round?.player_cards ?? [], dealt ? HOLE_CARDS : 0);
+    if (phase === "betting") {
+      // Before the deal: the outlines printed on the felt where the cards will land.
+      const outlines = (count) => Array.from({ length: count }, () => h("span.card-slot", { "aria-hidden": "true" }));
+      this.el.dealer.replaceChildren(...outlines(HOLE_CARDS));
+      this.el.board.replaceChildren(...outlines(BOARD_CARDS));
+      this.el.player.replaceChildren(...outlines(HOLE_CARDS));
+    } else {
+      fillCards(this.el.dealer, round.dealer_cards ?? [], HOLE_CARDS);
+      fillCards(this.el.board, round.board ?? [], BOARD_CARDS);
+      fillCards(this.el.player, round.player_cards ?? [], HOLE_CARDS);
+    }
     const settlement = round?.settlement ?? null;
     const playerHand = settlement?.player_hand ?? round?.player_hand ?? null;
     this.el.playerHand.textContent = playerHand?.name ?? "";
@@ -193,6 +201,19 @@ export class Table {
     this.renderBonus(round?.bonus ?? null);
     this.renderResult(settlement);
     this.renderControls(phase);
+  }
+
+  /** The selected chip follows the pointer over the felt (as in the seed): an SVG cursor. */
+  chipCursor() {
+    const chip = this.el.tray.children[this.selected];
+    if (!chip) return "pointer";
+    const style = getComputedStyle(chip);
+    const fill = style.getPropertyValue("--c").trim() || "#fff";
+    const edge = style.getPropertyValue("--edge").trim() || "#000";
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28" viewBox="0 0 28 28">`
+      + `<circle cx="14" cy="14" r="12" fill="${fill}" stroke="${edge}" stroke-width="4" stroke-dasharray="4 3"/>`
+      + `<circle cx="14" cy="14" r="7" fill="none" stroke="${edge}" stroke-width="1"/></svg>`;
+    return `url("data:image/svg+xml,${encodeURIComponent(svg)}") 14 14, pointer`;
   }
 
   drawStack(container, amount) {
@@ -211,7 +232,7 @@ export class Table {
       this.el.bonus.hidden = true;
       return;
     }
-    const name = bonus.line ?? bonus.name ?? bonus.hand ?? "";
+    const name = bonus.line ?? bonus.name ?? "";
     const net = bonus.net ?? (bonus.returned !== undefined ? bonus.returned - (bonus.stake ?? 0) : null);
     let text;
     if (bonus.status === "pending" || bonus.pending) text = `${fieldTitle(bonus.field ?? "bonus")}: waits for the showdown`;
