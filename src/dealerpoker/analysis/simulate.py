@@ -86,10 +86,17 @@ def _seed(seed: int, chunk: int) -> np.uint64:
 
 @njit(cache=True)
 def _index(cards: I64, k: int, binom: I64) -> int:
-    s = np.sort(cards[:k])
+    """Colex index of the first ``k`` cards, sorted in place (insertion sort: no allocation)."""
+    for i in range(1, k):
+        card = cards[i]
+        j = i
+        while j > 0 and cards[j - 1] > card:
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = card
     index = 0
     for i in range(k):
-        index += binom[s[i], i + 1]
+        index += binom[cards[i], i + 1]
     return index
 
 
@@ -137,7 +144,7 @@ def _texas_kernel(rounds: int, seed: int, n: int, rank: I64, glob: I64, strategy
                         tmp[i] = deck[4 + i]
                     idx = _index(tmp, 3, binom)
                     x = flop_bet[flop_id[idx], pair_perm[flop_perm[idx], p]]
-                    tmp[3] = deck[7]
+                    tmp[3] = deck[7]  # tmp[:3] holds the flop, now sorted
                     idx = _index(tmp, 4, binom)
                     y = river_bet[turn_id[idx], pair_perm[turn_perm[idx], p]]
                 b0, b1, b2 = glob[deck[4]], glob[deck[5]], glob[deck[6]]
