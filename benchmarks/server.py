@@ -54,7 +54,9 @@ class Connection:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         return cls(reader, writer)
 
-    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
         payload = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
         if body is not None:
@@ -126,11 +128,9 @@ async def load(port: int, clients: int, seconds: float) -> tuple[Tally, float]:
     return tally, time.perf_counter() - began
 
 
-def start_server(database_url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
-    command = [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(port), "--database", database_url,
-               "--starting-balance", str(10**12), "--log-level", "warning"]
-    if workers > 1:
-        command += ["--workers", str(workers)]
+def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
+    command = [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(port),
+               "--database", database_url, "--starting-balance", str(10**12), "--log-level", "warning"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -146,9 +146,9 @@ def start_server(database_url: str, port: int, workers: int) -> subprocess.Popen
     raise SystemExit("server did not start within 60 s")
 
 
-def run_one(label: str, database_url: str, clients: int, seconds: float, workers: int) -> dict[str, Any]:
+def run_one(label: str, database_url: str, clients: int, seconds: float) -> dict[str, Any]:
     port = free_port()
-    server = start_server(database_url, port, workers)
+    server = start_server(database_url, port)
     try:
         asyncio.run(load(port, clients, 2.0))  # warm up (imports, JIT, caches, connections)
         tally, elapsed = asyncio.run(load(port, clients, seconds))
@@ -157,7 +157,7 @@ def run_one(label: str, database_url: str, clients: int, seconds: float, workers
         server.wait(timeout=30)
     latencies = sorted(tally.latencies)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    return {"database": label, "clients": clients, "workers": workers, "rounds": tally.rounds,
+    return {"database": label, "clients": clients, "rounds": tally.rounds,
             "errors": tally.errors, "seconds": elapsed, "rounds_per_s": tally.rounds / elapsed,
             "requests_per_s": len(latencies) / elapsed,
             "p50_ms": statistics.median(latencies) * 1000, "p99_ms": p99 * 1000}
@@ -186,7 +186,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=1, help="server processes (uvicorn workers)")
     parser.add_argument("--postgres", default=os.environ.get("DEALERPOKER_TEST_POSTGRES_URL"),
                         help="an admin URL to create a scratch database on (skipped when absent)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
@@ -194,7 +193,7 @@ def main() -> None:
 
     results = []
     with tempfile.TemporaryDirectory() as scratch:
-        results.append(run_one("SQLite", f"sqlite:///{scratch}/bench.db", args.clients, args.seconds, args.workers))
+        results.append(run_one("SQLite", f"sqlite:///{scratch}/bench.db", args.clients, args.seconds))
         print(results[-1], flush=True)
     if args.postgres:
         from sqlalchemy.engine import make_url
@@ -203,14 +202,14 @@ def main() -> None:
         postgres_database(args.postgres, "create", name)
         try:
             url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-            results.append(run_one("PostgreSQL", url, args.clients, args.seconds, args.workers))
+            results.append(run_one("PostgreSQL", url, args.clients, args.seconds))
             print(results[-1], flush=True)
         finally:
             postgres_database(args.postgres, "drop", name)
 
     command = " ".join(["python benchmarks/server.py", *sys.argv[1:]])
     rows = "\n".join(
-        f"| {r['database']} | {r['clients']} | {r['workers']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
+        f"| {r['database']} | {r['clients']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
         f"{r['requests_per_s']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} |"
         for r in results)
     body = f"""Measured {machine()} with `{command}`.
@@ -220,8 +219,8 @@ run): each client alternates Casino Hold'em (deal + raise: 2 requests) and Texas
 machine's 2 cores are shared with other helpers' builds and tests while this ran, so the figures
 are pessimistic. Target: >= 200 rounds/s with p99 < 100 ms.
 
-| database | clients | server workers | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| database | clients | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors |
+|---|---:|---:|---:|---:|---:|---:|---:|
 {rows}
 """
     print(body)
