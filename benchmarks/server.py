@@ -130,7 +130,8 @@ async def load(port: int, clients: int, seconds: float) -> tuple[Tally, float]:
 
 def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
     command = [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(port),
-               "--database", database_url, "--starting-balance", str(10**12), "--log-level", "warning"]
+               "--database", database_url, "--starting-balance", str(10**12), "--log-level", "warning",
+               "--no-rtp"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -33,7 +33,8 @@ def free_port() -> int:
 
 def start(database_url: str, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [DEALERPOKER, "serve", "--port", str(port), "--database", database_url, "--log-level", "warning"],
+        [DEALERPOKER, "serve", "--port", str(port), "--database", database_url, "--log-level", "warning",
+         "--no-rtp"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
