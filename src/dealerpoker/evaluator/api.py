@@ -158,23 +158,14 @@ _FLUSH_VALUES: list[int] = tables.FLUSH_VALUES.tolist()
 _FLUSH_BIT = {tables.SUIT_SHIFT + 4 * suit + 3: suit for suit in range(4)}
 
 
-def _rank_value_of() -> dict[int, int]:
-    """Rank-multiset key (low 32 bits of a hand key; distinct across 5, 6, 7 cards) -> value."""
-    lookup: dict[int, int] = {}
-    for n, values in zip(
-        (5, 6, 7), (tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7), strict=True
-    ):
-        counts = tables.count_vectors(13, (n,))
-        keys = tables.rank_keys(counts)
-        slots = (
-            tables.HIGH_BASES[n - 5][keys >> tables.LOW_FIELD_BITS]
-            + tables.LOW_INDEX[keys & tables.LOW_FIELD]
-        )
-        lookup.update(zip(keys.tolist(), values[slots].tolist(), strict=True))
-    return lookup
-
-
-_RANK_VALUE_OF = _rank_value_of()
+#: rank key (low 32 bits of a hand key; distinct across 5, 6, 7 cards) -> best value
+_RANK_VALUE_OF: dict[int, int] = dict(
+    zip(
+        np.concatenate(tables.RANK_SLOT_KEYS).tolist(),
+        np.concatenate([tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7]).tolist(),
+        strict=True,
+    )
+)
 
 
 def _flush_value(hand: Sequence[int], key: int) -> int:
