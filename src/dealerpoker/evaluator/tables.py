@@ -145,11 +145,9 @@ def _split_keys(counts: I8) -> tuple[I64, I64]:
     return _sum_keys(counts[:, :LOW_RANKS]), _sum_keys(counts[:, LOW_RANKS:])
 
 
-def _build_rank_values(tops: I32) -> tuple[list[I32], list[I64]]:
-    """Per hand size 5, 6, 7: the value in each slot, and the rank key (low 32 bits of the hand
-    key) of the multiset in each slot."""
+def _build_rank_values(tops: I32) -> list[I32]:
+    """Per hand size 5, 6, 7: the best value of the rank multiset in each slot."""
     values: list[I32] = []
-    slot_keys: list[I64] = []
     for n in (5, 6, 7):
         counts = count_vectors(13, (n,))
         low, high = _split_keys(counts)
@@ -166,11 +164,8 @@ def _build_rank_values(tops: I32) -> tuple[list[I32], list[I64]]:
                 sub = HIGH_BASES[n - 6][sub_high] + LOW_INDEX[sub_low]
                 best[has] = np.maximum(best[has], values[-1][sub])
             table[slots] = best
-        keys = np.empty(len(counts), dtype=np.int64)
-        keys[slots] = low + (high << LOW_FIELD_BITS)
         values.append(table)
-        slot_keys.append(keys)
-    return values, slot_keys
+    return values
 
 
 def _build_flush_values(tops: I32) -> I32:
@@ -201,9 +196,8 @@ CARD_KEYS: I64 = _card_keys()
 LOW_INDEX, _LOW_PER_SIZE = _low_index()
 HIGH_BASES = _high_bases(_LOW_PER_SIZE)
 HIGH_BASE_5, HIGH_BASE_6, HIGH_BASE_7 = HIGH_BASES
-(RANK_VALUES_5, RANK_VALUES_6, RANK_VALUES_7), RANK_SLOT_KEYS = _build_rank_values(_TOPS)
-#: ``RANK_SLOT_KEYS[n - 5][slot]``: the rank key (``hand key & 0xFFFFFFFF``) of each slot's multiset.
+RANK_VALUES_5, RANK_VALUES_6, RANK_VALUES_7 = _build_rank_values(_TOPS)
 FLUSH_VALUES: I32 = _build_flush_values(_TOPS)
-_ALL: tuple[npt.NDArray[np.generic], ...] = (CARD_KEYS, LOW_INDEX, *HIGH_BASES, *RANK_SLOT_KEYS, FLUSH_VALUES)
+_ALL: tuple[npt.NDArray[np.generic], ...] = (CARD_KEYS, LOW_INDEX, *HIGH_BASES, FLUSH_VALUES)
 for _table in (*_ALL, RANK_VALUES_5, RANK_VALUES_6, RANK_VALUES_7):
     _table.setflags(write=False)
