@@ -73,6 +73,7 @@ class Level:
     own_settled: dict[int, list[float]] = field(default_factory=dict)
     rounds_done: int = 0
     errors: list[str] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
 
     def measured(self, number: int) -> bool:
         return self.first_measured is not None and number >= self.first_measured
@@ -123,9 +124,11 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
                 received = time.time()
                 message = json.loads(raw)
                 number = _number(message.get("round"))
+                kind, event = message["type"], message.get("event")
                 if number is not None and level.measured(number):
                     level.latencies.append(received - message["sent_at"])
-                kind, event = message["type"], message.get("event")
+                    level.by_kind.setdefault(f"{kind}:{event or message.get('phase')}", []).append(
+                        received - message["sent_at"])
                 if kind == "table" and event == "betting_open" and all_in.is_set():
                     if level.first_measured is None:
                         level.first_measured = number
@@ -269,6 +272,10 @@ def main() -> int:
                                       (args.betting, args.decision, args.pause)))
         rows.append(describe(level))
         print(rows[-1], flush=True)
+        for kind, values in sorted(level.by_kind.items()):
+            values.sort()
+            print(f"  {kind:24} n={len(values):6} p50={values[len(values) // 2] * 1000:6.0f} ms "
+                  f"p99={values[int(0.99 * len(values))] * 1000:6.0f} ms max={values[-1] * 1000:6.0f} ms")
         if level.errors:
             print(f"  errors ({len(level.errors)}): {sorted(set(level.errors))[:5]}", flush=True)
         if level.holds():
