@@ -203,7 +203,7 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
         exe = Path(sys.executable).parent / "dealerpoker"
         server = subprocess.Popen(
             [str(exe), "serve", "--port", str(port), "--database", f"sqlite:///{tmp}/bench.db",
-             "--tables", str(tables), "--log-level", "warning"],
+             "--tables", str(tables), "--log-level", "warning", "--no-rtp"],
             stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"))  # noqa: SIM115
         try:
             async with httpx.AsyncClient() as probe:
