@@ -190,7 +190,7 @@ def test_the_report_takes_exact_rtps_for_the_rules_played(
     with make_client(url, FakeClock()) as client:
         player = Player(client)
         for _ in range(3):
-            play_out(player, player.open("casino-holdem", ante=100, aa=100))
+            play_out(player, player.open("casino-holdem", ante=100, aa=100), lambda view: "raise")
     assert main(["report", "--date", "2026-01-01", "--database", url, "--json"]) == 0
     (game,) = json.loads(capsys.readouterr().out)["games"]
     fields = {f["field"]: f for f in game["fields"]}
