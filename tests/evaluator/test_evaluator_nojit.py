@@ -20,9 +20,12 @@ for width in (5, 6, 7):
     out = np.empty(len(hands), dtype=np.int32)
     kernels.eval_rows(hands, out)
     assert out.tolist() == [reference_value_of_indices(row) for row in hands.tolist()], width
-    assert kernels.first_invalid_row(hands) == -1
+    checked = np.empty(len(hands), dtype=np.int32)
+    assert kernels.eval_rows_checked(hands, checked) == -1 and (checked == out).all()
     hands[77, 1] = hands[77, 0]
-    assert kernels.first_invalid_row(hands) == 77
+    hands[99, 2] = -1
+    assert kernels.eval_rows_checked(hands, checked) == 77
+    assert kernels.eval_rows_checked(hands[78:], checked) == 99 - 78
 # the innermost step of the 7-card enumeration: six fixed cards, every seventh above the last
 for six in ([0, 5, 10, 15, 20, 25], [3, 7, 11, 15, 2, 6], [0, 1, 2, 4, 5, 6]):
     slots = np.zeros(len(kernels.RANK_VALUES_7), dtype=np.int64)

@@ -136,3 +136,32 @@ def test_view_never_shows_hidden_cards(
         for card in hidden:
             assert f'"{index_to_card(card)}"' not in text
         state, _ = game.apply(state, game.legal_actions(state)[choice])
+
+
+@settings(max_examples=200, deadline=None)
+@given(rounds())
+def test_events_tell_the_same_story_as_the_view(
+    round_: tuple[str, bool, dict[str, int], list[int], list[int]],
+) -> None:
+    """A client following only the events sees the cards, bets and result the view shows."""
+    name, variant, bets, deck, choices = round_
+    game = VARIANTS[name] if variant else ENGINES[name]
+    state, events = game.start_with_events(bets, deck)
+    story = list(events)
+    for choice in choices:
+        if state.is_settled:
+            break
+        state, more = game.apply(state, game.legal_actions(state)[choice])
+        story.extend(more)
+    view = game.view(state)
+    told = [event.to_dict() for event in story]
+    assert [
+        c for e in told if e["kind"] == "cards-dealt" and e["to"] == "player" for c in e["cards"]
+    ] == view["player_cards"]
+    assert [c for e in told if e["kind"] == "cards-dealt" and e["to"] == "board" for c in e["cards"]] == view[
+        "board"
+    ]
+    assert [e["cards"] for e in told if e["kind"] == "dealer-revealed"] == [view["dealer_cards"]]
+    assert sum(e["amount"] for e in told if e["kind"] == "bet-placed") == view["settlement"]["total_stake"]
+    assert [e["settlement"] for e in told if e["kind"] == "round-settled"] == [view["settlement"]]
+    assert [e["action"] for e in told if e["kind"] == "player-acted"] == list(state.actions)

@@ -19,8 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import total_ordering
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -40,13 +39,12 @@ from dealerpoker.evaluator.categories import (
 __all__ = ["HandValue", "categorize_batch", "describe", "evaluate", "evaluate_batch", "value_of"]
 
 
-@total_ordering
-@dataclass(frozen=True, slots=True, eq=False)
-class HandValue:
-    """The value of a poker hand. Ordered and compared by ``value`` alone.
+class HandValue(NamedTuple):
+    """The value of a poker hand. Ordered, compared and hashed by ``value`` alone.
 
     ``cards`` are the evaluated cards as indices; ``best_five`` (the five that make the hand,
-    highest rank first) is derived from them and the value when asked for.
+    highest rank first) is derived from them and the value when asked for. (An immutable named
+    tuple rather than a dataclass: it is built on every evaluation, and this is 3x cheaper.)
     """
 
     value: int
@@ -65,14 +63,22 @@ class HandValue:
         return describe(self.value)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self.value == other.value
+        return self.value == other.value if isinstance(other, HandValue) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        return self.value != other.value if isinstance(other, HandValue) else NotImplemented
 
     def __lt__(self, other: object) -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self.value < other.value
+        return self.value < other.value if isinstance(other, HandValue) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self.value <= other.value if isinstance(other, HandValue) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self.value > other.value if isinstance(other, HandValue) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self.value >= other.value if isinstance(other, HandValue) else NotImplemented
 
     def __hash__(self) -> int:
         return hash(self.value)
@@ -141,77 +147,128 @@ def best_five(hand: Sequence[Card], value: int) -> tuple[Card, ...]:
     return tuple(sorted(chosen, key=lambda c: (c.rank, c.suit), reverse=True))
 
 
-# Plain-Python copies of the tables: for one hand, list indexing beats a numba call.
-_INDEX_OF: dict[object, int] = {card_to_index(card): card_to_index(card) for card in DECK_ORDER}
-_INDEX_OF.update({card: card_to_index(card) for card in DECK_ORDER})
-_KEY_OF: dict[object, int] = {card: int(tables.CARD_KEYS[index]) for card, index in _INDEX_OF.items()}
-_LOW_INDEX = tables.LOW_INDEX.tolist()
-_HIGH_BASES = {n: base.tolist() for n, base in zip((5, 6, 7), tables.HIGH_BASES, strict=True)}
-_RANK_VALUES = {
-    n: values.tolist()
-    for n, values in zip(
-        (5, 6, 7), (tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7), strict=True
-    )
-}
-_FLUSH_VALUES = tables.FLUSH_VALUES.tolist()
+# Plain-Python copies of the tables: for one hand, list and dict lookups beat a numba call.
+# _KEYS has 52 more entries of None, so that negative indices (which a list wraps around) and
+# indices 52..103 fail the key sum with a TypeError, and larger ones with an IndexError.
+_KEYS: list[Any] = [int(key) for key in tables.CARD_KEYS] + [None] * 52
+_INDEX_OF: dict[Card, int] = {card: card_to_index(card) for card in DECK_ORDER}
 _SUIT_BIAS, _FLUSH_CHECK = tables.SUIT_BIAS, tables.FLUSH_CHECK
-_LOW_FIELD, _HIGH_FIELD, _LOW_BITS = tables.LOW_FIELD, tables.HIGH_FIELD, tables.LOW_FIELD_BITS
+_RANKS_KEY = (1 << tables.SUIT_SHIFT) - 1
+_FLUSH_VALUES: list[int] = tables.FLUSH_VALUES.tolist()
 _FLUSH_BIT = {tables.SUIT_SHIFT + 4 * suit + 3: suit for suit in range(4)}
 
 
-def _value_of_indices(indices: tuple[int, ...], key: int) -> int:
-    n = len(indices)
-    if key & _FLUSH_CHECK:
-        suit = _FLUSH_BIT[(key & _FLUSH_CHECK).bit_length() - 1]
-        mask = 0
-        for index in indices:
-            if index & 3 == suit:
-                mask |= 1 << (index >> 2)
-        return int(_FLUSH_VALUES[mask])
-    return int(_RANK_VALUES[n][_HIGH_BASES[n][key >> _LOW_BITS & _HIGH_FIELD] + _LOW_INDEX[key & _LOW_FIELD]])
+def _rank_value_of() -> dict[int, int]:
+    """Rank-multiset key (low 32 bits of a hand key; distinct across 5, 6, 7 cards) -> value."""
+    lookup: dict[int, int] = {}
+    for n, values in zip(
+        (5, 6, 7), (tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7), strict=True
+    ):
+        counts = tables.count_vectors(13, (n,))
+        keys = tables.rank_keys(counts)
+        slots = (
+            tables.HIGH_BASES[n - 5][keys >> tables.LOW_FIELD_BITS]
+            + tables.LOW_INDEX[keys & tables.LOW_FIELD]
+        )
+        lookup.update(zip(keys.tolist(), values[slots].tolist(), strict=True))
+    return lookup
 
 
-def _as_indices(cards: str | Iterable[Card] | Iterable[int]) -> tuple[int, ...]:
-    if isinstance(cards, str):
-        return tuple(card_to_index(card) for card in parse_cards(cards))
-    hand = tuple(cards)
-    try:
-        indices = tuple(map(_INDEX_OF.__getitem__, hand))
-    except (KeyError, TypeError):
-        indices = ()
-    if not indices or any(type(c) not in (int, Card) and not isinstance(c, np.integer) for c in hand):
-        for card in hand:
-            _check_card(card)
+_RANK_VALUE_OF = _rank_value_of()
+
+
+def _flush_value(hand: Sequence[int], key: int) -> int:
+    suit = _FLUSH_BIT[(key & _FLUSH_CHECK).bit_length() - 1]
+    mask = 0
+    for index in hand:
+        if index & 3 == suit:
+            mask |= 1 << (index >> 2)
+    return _FLUSH_VALUES[mask]
+
+
+def _checked_indices(cards: str | Iterable[Card] | Iterable[int]) -> tuple[int, ...]:
+    """The slow path: any accepted form to indices, or the error that names the bad token."""
+    hand: tuple[object, ...] = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    indices = []
+    for card in hand:
+        if isinstance(card, Card):
+            indices.append(_INDEX_OF[card])
+        elif isinstance(card, (int, np.integer)) and not isinstance(card, bool) and 0 <= card < 52:
+            indices.append(int(card))
+        elif isinstance(card, (int, np.integer)) and not isinstance(card, bool):
+            raise InvalidCardError(f"card index {card} out of range 0..51")
+        else:
+            raise InvalidCardError(f"not a card: {card!r} (expected a Card or an index 0..51)")
     if len(set(indices)) != len(indices):
         seen: set[int] = set()
         for card, index in zip(hand, indices, strict=True):
             if index in seen:
                 raise InvalidHandError(f"duplicate card {indices_to_cards([index])[0]} ({card!r})")
             seen.add(index)
-    return indices
+    if not 5 <= len(indices) <= 7:
+        raise InvalidHandError(f"a hand needs 5, 6 or 7 cards, got {len(indices)}")
+    return tuple(indices)
 
 
-def _check_card(card: object) -> None:
-    if isinstance(card, Card):
-        return
-    if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
-        raise InvalidCardError(f"not a card: {card!r} (expected a Card or an index 0..51)")
-    if not 0 <= int(card) < 52:
-        raise InvalidCardError(f"card index {card} out of range 0..51")
+def _fast_value(cards: Sequence[Any]) -> int:
+    """The value of a list or tuple of 5-7 distinct indices, or -1 for anything else.
+
+    Unrolled by length: this is the per-call cost of the scalar API. Bad tokens (floats, text,
+    Cards, negative or large indices) end in a TypeError or IndexError here and -1.
+    """
+    keys, n = _KEYS, len(cards)
+    try:
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
+            distinct = len({a, b, c, d, e, f, g}) == 7
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f]
+            distinct = len({a, b, c, d, e, f}) == 6
+        elif n == 5:
+            a, b, c, d, e = cards
+            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+            distinct = len({a, b, c, d, e}) == 5
+        else:
+            return -1
+    except (TypeError, IndexError):
+        return -1
+    if not distinct:
+        return -1
+    key += _SUIT_BIAS
+    if key & _FLUSH_CHECK:
+        return _flush_value(cards, key)
+    return _RANK_VALUE_OF[key & _RANKS_KEY]
 
 
 def value_of(cards: str | Iterable[Card] | Iterable[int]) -> int:
-    """The integer value of 5, 6 or 7 cards (``evaluate(cards).value`` without the object)."""
-    return evaluate(cards).value
+    """The integer value of 5, 6 or 7 cards: ``evaluate(cards).value`` without the object.
+
+    >>> value_of([51, 47, 43, 39, 35]) == value_of("Ah Kh Qh Jh Th")
+    True
+    """
+    if type(cards) is list or type(cards) is tuple:
+        value = _fast_value(cards)
+        if value >= 0:
+            return value
+    return _fast_value(_checked_indices(cards))
 
 
 def evaluate(cards: str | Iterable[Card] | Iterable[int]) -> HandValue:
-    """Evaluate 5, 6 or 7 cards (text, ``Card`` objects or indices 0..51): the best five they make."""
-    indices = _as_indices(cards)
-    if not 5 <= len(indices) <= 7:
-        raise InvalidHandError(f"a hand needs 5, 6 or 7 cards, got {len(indices)}")
-    key = _SUIT_BIAS + sum(map(_KEY_OF.__getitem__, indices))
-    return HandValue(_value_of_indices(indices, key), indices)
+    """Evaluate 5, 6 or 7 cards (text, ``Card`` objects or indices 0..51): the best five they make.
+
+    Python and numpy integers are taken as card indices (so are ``True``/``False``, being ints).
+    """
+    if type(cards) is list or type(cards) is tuple:
+        value = _fast_value(cards)
+        if value >= 0:
+            return _new_hand_value(HandValue, (value, tuple(cards)))
+    hand = _checked_indices(cards)
+    return _new_hand_value(HandValue, (_fast_value(hand), hand))
+
+
+_new_hand_value = tuple.__new__  # skips the named tuple's Python-level __new__
 
 
 def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
@@ -230,13 +287,13 @@ def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     out = np.empty(array.shape[0], dtype=np.int32)
     if array.size == 0:
         return out
-    if int(array.min()) < 0 or int(array.max()) > 51:
-        _raise_for_row(array, int(np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))[0]))
-    compact = np.ascontiguousarray(array, dtype=np.int8)
-    bad = kernels.first_invalid_row(compact)
+    if array.dtype != np.int8:  # range first: a cast to int8 would wrap large values
+        if int(array.min()) < 0 or int(array.max()) > 51:
+            _raise_for_row(array, int(np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))[0]))
+        array = array.astype(np.int8)
+    bad = kernels.eval_rows_checked(np.ascontiguousarray(array), out)
     if bad >= 0:
         _raise_for_row(array, bad)
-    kernels.eval_rows(compact, out)
     return out
 
 
@@ -245,7 +302,7 @@ def _raise_for_row(array: npt.NDArray[np.integer], row: int) -> None:
         if not 0 <= card < 52:
             raise InvalidCardError(f"row {row}: card index {card} out of range 0..51")
     try:
-        _as_indices(array[row].tolist())
+        _checked_indices(array[row].tolist())
     except InvalidHandError as error:
         raise InvalidHandError(f"row {row}: {error}") from None
     raise AssertionError(f"row {row} was reported invalid but is valid")

@@ -47,6 +47,9 @@ SUIT_SHIFT = tables.SUIT_SHIFT
 LOW_FIELD = np.int64(tables.LOW_FIELD)
 HIGH_FIELD = np.int64(tables.HIGH_FIELD)
 LOW_FIELD_BITS = tables.LOW_FIELD_BITS
+#: A card's bit, by its index read as an unsigned byte; bit 63 for anything outside 0..51.
+CARD_BITS = np.array([1 << i for i in range(52)] + [1 << 63] * 204, dtype=np.uint64)
+CARD_BITS.setflags(write=False)
 # 64-bit constants keep the arithmetic 64-bit when cards come as int8 (plain Python, no JIT)
 ONE, ZERO = np.int64(1), np.int64(0)
 
@@ -178,14 +181,31 @@ def eval_rows(cards: npt.NDArray[np.int8], out: npt.NDArray[np.int32]) -> None:
             out[i] = eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
 
 
+@njit(cache=True, inline="always")
+def _card_bit(card: int) -> np.uint64:
+    return CARD_BITS[np.uint8(card)]  # int8 -1 is 255 as unsigned
+
+
 @njit(cache=True)
-def first_invalid_row(cards: npt.NDArray[np.integer]) -> int:
-    """The first row holding an index outside 0..51 or a repeated card, or -1."""
+def eval_rows_checked(cards: npt.NDArray[np.int8], out: npt.NDArray[np.int32]) -> int:
+    """Like :func:`eval_rows`, but first checks each row: returns the first row holding a
+    repeated card or an index outside 0..51 (rows before it are evaluated), or -1."""
+    width = cards.shape[1]
     for i in range(cards.shape[0]):
-        seen = np.int64(0)
-        for j in range(cards.shape[1]):
-            card = np.int64(cards[i, j])
-            if card < 0 or card > 51 or (seen >> card) & 1:
-                return i
-            seen |= np.int64(1) << card
+        union = np.uint64(0)
+        total = np.uint64(0)
+        for j in range(width):
+            bit = _card_bit(cards[i, j])
+            union |= bit
+            total += bit
+        # distinct cards: the sum of their bits has no carries, so it equals their union
+        if total != union or union >> np.uint64(52):
+            return i
+        if width == 7:
+            out[i] = eval7(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
+                           cards[i, 6])  # fmt: skip
+        elif width == 6:
+            out[i] = eval6(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5])
+        else:
+            out[i] = eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
     return -1

@@ -141,6 +141,12 @@ def _high_bases(low_per_size: I64) -> tuple[I32, I32, I32]:
     return bases[0], bases[1], bases[2]
 
 
+def rank_keys(counts: I8) -> I64:
+    """The low 32 bits of the hand keys of rank-count vectors (13 columns): low + high field."""
+    low, high = _split_keys(counts)
+    return np.asarray(low + (high << LOW_FIELD_BITS), dtype=np.int64)
+
+
 def _split_keys(counts: I8) -> tuple[I64, I64]:
     return _sum_keys(counts[:, :LOW_RANKS]), _sum_keys(counts[:, LOW_RANKS:])
 

@@ -1,0 +1,53 @@
+"""The on-disk cache of analyses: ``$DEALERPOKER_CACHE_DIR`` or ``~/.cache/dealerpoker``.
+
+One JSON document and one ``.npz`` of decision tables per key (game, rules fingerprint,
+algorithm version), written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("DEALERPOKER_CACHE_DIR")
+    if override:
+        return Path(override)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dealerpoker"
+
+
+class DiskCache:
+    def __init__(self, directory: Path | None = None, *, read: bool = True) -> None:
+        self.directory = directory or cache_dir()
+        self.read = read
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        path = self.directory / f"{key}.json"
+        if not self.read or not path.exists():
+            return None
+        try:
+            document: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return document
+
+    def load_tables(self, key: str) -> dict[str, Any] | None:
+        path = self.directory / f"{key}.npz"
+        if not path.exists():
+            return None
+        with np.load(path) as data:
+            return {name: data[name] for name in data.files}
+
+    def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        tmp = self.directory / f".{key}.{os.getpid()}.npz"
+        np.savez_compressed(tmp, **tables)
+        os.replace(tmp, self.directory / f"{key}.npz")
+        tmp_json = self.directory / f".{key}.{os.getpid()}.json"
+        tmp_json.write_text(json.dumps(document), "utf-8")
+        os.replace(tmp_json, self.directory / f"{key}.json")

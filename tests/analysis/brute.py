@@ -1,0 +1,313 @@
+"""An independent brute-force enumerator for reduced decks: every deal, literally.
+
+It shares nothing with the fast solver but the deck description: its own evaluator (best of
+the 21 five-card subsets, each valued the way the reference ``evaluate`` does), no suit
+symmetry, no inclusion-exclusion, decisions taken by comparing the summed results of each
+choice at each decision point, settlements written out clause by clause.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+I64 = npt.NDArray[np.int64]
+
+
+@njit(cache=True)
+def _eval5(ranks: I64, suits: I64) -> int:
+    r = np.sort(ranks)[::-1].copy()
+    flush = True
+    for i in range(1, 5):
+        if suits[i] != suits[0]:
+            flush = False
+    counts = np.zeros(13, dtype=np.int64)
+    for i in range(5):
+        counts[r[i]] += 1
+    distinct = 0
+    for c in counts:
+        if c > 0:
+            distinct += 1
+    top = -1
+    if distinct == 5:
+        if r[0] - r[4] == 4:
+            top = r[0]
+        elif r[0] == 12 and r[1] == 3 and r[2] == 2 and r[3] == 1 and r[4] == 0:
+            top = 3
+    # groups ordered by (count, rank) descending
+    order = np.empty(5, dtype=np.int64)
+    n = 0
+    for count in range(4, 0, -1):
+        for rank in range(12, -1, -1):
+            if counts[rank] == count:
+                order[n] = rank
+                n += 1
+    first, second = counts[order[0]], counts[order[1]] if n > 1 else 0
+    if top >= 0 and flush:
+        return (8 << 20) | (top << 16)
+    if first == 4:
+        cat = 7
+    elif first == 3 and second == 2:
+        cat = 6
+    elif flush:
+        value = 5 << 20
+        for i in range(5):
+            value |= r[i] << (16 - 4 * i)
+        return value
+    elif top >= 0:
+        return (4 << 20) | (top << 16)
+    elif first == 3:
+        cat = 3
+    elif first == 2 and second == 2:
+        cat = 2
+    elif first == 2:
+        cat = 1
+    else:
+        value = 0
+        for i in range(5):
+            value |= r[i] << (16 - 4 * i)
+        return value
+    value = cat << 20
+    for i in range(n):
+        value |= order[i] << (16 - 4 * i)
+    return value
+
+
+@njit(cache=True)
+def _eval_best(cards: I64, rank: I64, suit: I64) -> int:
+    k = cards.shape[0]
+    best = -1
+    rs = np.empty(5, dtype=np.int64)
+    ss = np.empty(5, dtype=np.int64)
+    idx = np.arange(5)
+    while True:
+        for i in range(5):
+            rs[i] = rank[cards[idx[i]]]
+            ss[i] = suit[cards[idx[i]]]
+        v = _eval5(rs, ss)
+        if v > best:
+            best = v
+        i = 4
+        while i >= 0 and idx[i] == k - 5 + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for j in range(i + 1, 5):
+            idx[j] = idx[j - 1] + 1
+    return best
+
+
+@njit(cache=True)
+def _category(value: int) -> int:
+    if value == (8 << 20) | (12 << 16):
+        return 9
+    return value >> 20
+
+
+@njit(cache=True)
+def _board_key(cards: I64, n: int) -> int:
+    key = 0
+    for i in range(5):
+        key |= 1 << cards[i]
+    return key
+
+
+@njit(cache=True)
+def _value_table(n: int, rank: I64, suit: I64, binom: I64) -> I64:
+    """Seven-card value for every (five-card board by colex index, pair by colex index)."""
+    boards = binom[n, 5]
+    pairs = n * (n - 1) // 2
+    table = np.full((boards, pairs), -1, dtype=np.int64)
+    c = np.arange(5)
+    seven = np.empty(7, dtype=np.int64)
+    while True:
+        index = 0
+        for i in range(5):
+            index += binom[c[i], i + 1]
+            seven[i] = c[i]
+        for b in range(n):
+            for a in range(b):
+                clash = False
+                for i in range(5):
+                    if c[i] == a or c[i] == b:
+                        clash = True
+                if clash:
+                    continue
+                seven[5], seven[6] = a, b
+                table[index, b * (b - 1) // 2 + a] = _eval_best(seven, rank, suit)
+        i = 4
+        while i >= 0 and c[i] == n - 5 + i:
+            i -= 1
+        if i < 0:
+            break
+        c[i] += 1
+        for j in range(i + 1, 5):
+            c[j] = c[j - 1] + 1
+    return table
+
+
+@njit(cache=True)
+def _index5(cards: I64, binom: I64) -> int:
+    s = np.sort(cards)
+    index = 0
+    for i in range(5):
+        index += binom[s[i], i + 1]
+    return index
+
+
+@njit(cache=True)
+def _texas_net(x: int, y: int, outcome: int, player_category: int, qualifier: int) -> int:
+    """Net of ante 1, flop 2, turn x, river y: outcome 1 win, 0 tie, -1 loss (the seed's clauses)."""
+    if outcome == 0:
+        return 0  # "If a game results in a draw, all bets are returned"
+    if outcome < 0:
+        return -(1 + 2 + x + y)
+    ante = 1 if player_category >= qualifier else 0  # otherwise "the Ante bet will be a stand off"
+    return ante + 2 + x + y
+
+
+@njit(cache=True)
+def texas_brute(n: int, rank: I64, suit: I64, qualifier: int, hand_class: I64) -> I64:
+    """Per starting-hand class: [sum of net after a flop bet, sum of squares, turn bets, river bets]."""
+    binom = np.zeros((n + 1, 8), dtype=np.int64)
+    for i in range(n + 1):
+        binom[i, 0] = 1
+        for k in range(1, 8):
+            binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k] if i > 0 else 0
+    values = _value_table(n, rank, suit, binom)
+    out = np.zeros((169, 4), dtype=np.int64)
+    board = np.empty(5, dtype=np.int64)
+    used = np.zeros(n, dtype=np.bool_)
+    for b in range(n):
+        for a in range(b):
+            h = b * (b - 1) // 2 + a
+            used[a] = used[b] = True
+            for f2 in range(n):
+                for f1 in range(f2):
+                    for f0 in range(f1):
+                        if used[f0] or used[f1] or used[f2]:
+                            continue
+                        used[f0] = used[f1] = used[f2] = True
+                        turn_sum = np.zeros(2, dtype=np.int64)
+                        turn_sq = np.zeros(2, dtype=np.int64)
+                        river_bets = np.zeros(2, dtype=np.int64)
+                        for t in range(n):
+                            if used[t]:
+                                continue
+                            used[t] = True
+                            sums = np.zeros((2, 2), dtype=np.int64)
+                            squares = np.zeros((2, 2), dtype=np.int64)
+                            for r in range(n):
+                                if used[r]:
+                                    continue
+                                used[r] = True
+                                board[0], board[1], board[2], board[3], board[4] = f0, f1, f2, t, r
+                                row = _index5(board, binom)
+                                pv = values[row, h]
+                                pc = _category(pv)
+                                for d1 in range(n):
+                                    for d0 in range(d1):
+                                        if used[d0] or used[d1]:
+                                            continue
+                                        dv = values[row, d1 * (d1 - 1) // 2 + d0]
+                                        outcome = 1 if pv > dv else (-1 if pv < dv else 0)
+                                        for x in range(2):
+                                            for y in range(2):
+                                                net = _texas_net(x, y, outcome, pc, qualifier)
+                                                sums[x, y] += net
+                                                squares[x, y] += net * net
+                                used[r] = False
+                            for x in range(2):
+                                y = 1 if sums[x, 1] > sums[x, 0] else 0
+                                turn_sum[x] += sums[x, y]
+                                turn_sq[x] += squares[x, y]
+                                river_bets[x] += y
+                            used[t] = False
+                        x = 1 if turn_sum[1] > turn_sum[0] else 0
+                        c = hand_class[h]
+                        out[c, 0] += turn_sum[x]
+                        out[c, 1] += turn_sq[x]
+                        out[c, 2] += x
+                        out[c, 3] += river_bets[x]
+                        used[f0] = used[f1] = used[f2] = False
+            used[a] = used[b] = False
+    return out
+
+
+@njit(cache=True)
+def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_min: int,
+                 qualifier_rank: int) -> I64:
+    """[net, squares, raised, folded, AA net when a fold loses it, AA net when always settled]."""
+    binom = np.zeros((n + 1, 8), dtype=np.int64)
+    for i in range(n + 1):
+        binom[i, 0] = 1
+        for k in range(1, 8):
+            binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k] if i > 0 else 0
+    values = _value_table(n, rank, suit, binom)
+    out = np.zeros(6, dtype=np.int64)
+    board = np.empty(5, dtype=np.int64)
+    five = np.empty(5, dtype=np.int64)
+    used = np.zeros(n, dtype=np.bool_)
+    deals = binom[n - 5, 2] * binom[n - 7, 2]
+    for b in range(n):
+        for a in range(b):
+            h = b * (b - 1) // 2 + a
+            used[a] = used[b] = True
+            for f2 in range(n):
+                for f1 in range(f2):
+                    for f0 in range(f1):
+                        if used[f0] or used[f1] or used[f2]:
+                            continue
+                        used[f0] = used[f1] = used[f2] = True
+                        net_sum = 0
+                        net_sq = 0
+                        for r in range(n):
+                            for t in range(r):
+                                if used[t] or used[r]:
+                                    continue
+                                used[t] = used[r] = True
+                                board[0], board[1], board[2], board[3], board[4] = f0, f1, f2, t, r
+                                row = _index5(board, binom)
+                                pv = values[row, h]
+                                pay = ante_pays[_category(pv)]
+                                for d1 in range(n):
+                                    for d0 in range(d1):
+                                        if used[d0] or used[d1]:
+                                            continue
+                                        dv = values[row, d1 * (d1 - 1) // 2 + d0]
+                                        dc = dv >> 20
+                                        pair_rank = (dv >> 16) & 15
+                                        qualifies = dc >= 2 or (dc == 1 and pair_rank >= qualifier_rank)
+                                        if not qualifies:
+                                            net = pay          # ante by the paytable, raise returned
+                                        elif pv > dv:
+                                            net = pay + 2      # ante by the paytable, raise 1:1
+                                        elif pv < dv:
+                                            net = -3           # ante and raise lose
+                                        else:
+                                            net = 0            # push
+                                        net_sum += net
+                                        net_sq += net * net
+                                used[t] = used[r] = False
+                        five[0], five[1], five[2], five[3], five[4] = a, b, f0, f1, f2
+                        v5 = _eval_best(five, rank, suit)
+                        c5 = _category(v5)
+                        aa = aa_pays[c5]
+                        if c5 == 1 and ((v5 >> 16) & 15) < aa_min:
+                            aa = -1
+                        out[5] += aa
+                        if net_sum > -deals:
+                            out[0] += net_sum
+                            out[1] += net_sq
+                            out[2] += 1
+                            out[4] += aa
+                        else:
+                            out[0] -= deals
+                            out[1] += deals
+                            out[3] += 1
+                            out[4] -= 1
+                        used[f0] = used[f1] = used[f2] = False
+            used[a] = used[b] = False
+    return out

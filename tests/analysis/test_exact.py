@@ -1,0 +1,75 @@
+"""The fast solver against an independent brute-force enumerator, on reduced decks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from tests.analysis.brute import casino_brute, texas_brute
+
+from dealerpoker.analysis.deck import DeckSpec
+from dealerpoker.analysis.exact import Solver, class_names, class_of_pairs
+from dealerpoker.evaluator.categories import HandCategory
+from dealerpoker.games.rules import load_rules
+
+# 2 3 4 5 6 A in three suits: straights (wheel and six-high), flushes, the 4s qualifier, aces.
+SMALL = DeckSpec(ranks=(0, 1, 2, 3, 4, 12), suits=3)
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(SMALL)
+
+
+@pytest.mark.parametrize("qualifier", ["flush", "straight"])
+def test_texas_solver_equals_brute_force_on_a_reduced_deck(solver: Solver, qualifier: str) -> None:
+    rules = load_rules("texas-bonus", overrides={"ante_qualifier": qualifier})
+    fast = solver.texas(rules)
+    n = SMALL.size
+    brute = texas_brute(n, SMALL.rank_array(), SMALL.suit_array(), int(rules.ante_qualifier),
+                        class_of_pairs(SMALL))
+    names = class_names()
+    per_flop_deals = (n - 5) * (n - 6) * comb(n - 7, 2)
+    net = square = played = 0
+    for hand in fast.starting_hands:
+        c = names.index(hand.name)
+        deals = hand.combos * comb(n - 2, 3) * per_flop_deals
+        assert hand.ev_bet == Fraction(int(brute[c, 0]), deals), hand.name
+        situations = hand.combos * comb(n - 2, 3)
+        assert hand.turn_bets == Fraction(int(brute[c, 2]), situations), hand.name
+        assert hand.river_bets == Fraction(int(brute[c, 3]), situations * (n - 5)), hand.name
+        if brute[c, 0] > -deals:
+            net += int(brute[c, 0])
+            square += int(brute[c, 1])
+            played += deals
+        else:
+            net -= deals
+            square += deals
+    total = comb(n, 2) * comb(n - 2, 3) * per_flop_deals
+    assert fast.total_combinations == total
+    assert fast.expected_return == Fraction(net, total)
+    assert fast.second_moment == Fraction(square, total)
+    assert fast.play_frequency == Fraction(played, total)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"dealer_qualifier": "55", "aa_min_pair": "4"}])
+def test_casino_solver_equals_brute_force_on_a_reduced_deck(
+        solver: Solver, overrides: dict[str, str]) -> None:
+    rules = load_rules("casino-holdem", overrides=overrides)
+    fast = solver.casino(rules)
+    n = SMALL.size
+    ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)
+    aa = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)], dtype=np.int64)
+    net, square, raised, folded, aa_fold_rule, aa_settled = casino_brute(
+        n, SMALL.rank_array(), SMALL.suit_array(), ante, aa, int(rules.aa_min_pair_rank),
+        int(rules.dealer_qualifier_rank)).tolist()
+    situations = comb(n, 2) * comb(n - 2, 3)
+    total = situations * comb(n - 5, 2) * comb(n - 7, 2)
+    assert fast.total_combinations == total
+    assert fast.expected_return == Fraction(net, total)
+    assert fast.second_moment == Fraction(square, total)
+    assert fast.play_frequency == Fraction(raised, raised + folded)
+    assert fast.side_bets["aa"]["exact_lost_on_fold"] == str(-Fraction(aa_fold_rule, situations))
+    assert fast.side_bets["aa"]["exact_settled_on_fold"] == str(-Fraction(aa_settled, situations))
