@@ -1,9 +1,10 @@
 """Live tables under load: N simulated players (WebSocket clients on loopback) at one table.
 
-For each player count it starts a real `dealerpoker serve` (SQLite in a temporary directory, one
-texas-bonus table), creates N demo players, connects them all to the table and plays several
-rounds: every player bets when the window opens and answers every decision at random. It
-measures, over the rounds that started after everyone was connected:
+Each simulated player bets after a random think time within the first half of the betting window,
+and answers each decision at random within the first half of its timer. For each player count
+it starts a real `dealerpoker serve` (SQLite in a temporary directory, one texas-bonus table),
+creates N demo players, connects them all to the table and plays several rounds. It measures,
+over the rounds that started after everyone was connected:
 
 - connected players;
 - event delivery latency, p50 / p99 / max: the server's ``sent_at`` stamp (set when the message
@@ -96,19 +97,29 @@ class Level:
                 and all(t < SETTLE_TARGET for t in self.settle_all()))
 
 
-async def play(url: str, token: str, level: Level, all_in: asyncio.Event, stop: asyncio.Event,
-               rng: random.Random) -> None:
+_sending: set[asyncio.Task[None]] = set()
+
+
+def later(ws: Any, message: dict[str, Any], delay: float) -> None:
+    """Send after a player's think time (people do not all click in the same millisecond)."""
+    async def send() -> None:
+        await asyncio.sleep(delay)
+        await ws.send(json.dumps(message))
+
+    task = asyncio.create_task(send())
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: random.Random,
+               think: tuple[float, float]) -> None:
     try:
         async with connect(url, additional_headers={"Authorization": f"Bearer {token}"},
                            max_queue=None, open_timeout=60, ping_interval=None) as ws:
             level.connected += 1
             if level.connected == level.players:
                 all_in.set()
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
+            async for raw in ws:  # cancelled when the level ends
                 received = time.time()
                 message = json.loads(raw)
                 number = _number(message.get("round"))
@@ -119,15 +130,17 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, stop: 
                     if level.first_measured is None:
                         level.first_measured = number
                     bets = {"ante": 100, "bonus": 100} if rng.random() < 0.3 else {"ante": 100}
-                    await ws.send(json.dumps({"type": "bet", "bets": bets}))
+                    later(ws, {"type": "bet", "bets": bets}, rng.uniform(0, think[0]))
                 elif kind == "you" and message.get("seat") and message["seat"]["legal_actions"]:
-                    await ws.send(json.dumps({"type": "decide",
-                                              "action": rng.choice(message["seat"]["legal_actions"])}))
+                    action = rng.choice(message["seat"]["legal_actions"])
+                    later(ws, {"type": "decide", "action": action}, rng.uniform(0, think[1]))
                 elif kind == "you" and message.get("phase") == "pause" and message.get("seat") \
                         and number is not None and level.measured(number):
                     level.own_settled.setdefault(number, []).append(received)
                 elif kind == "error":
                     level.errors.append(message["error"])
+    except asyncio.CancelledError:
+        pass
     except Exception as error:  # a client that fails counts as not held
         level.errors.append(f"{type(error).__name__}: {error}")
 
@@ -198,15 +211,20 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
             url = f"ws://127.0.0.1:{port}/ws/tables/bench"
             stop, all_in = asyncio.Event(), asyncio.Event()
             rng = random.Random(players)
+            # Think time: bets within the first half of the window, decisions in the first half
+            # of their timer.
+            think = (timers[0] / 2, timers[1] / 2)
             tasks = [asyncio.create_task(observe(url, tokens[-1], level, rounds, stop))]
             for token in tokens[:-1]:
-                tasks.append(asyncio.create_task(play(url, token, level, all_in, stop, rng)))
+                tasks.append(asyncio.create_task(play(url, token, level, all_in, rng, think)))
                 await asyncio.sleep(0)  # let connections open as they are created
             try:
                 await asyncio.wait_for(stop.wait(), timeout)
             except TimeoutError:
                 level.errors.append(f"level timed out after {timeout:.0f} s")
             stop.set()
+            for task in tasks:
+                task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         finally:
             server.terminate()
@@ -262,7 +280,8 @@ def main() -> int:
             f"`.venv/bin/python benchmarks/live.py --players {' '.join(map(str, counts))} "
             f"--rounds {args.rounds}` "
             f"(SQLite, one texas-bonus table, timers {args.betting:g}/{args.decision:g}/{args.pause:g} s, "
-            f"every player bets and decides at random).\n\n{header}\n" + "\n".join(rows) +
+            f"every player bets within the first half of the window and decides at random within the "
+            f"first half of each timer).\n\n{header}\n" + "\n".join(rows) +
             f"\n\nTarget: 2,000 players, p99 < {LATENCY_TARGET * 1000:.0f} ms, settlement within "
             f"{SETTLE_TARGET:g} s of the reveal. **Largest count that holds: {largest or 'none'}.**\n")
     print(body)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -62,6 +67,46 @@ def live_server(database_url: str, *, betting: float = 1.0, decision: float = 0.
     finally:
         server.should_exit = True
         thread.join(20)
+
+
+class ServeProcess:
+    """`dealerpoker serve` as a real process (killable with SIGKILL)."""
+
+    def __init__(self, tmp: Path, database: str, tables: Path, name: str, *, redis: str | None = None,
+                 prefix: str = "dealerpoker:") -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
+        env.pop("DEALERPOKER_REDIS_URL", None)
+        self.log = (tmp / f"{name}.log").open("w")
+        command = [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(self.port),
+                   "--database", database, "--tables", str(tables), "--log-level", "warning"]
+        if redis:
+            command += ["--redis", redis]
+        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, (tmp / f"{name}.log").read_text()
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
 
 
 class LivePlayer:

@@ -11,17 +11,12 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from tests.live.conftest import FAST_TABLES, LivePlayer, free_port, is_table
+from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, is_table
 
 POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
@@ -60,42 +55,6 @@ def database() -> Iterator[str]:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-class Server:
-    def __init__(self, tmp: Path, database: str, prefix: str, tables: Path, name: str) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
-        self.log = (tmp / f"{name}.log").open("w")
-        self.process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(self.port),
-             "--database", database,
-             "--redis", str(REDIS_URL), "--tables", str(tables), "--log-level", "warning"],
-            env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, (tmp / f"{name}.log").read_text()
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.log.close()
-
-
 def _lease_owner(prefix: str, table: str) -> str:
     import redis
 
@@ -121,18 +80,17 @@ def _cleanup(prefix: str) -> None:
 def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path, database) -> None:  # type: ignore[no-untyped-def]
     prefix = f"dptest:{secrets.token_hex(6)}:"
     tables = tmp_path / "tables.toml"
-    tables.write_text(FAST_TABLES.format(betting=5, decision=4, pause=1))
-    first = Server(tmp_path, database, prefix, tables, "first")
-    second = Server(tmp_path, database, prefix, tables, "second")
+    tables.write_text(FAST_TABLES.format(betting=8, decision=4, pause=1))
+    first = ServeProcess(tmp_path, database, tables, "first", redis=REDIS_URL, prefix=prefix)
+    second = ServeProcess(tmp_path, database, tables, "second", redis=REDIS_URL, prefix=prefix)
     players: list[LivePlayer] = []
     try:
         on_first, on_second = LivePlayer(first.base, "texas-fast"), LivePlayer(second.base, "texas-fast")
         players += [on_first, on_second]
         process = {on_first.next()["process"]: first, on_second.next()["process"]: second}
-        window = on_first.until(lambda m: is_table("betting_open")(m) and m["deadline"] - time.time() > 3,
-                                timeout=30)
-        on_second.until(lambda m: m["type"] == "table" and m.get("round") == window["round"], timeout=10)
         start = {p.id: p.balance() for p in players}
+        on_first.until(lambda m: is_table("betting_open")(m) and m["deadline"] - time.time() > 5,
+                                timeout=40)
         for player in players:
             player.send({"type": "bet", "bets": {"ante": 100}})
             reply = player.until(lambda m: m["type"] == "error" or (m["type"] == "you" and m.get("seat")))

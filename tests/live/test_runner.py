@@ -141,6 +141,7 @@ def test_a_restart_in_a_decision_window_restarts_its_timer_with_the_same_cards()
         await again.resume()
         assert again.round is not None and again.round.deck == cards
         assert again.round.point == "preflop" and again.round.deadline == 1030.0
+        assert again.round.undecided == 1 and not again.round.all_decided()
         assert store.balances["p"] == 4_900  # the ante was debited once
 
     run(scenario())

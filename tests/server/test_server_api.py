@@ -205,7 +205,7 @@ def test_bad_actions_are_4xx_and_change_nothing(client: TestClient, player: Play
 
 
 def test_bad_queries_are_4xx(client: TestClient, player: Player) -> None:
-    for params in ({"limit": 0}, {"limit": 101}, {"limit": "x"}, {"status": "lost"}):
+    for params in ({"limit": 0}, {"limit": 101}, {"limit": "x"}, {"status": "lost"}, {"limt": 5}):
         response = player.get("/api/rounds", **params)
         assert response.status_code == 422 and response.json()["error"] == "invalid_request"
     assert player.get("/api/rounds", before="r_nope").status_code == 404

@@ -19,3 +19,7 @@ class ConflictError(DealerPokerError, ValueError):
 
 class UnknownGameError(DealerPokerError, ValueError):
     """A game id the server does not offer."""
+
+
+class UnknownParameterError(DealerPokerError, ValueError):
+    """A query parameter the operation does not take."""

@@ -10,6 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.api.errors import ERROR_STATUSES
 from dealerpoker.server.api.models import ErrorOut
+from dealerpoker.server.errors import UnknownParameterError
 from dealerpoker.server.services import Services
 
 bearer = HTTPBearer(auto_error=False, description="the token from POST /api/session")
@@ -31,10 +32,33 @@ async def current_player(
     return await services(request).authenticate(credentials.credentials)
 
 
+def reject_unknown_query(request: Request) -> None:
+    """Unknown query parameters are an error (a typo such as ``?limt=5`` must not pass silently)."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    known = {param.alias for param in _all_query_params(dependant)}
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        listing = f" (known: {', '.join(sorted(known))})" if known else ""
+        raise UnknownParameterError(f"unknown query parameter {unknown[0]!r}{listing}")
+
+
+def _all_query_params(dependant: Any) -> list[Any]:
+    found = list(dependant.query_params)
+    for sub in dependant.dependencies:
+        found.extend(_all_query_params(sub))
+    return found
+
+
 ServicesDep = Annotated[Services, Depends(services)]
 PlayerDep = Annotated[str, Depends(current_player)]
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries for the error statuses an operation can return."""
-    return {status: {"model": ErrorOut} for status in (statuses or ERROR_STATUSES)}
+    """OpenAPI entries for the error statuses an operation can return.
+
+    400 (malformed JSON) and 422 (invalid request) can happen on every operation.
+    """
+    return {status: {"model": ErrorOut} for status in sorted({*(statuses or ERROR_STATUSES), 400, 422})}

@@ -9,12 +9,12 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from dealerpoker.fairness import CLIENT_SEED_MAX_LENGTH
-from dealerpoker.server.api.deps import PlayerDep, error_responses
+from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import Open, Strict
 from dealerpoker.server.fairness import FairnessService
 from dealerpoker.server.services import Services
 
-router = APIRouter(tags=["fairness"])
+router = APIRouter(tags=["fairness"], dependencies=[Depends(reject_unknown_query)])
 
 
 class FairnessInfoOut(Strict):

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games import AnyGame
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
-from dealerpoker.server.api.deps import ServicesDep
+from dealerpoker.server.api.deps import ServicesDep, reject_unknown_query
 from dealerpoker.server.api.models import GamesOut
 
-router = APIRouter()
+router = APIRouter(dependencies=[Depends(reject_unknown_query)])
 
 RtpSource = Callable[[AnyGame], Mapping[str, float | None]]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import JSONResponse
 
-from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses
+from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import ActionIn, ReplayOut, RoundIn, RoundsOut, RoundView
 
-router = APIRouter(tags=["rounds"])
+router = APIRouter(tags=["rounds"], dependencies=[Depends(reject_unknown_query)])
 RoundId = Annotated[str, Path(max_length=40, description="the round's id")]
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses
+from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import BalanceOut, SessionOut
 
-router = APIRouter()
+router = APIRouter(dependencies=[Depends(reject_unknown_query)])
 
 
 @router.post("/api/session", response_model=SessionOut, responses=error_responses(400, 422), tags=["players"])

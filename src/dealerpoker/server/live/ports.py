@@ -21,8 +21,8 @@ class LiveStore(Protocol):
         not posted again. If some players cannot cover their debit, nothing is committed and
         those players are returned (the caller drops them and commits again)."""
 
-    async def balance(self, player_id: str) -> int | None:
-        """A player's balance (None for an unknown player)."""
+    async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
+        """A player's balance (None for an unknown player); may be cached unless ``fresh``."""
 
 
 class Publisher(Protocol):
@@ -67,5 +67,5 @@ class MemoryStore:
         self.commits += 1
         return frozenset()
 
-    async def balance(self, player_id: str) -> int | None:
+    async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
         return self.balances.get(player_id)

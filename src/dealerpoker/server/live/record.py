@@ -61,7 +61,9 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
                 state, _events = game.apply(state, step.action)
             seat = replace(seat, state=state)
         seats[player] = seat
-    rnd = LiveRound(record["table"], int(record["number"]), Phase(record["phase"]), record["deadline"],
-                    seats, record["point"], deck)
+    phase, point = Phase(record["phase"]), record["point"]
+    waiting = sum(1 for s in seats.values() if s.state is not None and s.state.phase == point)
+    rnd = LiveRound(record["table"], int(record["number"]), phase, record["deadline"], seats, point, deck,
+                    undecided=waiting if phase is Phase.DECISION else 0)
     f = record["fairness"]
     return rnd, Fairness(f["server_seed"], f["commitment"], f["algorithm"], f["client_seed"], f["nonce"])

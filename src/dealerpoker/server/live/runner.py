@@ -102,6 +102,8 @@ class TableRunner:
     async def _require_funds(self, player_id: str, needed: int) -> None:
         balance = await self.store.balance(player_id)
         if balance is None or balance < needed:
+            balance = await self.store.balance(player_id, fresh=True)
+        if balance is None or balance < needed:
             raise InsufficientFundsError(f"insufficient funds: {needed} needed, balance is {balance or 0}",
                                          balance=balance or 0, needed=needed)
 

@@ -11,6 +11,7 @@ inserts the entries. If any player cannot cover a stake, nothing is written and 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +25,8 @@ from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
 T = TypeVar("T")
 _CHUNK = 1000
+BALANCE_TTL = 30.0
+BALANCE_CACHE_SIZE = 200_000
 
 
 def _chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
@@ -42,6 +45,7 @@ class SqlStore:
         self.now = now
         # What this process last wrote of each seat, so a step rewrites only the seats it changed.
         self._written: dict[tuple[str, int], dict[str, str]] = {}
+        self._balances: dict[str, tuple[int, float]] = {}  # player -> (balance, when read)
 
     async def last_round(self, table_id: str) -> dict[str, Any] | None:
         async with self.database.transaction() as connection:
@@ -68,12 +72,16 @@ class SqlStore:
         written = dict(self._written.get(key, {}))
         try:
             async with self.database.transaction() as connection:
-                await post_batch(connection, round_id, step, debits, credits, at=at,
-                                 lock=not self.database.is_sqlite)
+                balances = await post_batch(connection, round_id, step, debits, credits, at=at,
+                                            lock=not self.database.is_sqlite)
                 await self._write_round(connection, record, at)
                 written = await self._write_seats(connection, record, written, step, credits, at)
         except _Refused as refused:
             return refused.players
+        fetched = time.monotonic()
+        if len(self._balances) > BALANCE_CACHE_SIZE:
+            self._balances.clear()
+        self._balances.update((player, (balance, fetched)) for player, balance in balances.items())
         # Only the newest round of a table is ever written again.
         self._written = {k: v for k, v in self._written.items() if k[0] != key[0]}
         self._written[key] = written
@@ -122,10 +130,23 @@ class SqlStore:
                 changed)
         return written
 
-    async def balance(self, player_id: str) -> int | None:
+    async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
+        """A player's balance for the early check of a bet or decision.
+
+        Served from the balances this store read and wrote at its last commits when fresh
+        enough (``BALANCE_TTL``), as thousands of players bet within seconds; the commit itself
+        always checks the stored balance, so a stale figure can never overdraw an account
+        (and a refusal is checked again with ``fresh=True``).
+        """
+        cached = self._balances.get(player_id)
+        if not fresh and cached is not None and time.monotonic() - cached[1] < BALANCE_TTL:
+            return cached[0]
         async with self.database.transaction() as connection:
             value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == player_id))
-        return None if value is None else int(value)
+        if value is None:
+            return None
+        self._balances[player_id] = (int(value), time.monotonic())
+        return int(value)
 
 
 def _seat_key(seat: Mapping[str, Any]) -> str:
@@ -133,18 +154,19 @@ def _seat_key(seat: Mapping[str, Any]) -> str:
 
 
 async def post_batch(connection: AsyncConnection, round_id: str, step: str, debits: Mapping[str, int],
-                     credits: Mapping[str, int], *, at: str, lock: bool) -> None:
+                     credits: Mapping[str, int], *, at: str, lock: bool) -> dict[str, int]:
     """Post every stake (player -> house) and return (house -> player) of one step, batched.
 
-    Raises ``_Refused`` naming the players whose balance cannot cover their stake (the caller's
-    transaction then rolls back: nothing of the step is written).
+    Returns the new balances of the players it moved money for. Raises ``_Refused`` naming the
+    players whose balance cannot cover their stake (the caller's transaction then rolls back:
+    nothing of the step is written).
     """
     moves: dict[str, int] = {p: -a for p, a in debits.items() if a > 0}
     for player, amount in credits.items():
         if amount > 0:
             moves[player] = moves.get(player, 0) + amount
     if not moves:
-        return
+        return {}
     txid = {player: f"{round_id}:{player}:{step}" for player in moves}
     posted: set[str] = set()
     for chunk in _chunks(sorted(txid.values())):
@@ -153,7 +175,7 @@ async def post_batch(connection: AsyncConnection, round_id: str, step: str, debi
         posted.update(str(row[0]) for row in found)
     todo = {player: delta for player, delta in moves.items() if txid[player] not in posted}
     if not todo:
-        return
+        return {}
     balances: dict[str, int] = {}
     for chunk in _chunks(sorted(todo)):
         query = select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(chunk)) \
@@ -170,6 +192,7 @@ async def post_batch(connection: AsyncConnection, round_id: str, step: str, debi
         [{"p_id": player, "p_delta": delta} for player, delta in todo.items()])
     memo = f"live {step}"[:40]
     await connection.execute(insert(ledger_entries), list(_entries(todo, txid, round_id, memo, at)))
+    return {player: balances[player] + delta for player, delta in todo.items()}
 
 
 def _entries(todo: Mapping[str, int], txid: Mapping[str, str], round_id: str, memo: str,

@@ -126,6 +126,9 @@ class LiveRound:
     seats: Mapping[str, Seat] = field(default_factory=dict)
     point: str | None = None
     deck: tuple[int, ...] | None = None
+    #: Seats at the current decision point without a decision yet (kept by the transitions, so
+    #: "has everyone decided?" costs nothing with thousands of players).
+    undecided: int = 0
 
     @property
     def round_id(self) -> str:
@@ -142,7 +145,7 @@ class LiveRound:
         return [s for s in self.seats.values() if s.state is not None and s.state.phase == self.point]
 
     def all_decided(self) -> bool:
-        return all(seat.pending is not None for seat in self.at_point())
+        return self.undecided == 0
 
     def decision_due(self, now: float) -> bool:
         """The current decision point may close: its timer ran out or everyone decided."""
@@ -218,9 +221,11 @@ def _next_point(rnd: LiveRound, table: TableConfig, now: float, *, after: str | 
     points = table.decision_points
     start = 0 if after is None else points.index(after) + 1
     for point in points[start:]:
-        if any(s.state.phase == point for s in rnd.seats.values()):
-            return replace(rnd, phase=Phase.DECISION, point=point, deadline=now + table.decision_seconds)
-    return replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None)
+        waiting = sum(1 for s in rnd.seats.values() if s.state.phase == point)
+        if waiting:
+            return replace(rnd, phase=Phase.DECISION, point=point, deadline=now + table.decision_seconds,
+                           undecided=waiting)
+    return replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None, undecided=0)
 
 
 def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: float) -> LiveRound:
@@ -235,7 +240,8 @@ def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: 
     if seat.pending is not None:
         raise LiveTableError(f"you already chose {seat.pending} at the {rnd.point}", code="already_decided")
     game.check_action(seat.state, action)
-    return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action)})
+    return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action)},
+                   undecided=rnd.undecided - 1)
 
 
 def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan:
@@ -308,7 +314,7 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
         "point": rnd.point,
         "deadline": rnd.deadline,
         "seated": len(rnd.seats),
-        "decided": sum(1 for s in rnd.at_point() if s.pending is not None),
+        "decided": len(rnd.at_point()) - rnd.undecided,
         "player_cards": [],
         "board": [],
         "dealer_cards": [],
