@@ -223,3 +223,26 @@ def test_web_page_docs_and_health_are_served(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
     assert "/api/rounds" in client.get("/openapi.json").json()["paths"]
     assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_games_show_exact_rtps_once_the_analysis_has_them(database_url: str) -> None:
+    import time
+    from fractions import Fraction
+
+    from dealerpoker.server import Settings, create_app
+
+    def fake_analysis(rules: Any) -> dict[str, Fraction | None]:
+        if rules.game == "texas-bonus":
+            return {"ante": Fraction(1, 4), "flop": None}
+        return {"ante": Fraction(3, 4)}
+
+    app = create_app(Settings(database_url=database_url), rtp_source=fake_analysis)
+    with TestClient(app) as client:
+        deadline = time.monotonic() + 10
+        while True:
+            games = {g["id"]: g["rtp"] for g in client.get("/api/games").json()["games"]}
+            if games["casino-holdem"].get("ante") is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    assert games["texas-bonus"] == {"ante": 0.25, "flop": None}
+    assert games["casino-holdem"] == {"ante": 0.75}

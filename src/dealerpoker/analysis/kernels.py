@@ -25,6 +25,7 @@ from dealerpoker.analysis.evaluation import board_holding_values, cards_value, c
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
 U8 = npt.NDArray[np.uint8]
+I32 = npt.NDArray[np.int32]
 
 TEXAS_K = 21   # per (flop, class) sums, see texas_flops
 CASINO_K = 28  # per flop sums, see casino_flops
@@ -146,7 +147,7 @@ def _turn_index(flop: I64, t: int, binom: I64) -> int:
 
 @njit(cache=True, parallel=True)
 def texas_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, river_id: I64,
-                river_perm: I64, turn_id: I64, turn_perm: I64, pair_perm: I64, packed: U32,
+                river_perm: I64, turn_id: I64, turn_perm: I64, pair_perm: I32, packed: U32,
                 category: U8, qualifier_category: int, class_of_pair: I64,
                 out: I64, flop_bet: npt.NDArray[np.int8], river_bet: npt.NDArray[np.int8],
                 flop_ev: I64) -> None:
@@ -168,7 +169,7 @@ def texas_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, riv
             if c != flop[0] and c != flop[1] and c != flop[2]:
                 rem[k] = c
                 k += 1
-        acc = np.zeros((n_cards, n_pairs, 3), dtype=np.int64)
+        acc = np.zeros((n_cards, n_pairs, 3), dtype=np.int32)  # <= 46 rivers x 990 dealers
         for ti in range(n_rem):
             t = rem[ti]
             for ri in range(ti + 1, n_rem):
@@ -186,9 +187,9 @@ def texas_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, riv
                         p = b * (b - 1) // 2 + rem[ai]
                         q = perm[p]
                         s = packed[row, q]
-                        w = np.int64(s & 1023)
-                        lo = np.int64((s >> 10) & 1023)
-                        wq = w if (category[row, q] & 15) >= qualifier_category else 0
+                        w = np.int32(s & 1023)
+                        lo = np.int32((s >> 10) & 1023)
+                        wq = w if (category[row, q] & 15) >= qualifier_category else np.int32(0)
                         acc[t, p, 0] += w
                         acc[t, p, 1] += lo
                         acc[t, p, 2] += wq
@@ -209,16 +210,16 @@ def texas_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, riv
                     if ai == ti:
                         continue
                     p = b * (b - 1) // 2 + rem[ai]
-                    w, lo, wq = acc[t, p, 0], acc[t, p, 1], acc[t, p, 2]
-                    total[p, 0] += w
-                    total[p, 1] += lo
-                    total[p, 2] += wq
-                    bet = w > lo
+                    sw, sl, swq = np.int64(acc[t, p, 0]), np.int64(acc[t, p, 1]), np.int64(acc[t, p, 2])
+                    total[p, 0] += sw
+                    total[p, 1] += sl
+                    total[p, 2] += swq
+                    bet = sw > sl
                     river_bet[row, perm[p]] = 1 if bet else 0
                     if bet:
-                        total[p, 3] += w
-                        total[p, 4] += lo
-                        total[p, 5] += wq
+                        total[p, 3] += sw
+                        total[p, 4] += sl
+                        total[p, 5] += swq
                         total[p, 6] += 1
         turns = n_cards - 5
         for bi in range(n_rem):
@@ -288,7 +289,7 @@ def flop_situation_class(a: int, b: int, flop: I64, rank: I64, suit: I64,
 
 @njit(cache=True, parallel=True)
 def casino_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, river_id: I64,
-                 river_perm: I64, pair_perm: I64, packed: U32, category: U8, rank: I64, suit: I64,
+                 river_perm: I64, pair_perm: I32, packed: U32, category: U8, rank: I64, suit: I64,
                  ante_pays: I64, aa_pays: I64, aa_min_pair: int, out: I64, by_class: I64,
                  raise_table: npt.NDArray[np.int8], raise_ev: I64) -> None:
     """Casino Hold'em for canonical flops ``start..stop``.

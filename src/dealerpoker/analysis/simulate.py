@@ -18,13 +18,15 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
-from dealerpoker.analysis.evaluation import cards_value, category_of_value
+from dealerpoker.analysis.evaluation import category_of_value
 from dealerpoker.analysis.exact import class_names, class_of_pairs
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.evaluator.categories import HandCategory
+from dealerpoker.evaluator.kernels import eval5, eval7
 from dealerpoker.games.rules import CasinoHoldemRules, Rules, TexasBonusRules
 
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 STRATEGIES = {"texas-bonus": ("optimal", "always-play", "flop-only"),
               "casino-holdem": ("optimal", "always-play")}
 TEXAS_FIELDS = ("ante", "flop", "turn", "river", "bonus")
@@ -84,18 +86,25 @@ def _seed(seed: int, chunk: int) -> np.uint64:
 
 @njit(cache=True)
 def _index(cards: I64, k: int, binom: I64) -> int:
-    s = np.sort(cards[:k])
+    """Colex index of the first ``k`` cards, sorted in place (insertion sort: no allocation)."""
+    for i in range(1, k):
+        card = cards[i]
+        j = i
+        while j > 0 and cards[j - 1] > card:
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = card
     index = 0
     for i in range(k):
-        index += binom[s[i], i + 1]
+        index += binom[cards[i], i + 1]
     return index
 
 
 @njit(cache=True, parallel=True)
-def _texas_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strategy: int,
+def _texas_kernel(rounds: int, seed: int, n: int, rank: I64, glob: I64, strategy: int,
                   qualifier: int, stakes: I64, bonus_pays: I64, both_aces: int,
                   class_of_pair: I64, preflop: I64, binom: I64, flop_id: I64, flop_perm: I64,
-                  turn_id: I64, turn_perm: I64, pair_perm: I64, flop_bet: npt.NDArray[np.int8],
+                  turn_id: I64, turn_perm: I64, pair_perm: I32, flop_bet: npt.NDArray[np.int8],
                   river_bet: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
     chunks = (rounds + CHUNK - 1) // CHUNK
     sums = np.zeros((chunks, 12), dtype=np.float64)  # 5 fields + total: sum, sum of squares
@@ -103,8 +112,6 @@ def _texas_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strategy
         state = np.empty(1, dtype=np.uint64)
         state[0] = _seed(seed, chunk)
         deck = np.arange(n)
-        cards = np.empty(7, dtype=np.int64)
-        counts = np.zeros(13, dtype=np.int64)
         tmp = np.empty(4, dtype=np.int64)
         net = np.zeros(5, dtype=np.int64)
         todo = min(CHUNK, rounds - chunk * CHUNK)
@@ -137,17 +144,15 @@ def _texas_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strategy
                         tmp[i] = deck[4 + i]
                     idx = _index(tmp, 3, binom)
                     x = flop_bet[flop_id[idx], pair_perm[flop_perm[idx], p]]
-                    tmp[3] = deck[7]
+                    tmp[3] = deck[7]  # tmp[:3] holds the flop, now sorted
                     idx = _index(tmp, 4, binom)
                     y = river_bet[turn_id[idx], pair_perm[turn_perm[idx], p]]
-                for i in range(5):
-                    cards[i] = deck[4 + i]
-                cards[5], cards[6] = deck[0], deck[1]
-                pv = cards_value(cards, 7, rank, suit, counts)
-                cards[5], cards[6] = deck[2], deck[3]
-                dv = cards_value(cards, 7, rank, suit, counts)
+                b0, b1, b2 = glob[deck[4]], glob[deck[5]], glob[deck[6]]
+                b3, b4 = glob[deck[7]], glob[deck[8]]
+                pv = eval7(glob[deck[0]], glob[deck[1]], b0, b1, b2, b3, b4)
+                dv = eval7(glob[deck[2]], glob[deck[3]], b0, b1, b2, b3, b4)
                 if pv > dv:
-                    net[0] = stakes[0] if category_of_value(pv) >= qualifier else 0
+                    net[0] = stakes[0] if category_of_value(int(pv)) >= qualifier else 0
                     net[1] = stakes[1]
                     net[2] = stakes[2] * x
                     net[3] = stakes[3] * y
@@ -167,9 +172,9 @@ def _texas_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strategy
 
 
 @njit(cache=True, parallel=True)
-def _casino_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strategy: int,
+def _casino_kernel(rounds: int, seed: int, n: int, rank: I64, glob: I64, strategy: int,
                    stakes: I64, ante_pays: I64, aa_pays: I64, aa_min: int, aa_on_fold: bool,
-                   qualifier: int, binom: I64, flop_id: I64, flop_perm: I64, pair_perm: I64,
+                   qualifier: int, binom: I64, flop_id: I64, flop_perm: I64, pair_perm: I32,
                    raise_table: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
     chunks = (rounds + CHUNK - 1) // CHUNK
     sums = np.zeros((chunks, 8), dtype=np.float64)  # 3 fields + total: sum, sum of squares
@@ -177,8 +182,6 @@ def _casino_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strateg
         state = np.empty(1, dtype=np.uint64)
         state[0] = _seed(seed, chunk)
         deck = np.arange(n)
-        cards = np.empty(7, dtype=np.int64)
-        counts = np.zeros(13, dtype=np.int64)
         tmp = np.empty(3, dtype=np.int64)
         net = np.zeros(3, dtype=np.int64)
         todo = min(CHUNK, rounds - chunk * CHUNK)
@@ -198,11 +201,8 @@ def _casino_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strateg
                 raising = raise_table[flop_id[idx], pair_perm[flop_perm[idx], p]] == 1
             aa_net = 0
             if stakes[2] > 0:
-                cards[0], cards[1] = deck[0], deck[1]
-                for i in range(3):
-                    cards[2 + i] = deck[4 + i]
-                v5 = cards_value(cards, 5, rank, suit, counts)
-                c5 = category_of_value(v5)
+                v5 = eval5(glob[deck[0]], glob[deck[1]], glob[deck[4]], glob[deck[5]], glob[deck[6]])
+                c5 = category_of_value(int(v5))
                 pays = aa_pays[c5]
                 if c5 == 1 and ((v5 >> 16) & 15) < aa_min:
                     pays = -1
@@ -212,13 +212,11 @@ def _casino_kernel(rounds: int, seed: int, n: int, rank: I64, suit: I64, strateg
                 net[2] = aa_net if aa_on_fold else -stakes[2]
             else:
                 net[2] = aa_net
-                for i in range(5):
-                    cards[i] = deck[4 + i]
-                cards[5], cards[6] = deck[0], deck[1]
-                pv = cards_value(cards, 7, rank, suit, counts)
-                cards[5], cards[6] = deck[2], deck[3]
-                dv = cards_value(cards, 7, rank, suit, counts)
-                pay = ante_pays[category_of_value(pv)]
+                b0, b1, b2 = glob[deck[4]], glob[deck[5]], glob[deck[6]]
+                b3, b4 = glob[deck[7]], glob[deck[8]]
+                pv = eval7(glob[deck[0]], glob[deck[1]], b0, b1, b2, b3, b4)
+                dv = eval7(glob[deck[2]], glob[deck[3]], b0, b1, b2, b3, b4)
+                pay = ante_pays[category_of_value(int(pv))]
                 if dv < qualifier:
                     net[0] = stakes[0] * pay
                 elif pv > dv:
@@ -271,7 +269,7 @@ def simulate(rules: Rules, rounds: int, *, seed: int = 0, strategy: str = "optim
         raise SimulationError("the optimal strategy needs the solver's tables (run analyze)")
     empty8 = np.zeros((1, 1), dtype=np.int8)
     zero = np.zeros(1, dtype=np.int64)
-    rank, suit, n = deck.rank_array(), deck.suit_array(), deck.size
+    rank, glob, n = deck.rank_array(), deck.global_array(), deck.size
     binom = t.get("binom", np.zeros((n + 1, 8), dtype=np.int64))
     batches = max(1, min(100, rounds // (CHUNK * 4)))
     done = 0
@@ -286,11 +284,11 @@ def simulate(rules: Rules, rounds: int, *, seed: int = 0, strategy: str = "optim
             for line in rules.bonus_paytable:
                 for hand in line.hands:
                     pays[names.index(hand)] = line.pays
-            sums = _texas_kernel(size, batch_seed, n, rank, suit, code, int(rules.ante_qualifier),
+            sums = _texas_kernel(size, batch_seed, n, rank, glob, code, int(rules.ante_qualifier),
                                  stakes, pays, rules.both_aces_pays, class_of_pairs(deck),
                                  t.get("preflop_bet", zero), binom, t.get("flop_id", zero),
                                  t.get("flop_perm", zero), t.get("turn_id", zero),
-                                 t.get("turn_perm", zero), t.get("pair_perm", np.zeros((1, 1), np.int64)),
+                                 t.get("turn_perm", zero), t.get("pair_perm", np.zeros((1, 1), np.int32)),
                                  t.get("flop_bet", empty8), t.get("river_bet", empty8))
             fields: tuple[str, ...] = TEXAS_FIELDS
         else:
@@ -300,10 +298,10 @@ def simulate(rules: Rules, rounds: int, *, seed: int = 0, strategy: str = "optim
             aa_pays = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)],
                                dtype=np.int64)
             qualifier = (1 << 20) | (int(rules.dealer_qualifier_rank) << 16)
-            sums = _casino_kernel(size, batch_seed, n, rank, suit, code, stakes, ante_pays, aa_pays,
+            sums = _casino_kernel(size, batch_seed, n, rank, glob, code, stakes, ante_pays, aa_pays,
                                   int(rules.aa_min_pair_rank), rules.aa_settles_on_fold, qualifier,
                                   binom, t.get("flop_id", zero), t.get("flop_perm", zero),
-                                  t.get("pair_perm", np.zeros((1, 1), np.int64)),
+                                  t.get("pair_perm", np.zeros((1, 1), np.int32)),
                                   t.get("raise", empty8))
             fields = CASINO_FIELDS
         total_sums = sums if total_sums is None else total_sums + sums

@@ -98,7 +98,7 @@ class Symmetry:
     deck: DeckSpec
     binom: I64
     card_perm: I64    # (P, n) card -> card under each suit permutation
-    pair_perm: I64    # (P, pairs) pair index -> pair index
+    pair_perm: npt.NDArray[np.int32]  # (P, pairs) pair index -> pair index
     flops: BoardClasses
     turns: BoardClasses
     rivers: BoardClasses
@@ -138,6 +138,6 @@ def board_classes(k: int, card_perm: I64, binom: I64) -> BoardClasses:
 def build_symmetry(deck: DeckSpec) -> Symmetry:
     binom = binomial_table(deck.size)
     card_perm = _card_permutations(deck)
-    return Symmetry(deck, binom, card_perm, _pair_permutations(card_perm),
+    return Symmetry(deck, binom, card_perm, _pair_permutations(card_perm).astype(np.int32),
                     board_classes(3, card_perm, binom), board_classes(4, card_perm, binom),
                     board_classes(5, card_perm, binom))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
+from dealerpoker.games.rules import Rules
 from dealerpoker.server.settings import DEFAULT_DATABASE_URL
 
 
@@ -34,9 +37,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--redis", metavar="URL", default=None,
                         help="share live tables between several serve processes through Redis "
                              "(default: $DEALERPOKER_REDIS_URL, else one process)")
+    parser.add_argument("--no-rtp", action="store_true",
+                        help="do not run the exact analysis for the RTPs in GET /api/games (null RTPs); "
+                             "by default they come from the analysis cache, computed once in the background")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
+
+
+def cached_rtps(rules: Rules) -> Mapping[str, Fraction | None]:
+    """Each field's exact RTP from the analysis cache (computed and cached on a miss)."""
+    from dealerpoker.analysis.rtp import bet_rtps
+    from dealerpoker.cli._analysis_cache import DiskCache
+
+    return bet_rtps(rules, DiskCache())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         abandon_after_seconds=args.abandon_after,
         rules_files=rules_files or None,
     )
-    app = create_app(settings, extensions=[live_extension_from(args.tables, args.redis)])
+    app = create_app(settings, extensions=[live_extension_from(args.tables, args.redis)],
+                     rtp_source=None if args.no_rtp else cached_rtps)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
                 ws="websockets-sansio")
     return 0

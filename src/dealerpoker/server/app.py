@@ -16,6 +16,7 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 import dealerpoker
 from dealerpoker.games import GAMES, AnyGame, get_game, load_rules
+from dealerpoker.games.rules import Rules
 from dealerpoker.server.api import games as games_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
@@ -57,9 +59,23 @@ def load_games(settings: Settings) -> dict[str, AnyGame]:
     return {name: get_game(name, load_rules(name, settings.rules_files.get(name))) for name in GAMES}
 
 
-def games_document(games: Mapping[str, AnyGame]) -> dict[str, Any]:
-    """The ``GET /api/games`` body; the operator report compares actual returns with its RTPs."""
-    return {"games": [games_api.describe_game(game) for game in games.values()]}
+def games_document(
+    games: Mapping[str, AnyGame], rtps: Mapping[str, Mapping[str, float | None]] | None = None
+) -> dict[str, Any]:
+    """The ``GET /api/games`` body; the operator report compares actual returns with its RTPs.
+
+    ``rtps`` (game -> field -> RTP) comes from the exact analysis once it is known; else null.
+    """
+    known = rtps or {}
+
+    def rtp_of(game: AnyGame) -> Mapping[str, float | None]:
+        return known.get(game.name) or games_api.no_rtp(game)
+
+    return {"games": [games_api.describe_game(game, rtp_of) for game in games.values()]}
+
+
+RtpSource = Callable[[Rules], Mapping[str, Fraction | float | None]]
+"""Each betting field's RTP for a rules object (``dealerpoker.analysis.bet_rtps`` with a cache)."""
 
 
 def create_app(
@@ -68,8 +84,14 @@ def create_app(
     rng: random.Random | None = None,
     clock: Clock = system_clock,
     extensions: Sequence[Extension] = (),
+    rtp_source: RtpSource | None = None,
 ) -> FastAPI:
-    """The game server. ``rng`` shuffles (default ``secrets.SystemRandom()``), ``clock`` tells time."""
+    """The game server. ``rng`` shuffles (default ``secrets.SystemRandom()``), ``clock`` tells time.
+
+    ``rtp_source`` gives each field's exact RTP: it runs once per game in a worker thread after
+    start-up (a cache hit is instant, a fresh analysis takes a while); until it is done
+    ``GET /api/games`` shows null RTPs. Requests never wait for it.
+    """
     settings = settings or Settings()
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
@@ -88,13 +110,16 @@ def create_app(
             await database.migrate()
         for hook in services.startup:
             await hook()
-        reaper = asyncio.create_task(_reap_abandoned(services))
+        tasks = [asyncio.create_task(_reap_abandoned(services))]
+        if rtp_source is not None:
+            tasks.append(asyncio.create_task(_fill_rtps(services, rtp_source)))
         try:
             yield
         finally:
-            reaper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reaper
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             for hook in services.shutdown:
                 await hook()
             await database.dispose()
@@ -111,6 +136,19 @@ def create_app(
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")
     return app
+
+
+async def _fill_rtps(services: Services, source: RtpSource) -> None:
+    """Publish each game's exact RTPs as soon as the analysis (or its cache) has them."""
+    rtps: dict[str, dict[str, float | None]] = {}
+    for name, game in services.games.items():
+        try:
+            exact = await asyncio.to_thread(source, game.rules)
+        except Exception:  # the game list stays usable with null RTPs
+            log.exception("RTP analysis of %s failed", name)
+            continue
+        rtps[name] = {field: None if value is None else float(value) for field, value in exact.items()}
+        services.games_document = games_document(services.games, rtps)
 
 
 async def _reap_abandoned(services: Services) -> None:

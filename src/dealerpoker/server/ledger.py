@@ -39,17 +39,20 @@ async def post_transfer(
     at: str,
     round_id: str | None = None,
     memo: str = "",
+    known_new: bool = False,
 ) -> bool:
     """Move ``amount`` minor units; False (and nothing changed) when ``txid`` is already posted.
 
     Raises ``InsufficientFundsError`` (with the balance) when a player account cannot cover it;
-    the house may go below zero (it is the casino's side of every bet).
+    the house may go below zero (it is the casino's side of every bet). ``known_new`` skips the
+    look-up when the caller derived the txid from state it holds locked (the unique constraint
+    on ``(txid, account)`` still refuses a duplicate).
     """
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise ValueError(f"transfer {txid}: amount must be an integer >= 0, got {amount!r}")
     if from_account == to_account:
         raise ValueError(f"transfer {txid}: from and to are the same account {from_account!r}")
-    if await is_posted(connection, txid):
+    if not known_new and await is_posted(connection, txid):
         return False
     if amount == 0:
         return True  # nothing to record; a zero stake is not a ledger movement

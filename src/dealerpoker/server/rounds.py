@@ -111,14 +111,14 @@ class RoundService:
             round_id = self.id_factory()
             at = timestamp(self.clock())
             await ledger.post_transfer(connection, f"{round_id}:0", player_id, HOUSE, stake,
-                                       at=at, round_id=round_id, memo="stake")
+                                       at=at, round_id=round_id, memo="stake", known_new=True)
             returned = 0
             view = game.view(state)
             bonus = view.get("bonus")
             if isinstance(bonus, dict) and bonus.get("status") == "won":
                 returned = int(bonus["returned"])
                 await ledger.post_transfer(connection, f"{round_id}:0:return", HOUSE, player_id, returned,
-                                           at=at, round_id=round_id, memo="bonus")
+                                           at=at, round_id=round_id, memo="bonus", known_new=True)
             steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
                       "returned": returned}]
             values = {
@@ -239,14 +239,15 @@ class RoundService:
         at = timestamp(self.clock())
         # The stake is taken before the engine deals the next card or reveals the dealer's.
         await ledger.post_transfer(connection, f"{row.id}:{number}", row.player_id, HOUSE, stake,
-                                   at=at, round_id=row.id, memo="stake")
+                                   at=at, round_id=row.id, memo="stake", known_new=True)
         state, _events = game.apply(state, action)
         view = game.view(state)
         returned = 0
         if state.settlement is not None:
             returned = int(state.settlement.to_dict()["total_returned"]) - int(row.total_returned)
             await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id,
-                                       returned, at=at, round_id=row.id, memo="settlement")
+                                       returned, at=at, round_id=row.id, memo="settlement",
+                                       known_new=True)
         steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
                       "stake": stake, "returned": returned})
         balance = await ledger.balance_of(connection, row.player_id) or 0

@@ -16,7 +16,7 @@ from dealerpoker.server.services import Services
 bearer = HTTPBearer(auto_error=False, description="the token from POST /api/session")
 
 
-def services(request: Request) -> Services:
+async def services(request: Request) -> Services:
     found: Services = request.app.state.services
     return found
 
@@ -29,10 +29,10 @@ async def current_player(
     if credentials is None or not credentials.credentials:
         raise AuthenticationError("missing bearer token: send Authorization: Bearer <token> "
                                   "(POST /api/session gives one)")
-    return await services(request).authenticate(credentials.credentials)
+    return await (await services(request)).authenticate(credentials.credentials)
 
 
-def reject_unknown_query(request: Request) -> None:
+async def reject_unknown_query(request: Request) -> None:
     """Unknown query parameters are an error (a typo such as ``?limt=5`` must not pass silently)."""
     route = request.scope.get("route")
     dependant = getattr(route, "dependant", None)

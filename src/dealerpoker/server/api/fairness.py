@@ -38,7 +38,7 @@ class RoundRecordOut(Open):
     record_digest: str
 
 
-def fairness_service(request: Request) -> FairnessService:
+async def fairness_service(request: Request) -> FairnessService:
     found: FairnessService = request.app.state.fairness
     return found
 
