@@ -74,7 +74,8 @@ def main() -> None:
     body = [
         f"Measured {machine()} with `.venv/bin/python benchmarks/analyze.py --rounds {args.rounds}`.",
         "The machine was shared with several other helpers' builds and tests while this ran, so "
-        "every figure here is pessimistic.",
+        "every figure here is pessimistic. The CPU-time rows show how much of the two cores the "
+        "process actually got: wall time well above CPU time / 2 means it waited for the CPU.",
         "",
         "| figure | value |",
         "|---|---:|",

@@ -276,6 +276,7 @@ def test_readme_settle_examples_match_the_command(capsys: pytest.CaptureFixture[
     """The README's `settle` examples print exactly what the README shows."""
     readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
     section = readme[readme.index("## The `settle` command") :]
+    section = section[: section.find("\n## ", 1)]  # this section only, not the ones after it
     blocks = re.findall(r"```(sh|json|)\n(.*?)```", section, re.S)
     examples = [(blocks[i][1], blocks[i + 1][1]) for i in range(len(blocks) - 1) if blocks[i][0] == "sh"]
     assert len(examples) == 2
