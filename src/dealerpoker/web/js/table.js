@@ -588,6 +588,13 @@ export class Table {
     other.hidden = true;
     const bar = this.panelBar(panel);
     if (which === "rules") {
+      try {
+        // The server fills in the exact RTPs in the background after it starts: ask again.
+        const fresh = (await this.api.games()).games.find((g) => g.id === this.game.id);
+        if (fresh) this.game.rtp = fresh.rtp;
+      } catch {
+        // Keep the RTPs we have; the panel still shows the rules.
+      }
       panel.replaceChildren(bar, h("h2", {}, "Rules & paytables"), rulesPanel(this.game));
     } else {
       panel.replaceChildren(bar, h("h2", {}, "History"), h("p", {}, "Loading…"));
