@@ -73,6 +73,7 @@ class Level:
     own_settled: dict[int, list[float]] = field(default_factory=dict)
     rounds_done: int = 0
     errors: list[str] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
 
     def measured(self, number: int) -> bool:
         return self.first_measured is not None and number >= self.first_measured
@@ -117,21 +118,26 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
         async with connect(url, additional_headers={"Authorization": f"Bearer {token}"},
                            max_queue=None, open_timeout=60, ping_interval=None) as ws:
             level.connected += 1
+            answered: set[tuple[int | None, int]] = set()
             if level.connected == level.players:
                 all_in.set()
             async for raw in ws:  # cancelled when the level ends
                 received = time.time()
                 message = json.loads(raw)
                 number = _number(message.get("round"))
+                kind, event = message["type"], message.get("event")
                 if number is not None and level.measured(number):
                     level.latencies.append(received - message["sent_at"])
-                kind, event = message["type"], message.get("event")
+                    level.by_kind.setdefault(f"{kind}:{event or message.get('phase')}", []).append(
+                        received - message["sent_at"])
                 if kind == "table" and event == "betting_open" and all_in.is_set():
                     if level.first_measured is None:
                         level.first_measured = number
                     bets = {"ante": 100, "bonus": 100} if rng.random() < 0.3 else {"ante": 100}
                     later(ws, {"type": "bet", "bets": bets}, rng.uniform(0, think[0]))
-                elif kind == "you" and message.get("seat") and message["seat"]["legal_actions"]:
+                elif kind == "you" and message.get("seat") and message["seat"]["legal_actions"] \
+                        and (number, len(message["seat"]["steps"])) not in answered:
+                    answered.add((number, len(message["seat"]["steps"])))  # one answer per decision
                     action = rng.choice(message["seat"]["legal_actions"])
                     later(ws, {"type": "decide", "action": action}, rng.uniform(0, think[1]))
                 elif kind == "you" and message.get("phase") == "pause" and message.get("seat") \
@@ -197,7 +203,7 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
         exe = Path(sys.executable).parent / "dealerpoker"
         server = subprocess.Popen(
             [str(exe), "serve", "--port", str(port), "--database", f"sqlite:///{tmp}/bench.db",
-             "--tables", str(tables), "--log-level", "warning"],
+             "--tables", str(tables), "--log-level", "warning", "--no-rtp"],
             stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"))  # noqa: SIM115
         try:
             async with httpx.AsyncClient() as probe:
@@ -232,6 +238,10 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
                 server.wait(20)
             except subprocess.TimeoutExpired:
                 server.kill()
+            log = (Path(tmp) / "server.log").read_text()
+            if "Traceback" in log:
+                level.errors.append("server errors: see /tmp/dealerpoker-live-bench-server.log")
+                Path("/tmp/dealerpoker-live-bench-server.log").write_text(log)
     return level
 
 
@@ -250,7 +260,8 @@ def describe(level: Level) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, nargs="*", default=[500, 1000, 2000, 3000])
+    parser.add_argument("--players", type=int, nargs="*", default=[250, 500, 1000, 2000])
+    parser.add_argument("--keep-going", action="store_true", help="measure every count, even after one fails")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-players", type=int, default=5000)
     parser.add_argument("--level-timeout", type=float, default=240.0)
@@ -269,11 +280,15 @@ def main() -> int:
                                       (args.betting, args.decision, args.pause)))
         rows.append(describe(level))
         print(rows[-1], flush=True)
+        for kind, values in sorted(level.by_kind.items()):
+            values.sort()
+            print(f"  {kind:24} n={len(values):6} p50={values[len(values) // 2] * 1000:6.0f} ms "
+                  f"p99={values[int(0.99 * len(values))] * 1000:6.0f} ms max={values[-1] * 1000:6.0f} ms")
         if level.errors:
             print(f"  errors ({len(level.errors)}): {sorted(set(level.errors))[:5]}", flush=True)
         if level.holds():
             largest = max(largest, count)
-        elif count > largest:
+        elif count > largest and not args.keep_going:
             break  # a larger count will not hold either
     body = (f"Measured {machine()}. Shared machine: other helpers' builds and tests were running at the "
             f"same time, so these figures are pessimistic. Clients and server share the same 2 cores.\n\n"

@@ -75,5 +75,5 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings, extensions=[live_extension_from(args.tables, args.redis)],
                      rtp_source=None if args.no_rtp else cached_rtps)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                ws="websockets-sansio")
+                ws="websockets-sansio", ws_per_message_deflate=False)
     return 0

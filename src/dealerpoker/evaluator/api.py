@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -147,34 +148,24 @@ def best_five(hand: Sequence[Card], value: int) -> tuple[Card, ...]:
     return tuple(sorted(chosen, key=lambda c: (c.rank, c.suit), reverse=True))
 
 
-# Plain-Python copies of the tables: for one hand, list and dict lookups beat a numba call.
+# Plain-Python copies of the tables: for one hand, Python lookups beat a numba call.
 # _KEYS has 52 more entries of None, so that negative indices (which a list wraps around) and
 # indices 52..103 fail the key sum with a TypeError, and larger ones with an IndexError.
 _KEYS: list[Any] = [int(key) for key in tables.CARD_KEYS] + [None] * 52
 _INDEX_OF: dict[Card, int] = {card: card_to_index(card) for card in DECK_ORDER}
 _SUIT_BIAS, _FLUSH_CHECK = tables.SUIT_BIAS, tables.FLUSH_CHECK
-_RANKS_KEY = (1 << tables.SUIT_SHIFT) - 1
 _FLUSH_VALUES: list[int] = tables.FLUSH_VALUES.tolist()
 _FLUSH_BIT = {tables.SUIT_SHIFT + 4 * suit + 3: suit for suit in range(4)}
 
 
-def _rank_value_of() -> dict[int, int]:
-    """Rank-multiset key (low 32 bits of a hand key; distinct across 5, 6, 7 cards) -> value."""
-    lookup: dict[int, int] = {}
-    for n, values in zip(
-        (5, 6, 7), (tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7), strict=True
-    ):
-        counts = tables.count_vectors(13, (n,))
-        keys = tables.rank_keys(counts)
-        slots = (
-            tables.HIGH_BASES[n - 5][keys >> tables.LOW_FIELD_BITS]
-            + tables.LOW_INDEX[keys & tables.LOW_FIELD]
-        )
-        lookup.update(zip(keys.tolist(), values[slots].tolist(), strict=True))
-    return lookup
-
-
-_RANK_VALUE_OF = _rank_value_of()
+# Compact copies (array.array, not lists: no pointer to chase per element, fewer cache misses)
+_LOW_INDEX: array[int] = array("h", tables.LOW_INDEX.tobytes())
+_HIGH_BASE_5, _HIGH_BASE_6, _HIGH_BASE_7 = (array("i", base.tobytes()) for base in tables.HIGH_BASES)
+_RANK_VALUES_5, _RANK_VALUES_6, _RANK_VALUES_7 = (
+    array("i", values.tobytes())
+    for values in (tables.RANK_VALUES_5, tables.RANK_VALUES_6, tables.RANK_VALUES_7)
+)
+_LOW_BITS, _LOW_FIELD, _HIGH_FIELD = tables.LOW_FIELD_BITS, tables.LOW_FIELD, tables.HIGH_FIELD
 
 
 def _flush_value(hand: Sequence[int], key: int) -> int:
@@ -193,9 +184,9 @@ def _checked_indices(cards: str | Iterable[Card] | Iterable[int]) -> tuple[int, 
     for card in hand:
         if isinstance(card, Card):
             indices.append(_INDEX_OF[card])
-        elif isinstance(card, (int, np.integer)) and not isinstance(card, bool) and 0 <= card < 52:
+        elif isinstance(card, (int, np.integer)) and 0 <= card < 52:
             indices.append(int(card))
-        elif isinstance(card, (int, np.integer)) and not isinstance(card, bool):
+        elif isinstance(card, (int, np.integer)):
             raise InvalidCardError(f"card index {card} out of range 0..51")
         else:
             raise InvalidCardError(f"not a card: {card!r} (expected a Card or an index 0..51)")
@@ -210,49 +201,47 @@ def _checked_indices(cards: str | Iterable[Card] | Iterable[int]) -> tuple[int, 
     return tuple(indices)
 
 
-def _fast_value(cards: Sequence[Any]) -> int:
-    """The value of a list or tuple of 5-7 distinct indices, or -1 for anything else.
-
-    Unrolled by length: this is the per-call cost of the scalar API. Bad tokens (floats, text,
-    Cards, negative or large indices) end in a TypeError or IndexError here and -1.
-    """
-    keys, n = _KEYS, len(cards)
-    try:
-        if n == 7:
-            a, b, c, d, e, f, g = cards
-            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
-            distinct = len({a, b, c, d, e, f, g}) == 7
-        elif n == 6:
-            a, b, c, d, e, f = cards
-            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f]
-            distinct = len({a, b, c, d, e, f}) == 6
-        elif n == 5:
-            a, b, c, d, e = cards
-            key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
-            distinct = len({a, b, c, d, e}) == 5
-        else:
-            return -1
-    except (TypeError, IndexError):
-        return -1
-    if not distinct:
-        return -1
-    key += _SUIT_BIAS
-    if key & _FLUSH_CHECK:
-        return _flush_value(cards, key)
-    return _RANK_VALUE_OF[key & _RANKS_KEY]
-
-
 def value_of(cards: str | Iterable[Card] | Iterable[int]) -> int:
     """The integer value of 5, 6 or 7 cards: ``evaluate(cards).value`` without the object.
 
     >>> value_of([51, 47, 43, 39, 35]) == value_of("Ah Kh Qh Jh Th")
     True
     """
-    if type(cards) is list or type(cards) is tuple:
-        value = _fast_value(cards)
-        if value >= 0:
-            return value
-    return _fast_value(_checked_indices(cards))
+    # The fast path, unrolled by length, takes a list or tuple of 5-7 distinct ints; anything else
+    # (text, Cards, other iterables, bad tokens, which end in a TypeError or IndexError here)
+    # goes through _checked_indices, which converts or raises the error that names the token.
+    if type(cards) is not list and type(cards) is not tuple:
+        return value_of(_checked_indices(cards))
+    keys, n = _KEYS, len(cards)
+    key: int
+    high_base: array[int]
+    values: array[int]
+    try:
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            if len({a, b, c, d, e, f, g}) != 7:
+                return value_of(_checked_indices(cards))
+            key = _SUIT_BIAS + keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
+            high_base, values = _HIGH_BASE_7, _RANK_VALUES_7
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            if len({a, b, c, d, e, f}) != 6:
+                return value_of(_checked_indices(cards))
+            key = _SUIT_BIAS + keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f]
+            high_base, values = _HIGH_BASE_6, _RANK_VALUES_6
+        elif n == 5:
+            a, b, c, d, e = cards
+            if len({a, b, c, d, e}) != 5:
+                return value_of(_checked_indices(cards))
+            key = _SUIT_BIAS + keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+            high_base, values = _HIGH_BASE_5, _RANK_VALUES_5
+        else:
+            return value_of(_checked_indices(cards))
+    except (TypeError, IndexError):
+        return value_of(_checked_indices(cards))
+    if key & _FLUSH_CHECK:
+        return _flush_value(cards, key)
+    return values[high_base[key >> _LOW_BITS & _HIGH_FIELD] + _LOW_INDEX[key & _LOW_FIELD]]
 
 
 def evaluate(cards: str | Iterable[Card] | Iterable[int]) -> HandValue:
@@ -260,14 +249,13 @@ def evaluate(cards: str | Iterable[Card] | Iterable[int]) -> HandValue:
 
     Python and numpy integers are taken as card indices (so are ``True``/``False``, being ints).
     """
-    if type(cards) is list or type(cards) is tuple:
-        value = _fast_value(cards)
-        if value >= 0:
-            return _new_hand_value(HandValue, (value, tuple(cards)))
-    hand = _checked_indices(cards)
-    return _new_hand_value(HandValue, (_fast_value(hand), hand))
+    value = value_of(cards)  # raises on bad input
+    if (type(cards) is list or type(cards) is tuple) and _INDEX_TYPES.issuperset(map(type, cards)):
+        return _new_hand_value(HandValue, (value, tuple(cards)))
+    return _new_hand_value(HandValue, (value, _checked_indices(cards)))
 
 
+_INDEX_TYPES = frozenset({int, *(np.dtype(code).type for code in "bBhHiIlLqQ")})
 _new_hand_value = tuple.__new__  # skips the named tuple's Python-level __new__
 
 

@@ -141,22 +141,17 @@ def _high_bases(low_per_size: I64) -> tuple[I32, I32, I32]:
     return bases[0], bases[1], bases[2]
 
 
-def rank_keys(counts: I8) -> I64:
-    """The low 32 bits of the hand keys of rank-count vectors (13 columns): low + high field."""
-    low, high = _split_keys(counts)
-    return np.asarray(low + (high << LOW_FIELD_BITS), dtype=np.int64)
-
-
 def _split_keys(counts: I8) -> tuple[I64, I64]:
     return _sum_keys(counts[:, :LOW_RANKS]), _sum_keys(counts[:, LOW_RANKS:])
 
 
-def _build_rank_values(tops: I32) -> tuple[I32, I32, I32]:
-    values: list[I64] = []
+def _build_rank_values(tops: I32) -> list[I32]:
+    """Per hand size 5, 6, 7: the best value of the rank multiset in each slot."""
+    values: list[I32] = []
     for n in (5, 6, 7):
         counts = count_vectors(13, (n,))
         low, high = _split_keys(counts)
-        table = np.full(len(counts), -1, dtype=np.int64)
+        table = np.full(len(counts), -1, dtype=np.int32)
         slots = HIGH_BASES[n - 5][high] + LOW_INDEX[low]
         if n == 5:
             table[slots] = _five_card_rank_values(counts, tops)
@@ -164,15 +159,13 @@ def _build_rank_values(tops: I32) -> tuple[I32, I32, I32]:
             best = np.zeros(len(counts), dtype=np.int64)
             for rank in range(13):
                 has = counts[:, rank] > 0
-                fewer = counts[has].copy()
-                fewer[:, rank] -= 1
-                sub_low, sub_high = _split_keys(fewer)
+                sub_low = low[has] - (SUM_KEYS[rank] if rank < LOW_RANKS else 0)
+                sub_high = high[has] - (SUM_KEYS[rank - LOW_RANKS] if rank >= LOW_RANKS else 0)
                 sub = HIGH_BASES[n - 6][sub_high] + LOW_INDEX[sub_low]
                 best[has] = np.maximum(best[has], values[-1][sub])
             table[slots] = best
         values.append(table)
-    five, six, seven = (np.asarray(v, dtype=np.int32) for v in values)
-    return five, six, seven
+    return values
 
 
 def _build_flush_values(tops: I32) -> I32:
@@ -205,5 +198,6 @@ HIGH_BASES = _high_bases(_LOW_PER_SIZE)
 HIGH_BASE_5, HIGH_BASE_6, HIGH_BASE_7 = HIGH_BASES
 RANK_VALUES_5, RANK_VALUES_6, RANK_VALUES_7 = _build_rank_values(_TOPS)
 FLUSH_VALUES: I32 = _build_flush_values(_TOPS)
-for _table in (CARD_KEYS, LOW_INDEX, *HIGH_BASES, RANK_VALUES_5, RANK_VALUES_6, RANK_VALUES_7, FLUSH_VALUES):
+_ALL: tuple[npt.NDArray[np.generic], ...] = (CARD_KEYS, LOW_INDEX, *HIGH_BASES, FLUSH_VALUES)
+for _table in (*_ALL, RANK_VALUES_5, RANK_VALUES_6, RANK_VALUES_7):
     _table.setflags(write=False)

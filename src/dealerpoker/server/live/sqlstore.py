@@ -25,7 +25,7 @@ from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
 T = TypeVar("T")
 _CHUNK = 1000
-BALANCE_TTL = 30.0
+BALANCE_TTL = 600.0  # a stale figure only decides the early feedback; every commit checks
 BALANCE_CACHE_SIZE = 200_000
 
 
