@@ -30,6 +30,7 @@ def test_totals_per_game_and_field_are_the_settlements_sums() -> None:
 def test_rtp_is_shown_beside_the_actual_return_or_na() -> None:
     record = {
         "game": "casino-holdem",
+        "bets": {"ante": 1000, "aa": 100},
         "settlement": {
             "lines": [
                 {"field": "ante", "stake": 1000, "returned": 1000},
@@ -52,3 +53,32 @@ def test_rtp_is_shown_beside_the_actual_return_or_na() -> None:
 def test_an_empty_day() -> None:
     assert "no settled rounds" in render_report("2026-11-29", [], {})
     assert report_json("2026-11-29", [], {}) == {"date": "2026-11-29", "rounds": 0, "games": []}
+
+
+def test_the_antes_actual_return_is_its_whole_game_per_ante() -> None:
+    """The ante's RTP covers the ante and its follow-up bets, per unit of ante (as analysis defines it)."""
+    record = {
+        "game": "casino-holdem",
+        "bets": {"ante": 100, "aa": 100},
+        "settlement": {
+            "lines": [
+                {"field": "ante", "stake": 100, "returned": 200},
+                {"field": "raise", "stake": 200, "returned": 400},
+                {"field": "aa", "stake": 100, "returned": 0},
+            ]
+        },
+    }
+    folded = {
+        "game": "casino-holdem",
+        "bets": {"ante": 100},
+        "settlement": {"lines": [{"field": "ante", "stake": 100, "returned": 0}]},
+    }
+    (game,) = summarize([record, folded])
+    assert game.follow_ups == ("raise",)
+    assert game.ante_game_net == (100 + 200) - 100
+    fields = {f.field: f for f in game.fields}
+    assert game.actual_return(fields["ante"]) == 1 + 200 / 200
+    assert game.actual_return(fields["aa"]) == 0.0
+    assert game.actual_return(fields["raise"]) == 2.0
+    (row,) = [g for g in report_json("d", [game], {"casino-holdem": {"ante": 0.98}})["games"]]
+    assert [f["follow_up"] for f in row["fields"]] == [False, True, False]

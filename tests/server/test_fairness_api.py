@@ -157,15 +157,43 @@ def test_export_verify_and_report_from_the_database(
     assert "3 of 3 rounds verified" in capsys.readouterr().out
     assert main(["export", "--since", "2026-01-02", "--database", url]) == 0
     assert capsys.readouterr().out == ""
-    assert main(["report", "--date", "2026-01-01", "--database", url]) == 0
+    assert main(["report", "--date", "2026-01-01", "--database", url, "--no-rtp"]) == 0
     out = capsys.readouterr().out
     assert "3 round(s)" in out and "texas-bonus: 2 round(s)" in out and "casino-holdem: 1 round(s)" in out
-    assert main(["report", "--date", "2026-01-01", "--database", url, "--json"]) == 0
+    assert main(["report", "--date", "2026-01-01", "--database", url, "--json", "--no-rtp"]) == 0
     report = json.loads(capsys.readouterr().out)
     staked = sum(r["settlement"]["total_stake"] for r in records)
     returned = sum(r["settlement"]["total_returned"] for r in records)
     assert sum(g["stake"] for g in report["games"]) == staked
     assert sum(g["returned"] for g in report["games"]) == returned
     assert sum(g["hold"] for g in report["games"]) == staked - returned
-    assert main(["report", "--date", "yesterday", "--database", url]) == 2
+    assert main(["report", "--date", "yesterday", "--database", url, "--no-rtp"]) == 2
     assert "--date 'yesterday'" in capsys.readouterr().err
+
+
+def test_the_report_takes_exact_rtps_for_the_rules_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis is replaced by fixed fractions here (it takes half a minute per game)."""
+    from fractions import Fraction
+
+    from dealerpoker.analysis import rtp as analysis_rtp
+
+    asked: list[str] = []
+
+    def fake_rtps(rules: Any, cache: Any = None) -> dict[str, Fraction | None]:
+        asked.append(rules.fingerprint())
+        return {"ante": Fraction(9784, 10000), "aa": Fraction(9, 10), "raise": None}
+
+    monkeypatch.setattr(analysis_rtp, "bet_rtps", fake_rtps)
+    url = f"sqlite:///{tmp_path / 'casino.db'}"
+    with make_client(url, FakeClock()) as client:
+        player = Player(client)
+        for _ in range(3):
+            play_out(player, player.open("casino-holdem", ante=100, aa=100), lambda view: "raise")
+    assert main(["report", "--date", "2026-01-01", "--database", url, "--json"]) == 0
+    (game,) = json.loads(capsys.readouterr().out)["games"]
+    fields = {f["field"]: f for f in game["fields"]}
+    assert fields["ante"]["exact_rtp"] == 0.9784 and fields["aa"]["exact_rtp"] == 0.9
+    assert fields["raise"]["exact_rtp"] is None
+    assert len(set(asked)) == 1  # the rules document the rounds were played under

@@ -3,8 +3,9 @@
     dealerpoker report --date 2026-11-29 [--database URL] [--json]
 
 Rounds settled that UTC day: rounds, stakes, returns and hold per game and per betting field,
-and each field's actual return beside its exact RTP (as ``GET /api/games`` gives it; "n/a"
-where it is not known).
+and each field's actual return beside its exact RTP, computed by the exact analysis for the
+rules the day's rounds were played under (cached on disk like ``analyze``; the first run per
+rules takes about half a minute per game). ``--no-rtp`` skips it ("n/a").
 """
 
 from __future__ import annotations
@@ -26,17 +27,33 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--date", required=True, help="the UTC day, e.g. 2026-11-29")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-rtp", action="store_true", help="skip the exact RTPs (shown as n/a)")
     add_database_option(parser)
     parser.set_defaults(func=run)
 
 
-def exact_rtps() -> dict[str, dict[str, float | None]]:
-    """Each field's exact RTP as the server publishes it (None where not known)."""
-    from dealerpoker.server.app import games_document, load_games
-    from dealerpoker.server.settings import Settings
+def exact_rtps(records: list[Any]) -> dict[str, dict[str, float | None]]:
+    """Each field's exact RTP under the rules the records were played under.
 
-    document = games_document(load_games(Settings.from_env()))
-    return {game["id"]: dict(game["rtp"]) for game in document["games"]}
+    A game whose rounds that day were played under more than one rules document gets none
+    (one RTP would not describe them all).
+    """
+    from dealerpoker.analysis import rtp as analysis_rtp
+    from dealerpoker.cli._analysis_cache import DiskCache
+    from dealerpoker.games.rules import rules_from_document
+
+    documents: dict[str, dict[str, Any]] = {}
+    fingerprints: dict[str, set[str]] = {}
+    for record in records:
+        documents.setdefault(record["game"], record["rules"])
+        fingerprints.setdefault(record["game"], set()).add(record["rules_fingerprint"])
+    table: dict[str, dict[str, float | None]] = {}
+    for game, document in documents.items():
+        if len(fingerprints[game]) > 1:
+            continue
+        exact = analysis_rtp.bet_rtps(rules_from_document(document), DiskCache())
+        table[game] = {field: None if value is None else float(value) for field, value in exact.items()}
+    return table
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     start = datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
     records = read_records(args.database, start, start + datetime.timedelta(days=1))
     games = summarize(records)
-    rtp = exact_rtps()
+    rtp = {} if args.no_rtp else exact_rtps(records)
     if args.json:
         print(json.dumps(report_json(day.isoformat(), games, rtp), indent=2))
     else:

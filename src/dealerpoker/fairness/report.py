@@ -1,9 +1,13 @@
 """The operator's daily report from round records (pure): rounds, stakes, returns, hold.
 
 Per game and per betting field: how much was staked, returned and held (``stake - returned``),
-and each field's actual return (``returned / stake``) beside its exact RTP, when known.
+and each field's actual return beside its exact RTP, when known. A side bet's actual return is
+``returned / stake``. The ante's RTP is that of the whole ante game (the ante and the bets
+placed by the decisions after it: flop/turn/river or raise) per unit of ante, so its actual
+return is ``1 + (net of the ante game) / (ante staked)``; the follow-up fields have no RTP of
+their own.
 
->>> records = [{"game": "casino-holdem", "settlement": {"lines": [
+>>> records = [{"game": "casino-holdem", "bets": {"ante": 100, "aa": 100}, "settlement": {"lines": [
 ...     {"field": "ante", "stake": 100, "returned": 200}, {"field": "raise", "stake": 200, "returned": 400},
 ...     {"field": "aa", "stake": 100, "returned": 0}]}}]
 >>> (game,) = summarize(records)
@@ -14,7 +18,7 @@ dealerpoker report for 2026-11-29 (UTC): 1 round(s)
 <BLANKLINE>
 casino-holdem: 1 round(s), staked 400, returned 600, hold -200 (-50.00%)
   field   bets  staked  returned  hold  hold %  actual return  exact RTP  difference
-  ante       1     100       200  -100  -100.00%       200.00%        n/a         n/a
+  ante       1     100       200  -100  -100.00%       400.00%        n/a         n/a
 ...
 """
 
@@ -24,7 +28,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FieldTotals", "GameTotals", "render_report", "report_json", "summarize"]
+__all__ = ["MAIN_FIELD", "FieldTotals", "GameTotals", "render_report", "report_json", "summarize"]
+
+#: The field whose RTP covers the whole main game (it and every follow-up bet).
+MAIN_FIELD = "ante"
 
 RtpTable = Mapping[str, Mapping[str, float | None]]
 
@@ -51,6 +58,15 @@ class GameTotals:
     game: str
     rounds: int
     fields: tuple[FieldTotals, ...]
+    ante_game_net: int = 0
+    """Net to the players of the ante and its follow-up bets (flop/turn/river or raise)."""
+    follow_ups: tuple[str, ...] = ()
+
+    def actual_return(self, field: FieldTotals) -> float | None:
+        """What compares with the field's exact RTP (see the module docstring)."""
+        if field.field == MAIN_FIELD and field.stake:
+            return 1 + self.ante_game_net / field.stake
+        return field.actual_return
 
     @property
     def stake(self) -> int:
@@ -69,17 +85,26 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> list[GameTotals]:
     """Totals per game (sorted by name), fields in the order first seen."""
     rounds: dict[str, int] = {}
     fields: dict[str, dict[str, list[int]]] = {}
+    ante_net: dict[str, int] = {}
+    follow_ups: dict[str, dict[str, None]] = {}
     for record in records:
         game = str(record["game"])
         rounds[game] = rounds.get(game, 0) + 1
         per_field = fields.setdefault(game, {})
+        opening = set(record.get("bets") or {MAIN_FIELD: 0})
         for line in (record.get("settlement") or {}).get("lines", []):
-            totals = per_field.setdefault(str(line["field"]), [0, 0, 0])
+            name = str(line["field"])
+            totals = per_field.setdefault(name, [0, 0, 0])
             totals[0] += 1
             totals[1] += int(line["stake"])
             totals[2] += int(line["returned"])
+            if name == MAIN_FIELD or name not in opening:
+                ante_net[game] = ante_net.get(game, 0) + int(line["returned"]) - int(line["stake"])
+            if name not in opening:
+                follow_ups.setdefault(game, {})[name] = None
     return [
-        GameTotals(game, rounds[game], tuple(FieldTotals(f, *t) for f, t in fields[game].items()))
+        GameTotals(game, rounds[game], tuple(FieldTotals(f, *t) for f, t in fields[game].items()),
+                   ante_net.get(game, 0), tuple(follow_ups.get(game, {})))
         for game in sorted(rounds)
     ]
 
@@ -98,15 +123,18 @@ def render_report(date: str, games: list[GameTotals], rtp: RtpTable) -> str:
                   "  field   bets  staked  returned  hold  hold %  actual return  exact RTP  difference"]
         for f in game.fields:
             exact = rtp.get(game.game, {}).get(f.field)
-            actual = f.actual_return
+            actual = game.actual_return(f)
             difference = None if exact is None or actual is None else actual - exact
-            hold_share = None if actual is None else 1 - actual
+            hold_share = None if f.actual_return is None else 1 - f.actual_return
             diff_text = "n/a" if difference is None else f"{100 * difference:+.2f} pp"
             lines.append(
                 f"  {f.field:<6} {f.bets:>5} {f.stake:>7} {f.returned:>9} {f.hold:>5}  "
                 f"{_percent(hold_share)} {_percent(actual):>13} {_percent(exact):>10} {diff_text:>11}")
     if not games:
         lines.append("no settled rounds")
+    else:
+        lines += ["", f"actual return of the {MAIN_FIELD}: its whole game (with the follow-up bets) per unit "
+                      f"of {MAIN_FIELD}, as its RTP is defined; follow-up bets have no RTP of their own"]
     return "\n".join(lines)
 
 
@@ -118,7 +146,8 @@ def report_json(date: str, games: list[GameTotals], rtp: RtpTable) -> dict[str, 
             "game": g.game, "rounds": g.rounds, "stake": g.stake, "returned": g.returned, "hold": g.hold,
             "fields": [{
                 "field": f.field, "bets": f.bets, "stake": f.stake, "returned": f.returned, "hold": f.hold,
-                "actual_return": f.actual_return, "exact_rtp": rtp.get(g.game, {}).get(f.field),
+                "actual_return": g.actual_return(f), "exact_rtp": rtp.get(g.game, {}).get(f.field),
+                "follow_up": f.field in g.follow_ups,
             } for f in g.fields],
         } for g in games],
     }
