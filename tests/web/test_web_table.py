@@ -402,13 +402,14 @@ def test_rules_panel_history_and_replay(desktop: Any, live_server: LiveServer) -
 
     desktop.locator("#rules-button").click()
     panel = desktop.locator("#rules-panel")
-    assert panel.is_visible()
+    panel.locator(".limits").wait_for()
     games = live_server.api("GET", "/api/games", table.token)["games"]
     game = next(g for g in games if g["id"] == "casino-holdem")
-    for field in game["rtp"]:
-        row = panel.locator(f"tr[data-rtp='{field}'] .rtp")
-        assert row.inner_text() == ("not published yet" if game["rtp"][field] is None
-                                    else f"{game['rtp'][field] * 100:.2f}%")
+    opening = {field["name"] for field in game["fields"]}
+    for field, rtp in game["rtp"].items():
+        unknown = "not published yet" if field in opening else "in the Ante's RTP"
+        shown = panel.locator(f"tr[data-rtp='{field}'] .rtp").inner_text()
+        assert shown == (unknown if rtp is None else f"{rtp * 100:.2f}%")
     assert panel.locator(".paytable[data-paytable='ante']").inner_text().count("to 1") >= 10
     assert panel.locator(".paytable[data-paytable='aa']").is_visible()
     desktop.keyboard.press("Escape")

@@ -76,7 +76,8 @@ export function rulesPanel(game) {
             h("th", { scope: "row" }, fieldTitle(name)),
             h("td", {}, field ? formatMoney(field.min) : "—"),
             h("td", {}, field ? formatMoney(field.max) : "—"),
-            h("td.rtp", {}, formatRtp(game.rtp?.[name])));
+            // A bet placed by a decision (flop, turn, river, raise) is part of the Ante's game.
+            h("td.rtp", {}, !field && game.rtp?.[name] == null ? "in the Ante's RTP" : formatRtp(game.rtp?.[name])));
         }))),
     game.fields.filter((f) => paytableOf(game, f.name)).map((f) => paytableTable(f.name, paytableOf(game, f.name))),
     settings.length ? h("h3", {}, "Table settings") : null,

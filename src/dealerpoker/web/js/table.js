@@ -563,24 +563,47 @@ export class Table {
 
   // ---------------------------------------------------------------- panels and keyboard
 
+  /** The bar on top of a panel: switch to the other panel, or close (the panel covers the header). */
+  panelBar(panel) {
+    return h("div.panel__bar", {},
+      h("button.btn.btn--small", { type: "button", dataset: { panelTab: "rules" }, onclick: () => this.showPanel("rules") },
+        "RULES & PAYTABLES"),
+      h("button.btn.btn--small", { type: "button", dataset: { panelTab: "history" }, onclick: () => this.showPanel("history") },
+        "HISTORY"),
+      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, "CLOSE ✕"));
+  }
+
   async togglePanel(which) {
     const panel = which === "rules" ? this.el.rulesPanel : this.el.historyPanel;
-    const other = which === "rules" ? this.el.historyPanel : this.el.rulesPanel;
-    other.hidden = true;
     if (!panel.hidden) {
       panel.hidden = true;
       return;
     }
-    const close = h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, "CLOSE ✕");
+    await this.showPanel(which);
+  }
+
+  async showPanel(which) {
+    const panel = which === "rules" ? this.el.rulesPanel : this.el.historyPanel;
+    const other = which === "rules" ? this.el.historyPanel : this.el.rulesPanel;
+    other.hidden = true;
+    const bar = this.panelBar(panel);
     if (which === "rules") {
-      panel.replaceChildren(h("h2", {}, "Rules & paytables"), close, rulesPanel(this.game));
+      try {
+        // The server fills in the exact RTPs in the background after it starts: ask again.
+        const fresh = (await this.api.games()).games.find((g) => g.id === this.game.id);
+        if (fresh) this.game.rtp = fresh.rtp;
+      } catch {
+        // Keep the RTPs we have; the panel still shows the rules.
+      }
+      panel.replaceChildren(bar, h("h2", {}, "Rules & paytables"), rulesPanel(this.game));
     } else {
-      panel.replaceChildren(h("h2", {}, "History"), close, h("p", {}, "Loading…"));
+      panel.replaceChildren(bar, h("h2", {}, "History"), h("p", {}, "Loading…"));
+      panel.hidden = false;
       try {
         const { rounds } = await this.api.rounds({ status: "settled", limit: 20 });
-        panel.replaceChildren(h("h2", {}, "History"), close, historyList(rounds, (round) => this.openReplay(round)));
+        panel.replaceChildren(bar, h("h2", {}, "History"), historyList(rounds, (round) => this.openReplay(round)));
       } catch (error) {
-        panel.replaceChildren(h("h2", {}, "History"), close, h("p.message", { dataset: { kind: "error" } }, error.message));
+        panel.replaceChildren(bar, h("h2", {}, "History"), h("p.message", { dataset: { kind: "error" } }, error.message));
       }
     }
     panel.hidden = false;
@@ -588,14 +611,14 @@ export class Table {
 
   async openReplay(summary) {
     const panel = this.el.historyPanel;
-    const back = h("button.btn.btn--small", { type: "button", onclick: () => { panel.hidden = true; this.togglePanel("history"); } },
-      "◀ ALL ROUNDS");
+    const bar = this.panelBar(panel);
+    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showPanel("history") }, "◀ ALL ROUNDS");
     try {
       const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
       round.frames = replay.frames;
-      panel.replaceChildren(h("h2", {}, `Replay of round ${round.id}`), back, replayView(round));
+      panel.replaceChildren(bar, h("h2", {}, `Replay of round ${round.id}`), back, replayView(round));
     } catch (error) {
-      panel.replaceChildren(h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
+      panel.replaceChildren(bar, h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
     }
   }
 
