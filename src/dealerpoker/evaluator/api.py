@@ -151,7 +151,13 @@ def best_five(hand: Sequence[Card], value: int) -> tuple[Card, ...]:
 # Plain-Python copies of the tables: for one hand, Python lookups beat a numba call.
 # _KEYS has 52 more entries of None, so that negative indices (which a list wraps around) and
 # indices 52..103 fail the key sum with a TypeError, and larger ones with an IndexError.
-_KEYS: list[Any] = [int(key) for key in tables.CARD_KEYS] + [None] * 52
+# Each key also carries the card's own bit above the key's highest possible sum: a hand's key sum
+# then has one such bit per distinct card, so a duplicate shows as a missing bit (carry), which is
+# cheaper to test than building a set.
+_UNIQUE_SHIFT = (tables.SUIT_BIAS + 7 * max(int(key) for key in tables.CARD_KEYS)).bit_length()
+_KEYS: list[Any] = [
+    int(key) | 1 << (_UNIQUE_SHIFT + index) for index, key in enumerate(tables.CARD_KEYS)
+] + [None] * 52
 _INDEX_OF: dict[Card, int] = {card: card_to_index(card) for card in DECK_ORDER}
 _SUIT_BIAS, _FLUSH_CHECK = tables.SUIT_BIAS, tables.FLUSH_CHECK
 _FLUSH_VALUES: list[int] = tables.FLUSH_VALUES.tolist()
@@ -219,25 +225,21 @@ def value_of(cards: str | Iterable[Card] | Iterable[int]) -> int:
     try:
         if n == 7:
             a, b, c, d, e, f, g = cards
-            if len({a, b, c, d, e, f, g}) != 7:
-                return value_of(_checked_indices(cards))
             key = _SUIT_BIAS + keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
             high_base, values = _HIGH_BASE_7, _RANK_VALUES_7
         elif n == 6:
             a, b, c, d, e, f = cards
-            if len({a, b, c, d, e, f}) != 6:
-                return value_of(_checked_indices(cards))
             key = _SUIT_BIAS + keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f]
             high_base, values = _HIGH_BASE_6, _RANK_VALUES_6
         elif n == 5:
             a, b, c, d, e = cards
-            if len({a, b, c, d, e}) != 5:
-                return value_of(_checked_indices(cards))
             key = _SUIT_BIAS + keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
             high_base, values = _HIGH_BASE_5, _RANK_VALUES_5
         else:
             return value_of(_checked_indices(cards))
     except (TypeError, IndexError):
+        return value_of(_checked_indices(cards))
+    if (key >> _UNIQUE_SHIFT).bit_count() != n:  # a duplicated card
         return value_of(_checked_indices(cards))
     if key & _FLUSH_CHECK:
         return _flush_value(cards, key)
