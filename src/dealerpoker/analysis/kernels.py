@@ -110,6 +110,18 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
 
 
 @njit(cache=True)
+def _cards_off_flop(flop: I64, n_cards: int, n_rem: int) -> I64:
+    """The deck's cards that are not on the flop, ascending."""
+    rem = np.empty(n_rem, dtype=np.int64)
+    k = 0
+    for c in range(n_cards):
+        if c != flop[0] and c != flop[1] and c != flop[2]:
+            rem[k] = c
+            k += 1
+    return rem
+
+
+@njit(cache=True)
 def _board_index(flop: I64, t: int, r: int, binom: I64) -> int:
     """Colex index of the sorted five cards ``flop + {t, r}`` (``t < r``)."""
     cards = np.empty(5, dtype=np.int64)
@@ -163,12 +175,7 @@ def texas_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, riv
     dealers = (n_cards - 7) * (n_cards - 8) // 2
     for f in prange(start, stop):
         flop = flops[f]
-        rem = np.empty(n_rem, dtype=np.int64)
-        k = 0
-        for c in range(n_cards):
-            if c != flop[0] and c != flop[1] and c != flop[2]:
-                rem[k] = c
-                k += 1
+        rem = _cards_off_flop(flop, n_cards, n_rem)
         acc = np.zeros((n_cards, n_pairs, 3), dtype=np.int32)  # <= 46 rivers x 990 dealers
         for ti in range(n_rem):
             t = rem[ti]
@@ -307,12 +314,7 @@ def casino_flops(flops: I64, start: int, stop: int, n_cards: int, binom: I64, ri
     deals = (n_cards - 5) * (n_cards - 6) // 2 * dealers
     for f in prange(start, stop):
         flop = flops[f]
-        rem = np.empty(n_rem, dtype=np.int64)
-        k = 0
-        for c in range(n_cards):
-            if c != flop[0] and c != flop[1] and c != flop[2]:
-                rem[k] = c
-                k += 1
+        rem = _cards_off_flop(flop, n_cards, n_rem)
         acc = np.zeros((n_pairs, 21), dtype=np.int64)
         for ti in range(n_rem):
             t = rem[ti]
