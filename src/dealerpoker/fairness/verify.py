@@ -13,7 +13,8 @@ Round record, version 1 (JSON object; amounts in integer minor units, times ISO-
     game            "texas-bonus" | "casino-holdem"
     rules_version   text, rules_fingerprint: text (rules.fingerprint() of ``rules``)
     rules           the full rules document (paytables, limits, timers)
-    mode            "solo" | "table";  table_id: text | null;  player_id: text
+    mode            "solo" (a live round, "table", has its own layout: dealerpoker.fairness.live_record)
+    table_id: null;  player_id: text
     status          "settled" (an open round has no revealed seed yet)
     opened_at, settled_at
     fairness        {"algorithm", "commitment", "server_seed", "client_seed", "nonce"}
@@ -171,6 +172,13 @@ def verify_record(
         return [
             Finding("record", False, f"a round record must be a JSON object, got {type(record).__name__}")
         ]
+    if record.get("mode") == "table":
+        # A live table round (its own layout, every seat or one player's): imported here, as that
+        # module builds on this one.
+        from dealerpoker.fairness.verify_live import verify_live_record
+
+        return verify_live_record(record, server_seed=server_seed, expected_commitment=expected_commitment,
+                                  client_seed=client_seed, nonce=nonce)
     missing = [key for key in _REQUIRED if key not in record]
     if record.get("record_version") != RECORD_VERSION:
         check.fail(
@@ -355,7 +363,7 @@ def replay_seat(
         check.fail(f"{prefix}actions", "must be a list")
         return None
     try:
-        state = game.start(bets, deck)
+        state: RoundState = game.start(bets, deck)
     except (DealerPokerError, TypeError, AttributeError) as error:
         check.fail(f"{prefix}bets", f"the rules engine refuses the opening bets: {error}")
         return None
