@@ -276,3 +276,93 @@ def test_an_unsettled_round_has_no_record_yet(tmp_path: Path) -> None:
             await database.dispose()
 
     asyncio.run(open_next())
+
+
+def test_export_verify_and_report_include_live_rounds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dealerpoker.cli import main
+
+    url, ids, _clock, _table = _play(tmp_path)
+    export = tmp_path / "export.jsonl"
+    assert main(["export", "--since", "2026-11-29", "--until", "2026-11-29T12:00:46Z", "--format", "jsonl",
+                 "--database", url, "--output", str(export)]) == 0
+    assert "exported 1 round record(s)" in capsys.readouterr().err
+    (record,) = [json.loads(line) for line in export.read_text().splitlines()]
+    assert record["scope"] == "round" and len(record["seats"]) == 2
+    assert main(["verify", "--round-file", str(export)]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
+    # Settled at 12:00:45: an --until at that very time excludes it (exclusive).
+    assert main(["export", "--since", "2026-11-29", "--until", "2026-11-29T12:00:45Z",
+                 "--database", url]) == 0
+    assert capsys.readouterr().out == ""
+    # One byte changed: bob's opening ante 500 -> 600 in the file.
+    bob = ids["bob"]
+    text = export.read_text()
+    changed = text.replace('"bets":{"ante":500}', '"bets":{"ante":600}', 1)
+    assert changed != text
+    export.write_text(changed)
+    assert main(["verify", "--round-file", str(export)]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH  record_digest" in out and "MISMATCH  fairness.client_seed" in out
+    assert f"MISMATCH  seats[{bob}].settlement.lines[0].stake" in out and "FAILED" in out
+
+    assert main(["report", "--since", "2026-11-29", "--until", "2026-11-30", "--database", url,
+                 "--json", "--no-rtp"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (game,) = report["games"]
+    assert (game["game"], game["rounds"], game["live_rounds"], game["hands"]) == ("texas-bonus", 1, 1, 2)
+    assert game["stake"] == sum(seat["total_stake"] for seat in record["seats"])
+    assert game["returned"] == sum(seat["total_returned"] for seat in record["seats"])
+    assert report["since"] == "2026-11-29T00:00:00.000000Z"
+    assert report["until"] == "2026-11-30T00:00:00.000000Z"
+    assert main(["report", "--date", "2026-11-29", "--database", url, "--json", "--no-rtp"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == report["games"]
+    assert main(["report", "--since", "2026-11-29", "--database", url, "--no-rtp"]) == 0
+    out = capsys.readouterr().out
+    assert "2026-11-29 to now (until exclusive)" in out
+    assert "texas-bonus: 1 round(s) (1 live, 2 player hands)" in out
+    assert main(["report", "--since", "2026-11-30", "--database", url, "--no-rtp"]) == 0
+    assert "no settled rounds" in capsys.readouterr().out
+    for bad, message in ((["--date", "2026-11-29", "--since", "2026-11-28"], "--date is one UTC day"),
+                         (["--until", "2026-11-29"], "--until needs --since"),
+                         ([], "--date DAY or --since TIME"),
+                         (["--since", "2026-11-29", "--until", "2026-11-28"], "the range is empty")):
+        assert main(["report", *bad, "--database", url, "--no-rtp"]) == 2
+        assert message in capsys.readouterr().err
+
+
+CHECK_SCRIPT = """
+import { checkRound } from "%s";
+const records = JSON.parse(%s);
+const out = [];
+for (const record of records) out.push(await checkRound(record));
+const failed = (checks) => checks.filter((c) => !c.ok).map((c) => c.subject);
+console.log(JSON.stringify(out.map(({ ok, checks }) => ({ ok, failed: failed(checks) }))));
+"""
+
+
+def test_the_browser_check_confirms_a_live_round_and_names_a_false_reveal(tmp_path: Path) -> None:
+    """web/js/fairness.js (the replay view's check) in Node: the same file runs in Chromium."""
+    import shutil
+    import subprocess
+
+    import dealerpoker
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the browser test checks the same file in Chromium")
+    url, ids, _clock, _table = _play(tmp_path)
+    record = asyncio.run(_player_record(url, ids["alice"]))
+    false_flop = copy.deepcopy(record)
+    false_flop["reveals"][1]["cards"]["board"][2] = record["reveals"][2]["cards"]["board"][0]
+    false_seed = copy.deepcopy(record)
+    false_seed["fairness"]["server_seed"] = "00" * 32
+    script = CHECK_SCRIPT % ((Path(dealerpoker.__file__).parent / "web" / "js" / "fairness.js").as_uri(),
+                             json.dumps(json.dumps([record, false_flop, false_seed])))
+    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    good, flop, seed = json.loads(done.stdout)
+    assert good == {"ok": True, "failed": []}
+    assert flop == {"ok": False, "failed": ["flop reveal"]}
+    assert seed["ok"] is False and "commitment" in seed["failed"]
