@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 import httpx
 import pytest
 from tests.live.conftest import live_server
+from tests.live.test_cluster import POSTGRES_URL
+from tests.live.test_cluster import database as database  # a fresh PostgreSQL database per test
 
 from dealerpoker.fairness import commitment, table_client_seed
 from dealerpoker.fairness.verify import verify_record
@@ -366,3 +369,50 @@ def test_the_browser_check_confirms_a_live_round_and_names_a_false_reveal(tmp_pa
     assert good == {"ok": True, "failed": []}
     assert flop == {"ok": False, "failed": ["flop reveal"]}
     assert seed["ok"] is False and "commitment" in seed["failed"]
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for key, item in value.items() for p in _leaves(item, (*path, key))] or [path]
+    if isinstance(value, list):
+        return [p for k, item in enumerate(value) for p in _leaves(item, (*path, k))] or [path]
+    return [path]
+
+
+def test_any_malformed_value_is_reported_never_raised(tmp_path: Path) -> None:
+    url, _ids, _clock, _table = _play(tmp_path)
+    (record,) = asyncio.run(_whole_records(url))
+    from dealerpoker.fairness.verify import record_digest
+
+    # Ledger memos are notes ("live bets"), not checked; the rules document is checked by its
+    # fingerprint (test_verify.py).
+    paths = [p for p in _leaves(record) if p and p[0] not in ("rules", "record_digest") and p[-1] != "memo"]
+    paths += [("rules",), ("seats", 0), ("seats",), ("reveals",), ("ledger", 0), ("fairness",), ("table",)]
+    unchecked: set[tuple[Any, ...]] = set()
+    for path in paths:
+        for odd in (None, "x", [], {}, -1):
+            tampered = copy.deepcopy(record)
+            target = tampered
+            for key in path[:-1]:
+                target = target[key]
+            if target[path[-1]] == odd:
+                continue
+            target[path[-1]] = odd
+            tampered["record_digest"] = record_digest(tampered)
+            findings = verify_record(tampered)  # must not raise
+            if all(f.ok for f in findings):
+                unchecked.add((json.dumps(path), repr(odd)))
+    assert unchecked == set(), sorted({re.sub(r"\d+", "N", p) for p, _ in unchecked})
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set")
+def test_the_records_on_postgresql(database: str) -> None:
+    """The same round on PostgreSQL (migration 0004, the settlement commit, the txid prefix query)."""
+    table = parse_tables(TABLE)[0]
+    players = asyncio.run(_texas_round(database, table, FakeClock()))
+    (record,) = asyncio.run(_whole_records(database))
+    assert failures(record) == [] and len(record["seats"]) == 2
+    mine = asyncio.run(_player_record(database, players["alice"].player_id))
+    assert failures(mine) == [] and [s["player_id"] for s in mine["seats"]] == [players["alice"].player_id]
+    assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house"}

@@ -22,9 +22,12 @@ Layout (record_version 1, ``mode`` ``"table"``; times ISO-8601 UTC, amounts in m
     deck        the 52 card indices in dealing order
     dealt       {"player", "dealer", "board"}: every card shown by the end (shared by all seats)
     seats       [{"player_id", "bets", "bets_txid", "actions", "settlement", "total_stake",
-                  "total_returned"}], actions as in solo records plus "point" and "reason"
-                (why the timer chose: "timeout" or "unpaid"; null for the player's own choice)
-    ledger      both entries of every transfer of the round (scope "player": of that player)
+                  "total_returned"}], actions {"point", "action", "source", "reason", "at",
+                "stake", "txid"}; "source" is "player" or "timer", "reason"
+                (why the timer chose: "timeout" or "unpaid"; null for the player's own choice);
+                an action's txid is "{round_id}:{player}:{point}" when it staked, else null
+    ledger      both entries of every transfer of the round (scope "player": of that player), each
+                between a seated player and the house; "memo" is a note, not checked
     record_digest
 
 >>> reveals_of((0, 1, 2, 3, 4, 5, 6, 7, 8) + tuple(range(9, 52)), [("flop", "t1"), ("showdown", "t2")])
@@ -43,9 +46,11 @@ from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness.canonical import canonical_json
 from dealerpoker.fairness.verify import RECORD_VERSION, record_digest
 
-__all__ = ["SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
+__all__ = ["HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
 
 SCOPES = ("round", "player")
+#: The account on the other side of every transfer of a round (the server's house account).
+HOUSE = "house"
 #: Why the timer, not the player, chose an action: the point's time ran out, or the player's
 #: choice could not be debited when the point closed (the free default replaced it).
 TIMER_REASONS = ("timeout", "unpaid")
@@ -79,7 +84,7 @@ def live_action(round_id: str, player_id: str, step: Mapping[str, Any], at: str 
     """A stored live step as a record action (``source`` "player" or "timer", with the reason)."""
     own = step["source"] == "player"
     stake = int(step["stake"])
-    return {"step": step["point"], "point": step["point"], "action": step["action"],
+    return {"point": step["point"], "action": step["action"],
             "source": "player" if own else "timer", "reason": None if own else step["source"],
             "at": at, "stake": stake, "txid": f"{round_id}:{player_id}:{step['point']}" if stake else None}
 

@@ -470,7 +470,7 @@ def check_player_ledger(
         good = False
     for k, action in enumerate(actions):
         stake = action.get("stake", 0)
-        if stake:
+        if isinstance(stake, int) and stake:  # a stake of another type is named by the replay
             entries = by_txid.get(str(action.get("txid")), [])
             mine = [e["amount"] for e in entries if e.get("account") == player]
             if mine != [-stake]:

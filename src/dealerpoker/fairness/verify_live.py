@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.fairness.live_record import SCOPES, TIMER_REASONS, VISIBLE, reveals_of
+from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
 from dealerpoker.fairness.table import table_client_seed
 from dealerpoker.fairness.verify import (
     RECORD_VERSION,
@@ -94,10 +94,13 @@ def _check_identity(check: _Checker, record: Mapping[str, Any], seats: Sequence[
     if not isinstance(table, Mapping) or not isinstance(table.get("number"), int):
         check.fail("table", 'must be an object {"id": table id, "number": round number}')
         return False
+    if not isinstance(record["fairness"], Mapping):
+        check.fail("fairness", "must be an object {algorithm, commitment, server_seed, client_seed, nonce}")
+        return False
     good = check.same("table.id", record["table_id"], table.get("id"), "the round's table")
     good &= check.same("round_id", record["round_id"], f"{table.get('id')}/{table['number']}",
                        "the round id is {table}/{number}")
-    good &= check.same("fairness.nonce", (record["fairness"] or {}).get("nonce"), table["number"],
+    good &= check.same("fairness.nonce", record["fairness"].get("nonce"), table["number"],
                        "a live round's nonce is its round number")
     if record["scope"] not in SCOPES:
         check.fail("scope", f"record says {record['scope']!r}, expected one of {', '.join(SCOPES)}")
@@ -105,6 +108,9 @@ def _check_identity(check: _Checker, record: Mapping[str, Any], seats: Sequence[
     players = [seat.get("player_id") for seat in seats]
     if len(set(map(str, players))) != len(players):
         check.fail("seats", "a player is seated twice")
+        return False
+    if record["scope"] == "round" and record["player_id"] is not None:
+        check.fail("player_id", f"record says {record['player_id']!r}: the whole round's record is nobody's")
         return False
     if record["scope"] == "player" and players != [record["player_id"]]:
         check.fail("seats", f"a player's part holds their own seat only: record has {players!r} "
@@ -139,7 +145,7 @@ def _check_reveals(check: _Checker, record: Mapping[str, Any], deck: tuple[int, 
         check.fail("reveals", "must be a list of objects {event, at, cards}")
         return
     events = [r.get("event") for r in reveals]
-    unknown = [e for e in events if e not in VISIBLE]
+    unknown = [e for e in events if not isinstance(e, str) or e not in VISIBLE]
     if unknown or not events or events[-1] != "showdown":
         check.fail("reveals", f"events {events!r}: expected decision points "
                               f"({', '.join(VISIBLE)}) ending with the showdown")
@@ -168,13 +174,13 @@ def _check_times(check: _Checker, record: Mapping[str, Any], seats: Sequence[Map
     # default at the close, which is when the next cards are shown).
     window = {}
     for k, r in enumerate(reveals):
-        window[r.get("event")] = (times[2 + k][1], times[3 + k][1])
+        window[str(r.get("event"))] = (times[2 + k][1], times[3 + k][1])
     bad = 0
     for seat in seats:
         for k, action in enumerate(seat.get("actions") or []):
             subject = f"seats[{seat.get('player_id')}].actions[{k}].at"
             at = _parse_time(action.get("at") if isinstance(action, Mapping) else None)
-            span = window.get(action.get("point") if isinstance(action, Mapping) else None)
+            span = window.get(str(action.get("point"))) if isinstance(action, Mapping) else None
             if at is None or span is None:
                 check.fail(subject, "not an ISO-8601 time at one of the round's decision points")
                 bad += 1
@@ -198,13 +204,19 @@ def _transfers_by_player(check: _Checker, record: Mapping[str, Any],
     for entry in ledger:
         by_txid.setdefault(str(entry.get("txid")), []).append(entry)
     by_player: dict[str, list[Mapping[str, Any]]] = {}
+    first, last = _parse_time(record["betting_closed_at"]), _parse_time(record["settled_at"])
     for txid, entries in by_txid.items():
-        owners = {str(e.get("account")) for e in entries} & seated
-        if len(owners) != 1:
-            check.fail(f"ledger[{txid}]", f"moves money of {sorted(owners) or 'no seated player'}: "
-                                          "each transfer of a live round is between one seated player "
-                                          "and the house")
+        accounts = sorted(str(e.get("account")) for e in entries)
+        owners = set(accounts) & seated
+        if len(owners) != 1 or sorted([*owners, HOUSE]) != accounts:
+            check.fail(f"ledger[{txid}]", f"moves money between {accounts}: each transfer of a live round "
+                                          f"is between one seated player and the {HOUSE!r} account")
             continue
+        for entry in entries:
+            at = _parse_time(entry.get("at"))
+            if at is None or first is None or last is None or not first <= at <= last:
+                check.fail(f"ledger[{txid}].at", f"{entry.get('at')!r} is not a time between betting "
+                                                 "closed and the settlement")
         by_player.setdefault(owners.pop(), []).extend(entries)
     return by_player
 
@@ -218,6 +230,11 @@ def _check_seat(check: _Checker, record: Mapping[str, Any], game: Any, deck: tup
         if not isinstance(action, Mapping):
             continue
         reason, source = action.get("reason"), action.get("source")
+        stake = action.get("stake")
+        txid = f"{record['round_id']}:{player}:{action.get('point')}" if stake else None
+        if action.get("txid") != txid:
+            check.fail(f"{prefix}actions[{k}].txid", f"record says {action.get('txid')!r}, expected {txid!r} "
+                                                     "(the decision's ledger transfer when it staked)")
         if (source == "player" and reason is not None) or (source == "timer" and reason not in TIMER_REASONS):
             check.fail(f"{prefix}actions[{k}].reason",
                        f"record says {reason!r} for source {source!r}: the timer's reason is one of "

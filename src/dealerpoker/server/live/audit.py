@@ -92,7 +92,8 @@ def _history_item(row: Row[Any], games: Mapping[str, str]) -> dict[str, Any]:
         "number": int(row.number),
         "game": games.get(stored.get("rules_fingerprint"), "unknown"),
         "bets": json.loads(row.bets),
-        "steps": [{k: v for k, v in s.items() if k != "at"} for s in json.loads(row.steps)],
+        "actions": [live_action(f"{row.table_id}/{row.number}", row.player_id, step, _iso(step.get("at")))
+                    for step in json.loads(row.steps)],
         "total_stake": int(row.total_stake),
         "total_returned": returned,
         "net": returned - int(row.total_stake),

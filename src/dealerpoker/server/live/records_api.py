@@ -52,7 +52,8 @@ class LiveRoundItem(Strict):
     number: int
     game: str
     bets: dict[str, int]
-    steps: list[dict[str, Any]] = Field(description="your decisions: point, action, source, stake")
+    actions: list[dict[str, Any]] = Field(description="your decisions as in the record: point, action, "
+                                          "source, reason, at, stake, txid")
     total_stake: int
     total_returned: int
     net: int
