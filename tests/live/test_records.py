@@ -68,7 +68,8 @@ def failures(record: dict[str, Any]) -> list[str]:
     return [str(f) for f in verify_record(record) if not f.ok]
 
 
-async def _texas_round(url: str, table: TableConfig, clock: FakeClock) -> dict[str, NewPlayer]:
+async def _texas_round(url: str, table: TableConfig, clock: FakeClock,
+                       seed: str = SEED) -> dict[str, NewPlayer]:
     """One round: alice bets pre-flop (at +20) then checks by default, bob folds by the timer,
     carol's bet is refused at the close (she cannot cover it)."""
     database = Database(url)
@@ -83,7 +84,7 @@ async def _texas_round(url: str, table: TableConfig, clock: FakeClock) -> dict[s
         ids = {name: player.player_id for name, player in players.items()}
         store = SqlStore(database, lambda: timestamp(datetime.fromtimestamp(clock(), UTC)))
         runner = TableRunner(table, get_game(table.game, table.rules), store, Quiet(), clock=clock,
-                             watchers=lambda: 1, new_seed=lambda: SEED)
+                             watchers=lambda: 1, new_seed=lambda: seed)
         await runner.advance()  # opens round 1 at +0
         await runner.bet(ids["alice"], {"ante": 100, "bonus": 50})
         await runner.bet(ids["bob"], {"ante": 500})
@@ -416,3 +417,33 @@ def test_the_records_on_postgresql(database: str) -> None:
     mine = asyncio.run(_player_record(database, players["alice"].player_id))
     assert failures(mine) == [] and [s["player_id"] for s in mine["seats"]] == [players["alice"].player_id]
     assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house"}
+
+
+def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) -> None:
+    """A server seed whose deal gives the shared hand a pair: alice's Bonus wins at the deal
+    (its own txid), the rest is credited at the settlement; the record adds up to both."""
+    from dealerpoker.fairness import deck_order
+
+    bets = {"p_alice": {"ante": 100, "bonus": 50}, "p_bob": {"ante": 500}}
+    client = table_client_seed("audit-t/1", bets)
+    seed = next(candidate for candidate in (f"{k:064x}" for k in range(1, 1000))
+                if deck_order(candidate, client, 1)[0] // 4 == deck_order(candidate, client, 1)[1] // 4)
+    table = parse_tables(TABLE)[0]
+    asyncio.run(_texas_round(f"sqlite:///{tmp_path}/live.db", table, FakeClock(), seed))
+    (record,) = asyncio.run(_whole_records(f"sqlite:///{tmp_path}/live.db"))
+    assert failures(record) == []
+    alice = next(seat for seat in record["seats"] if seat["player_id"] == "p_alice")
+    bonus_line = next(line for line in alice["settlement"]["lines"] if line["field"] == "bonus")
+    assert bonus_line["returned"] > 50
+    mine = {e["txid"]: e["amount"] for e in record["ledger"] if e["account"] == "p_alice"}
+    assert mine["audit-t/1:p_alice:bonus"] == bonus_line["returned"]
+    assert sum(a for a in mine.values() if a > 0) == alice["total_returned"]
+    # A Bonus paid twice (a second transfer beside the deal's) is caught.
+    from dealerpoker.fairness.verify import record_digest
+
+    tampered = copy.deepcopy(record)
+    twice = [dict(e, txid="audit-t/1:p_alice:bonus-again") for e in tampered["ledger"]
+             if e["txid"] == "audit-t/1:p_alice:bonus"]
+    tampered["ledger"] += twice
+    tampered["record_digest"] = record_digest(tampered)
+    assert any(line.startswith("MISMATCH  seats[p_alice].ledger.credits") for line in failures(tampered))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealerpoker.server.live.table import LiveGame, LiveRound, Phase, Seat, Step
+from dealerpoker.server.live.table import LiveGame, LiveRound, Phase, Seat, Step, started
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +41,13 @@ def _step_record(step: Step) -> dict[str, Any]:
 
 
 def _seat_record(seat: Seat, phase: Phase) -> dict[str, Any]:
-    data: dict[str, Any] = {"bets": dict(seat.bets), "steps": [_step_record(s) for s in seat.steps]}
-    if phase is Phase.PAUSE and seat.state is not None and seat.state.settlement is not None:
-        data["settlement"] = seat.state.settlement.to_dict()
-    return data
+    record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [_step_record(s) for s in seat.steps]}
+    settlement = getattr(seat.state, "settlement", None)
+    if settlement is not None:  # every line's return, the Bonus paid at the deal included
+        record["returned"] = int(settlement.total_returned)
+        if phase is Phase.PAUSE:  # the itemised lines, stored by the settlement's commit
+            record["settlement"] = settlement.to_dict()
+    return record
 
 
 def to_record(rnd: LiveRound, fairness: Fairness) -> dict[str, Any]:
@@ -73,7 +76,8 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
         bets = {k: int(v) for k, v in data["bets"].items()}
         seat = Seat(player, bets, steps=steps)
         if deck is not None:
-            state = game.start(game.validate_bets(bets), deck)
+            seat = started(seat, game, deck)
+            state = seat.state
             for step in steps:
                 state, _events = game.apply(state, step.action)
             seat = replace(seat, state=state)
