@@ -1,7 +1,8 @@
 """A live round's audit record in the browser: the live page's MY ROUNDS list opens the player's
 part of the round as a replay, and its VERIFY THIS DEAL check (WebCrypto) confirms it.
 
-Debian's Chromium driven by Playwright (never a downloaded browser); skips, saying why, without it.
+Debian's Chromium driven by Playwright (the ``browser`` fixture of tests/conftest.py); skips,
+saying why, without it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Any
 
 import pytest
 from tests.live.conftest import live_server
-from tests.live.test_live_web import browser as browser  # the module-scoped Chromium
 from tests.live.test_records import _play_players
 
 pytestmark = pytest.mark.browser

@@ -10,6 +10,7 @@ import asyncio
 import copy
 import json
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.live.conftest import live_server
-from tests.live.test_cluster import POSTGRES_URL
-from tests.live.test_cluster import database as database  # a fresh PostgreSQL database per test
+from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 from dealerpoker.fairness import commitment, table_client_seed
 from dealerpoker.fairness.verify import verify_record
@@ -406,8 +406,14 @@ def test_any_malformed_value_is_reported_never_raised(tmp_path: Path) -> None:
     assert unchecked == set(), sorted({re.sub(r"\d+", "N", p) for p, _ in unchecked})
 
 
+@pytest.fixture
+def database() -> Iterator[str]:
+    with fresh_database("records") as url:
+        yield url
+
+
 @pytest.mark.postgres
-@pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set")
+@pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES)
 def test_the_records_on_postgresql(database: str) -> None:
     """The same round on PostgreSQL (migration 0004, the settlement commit, the txid prefix query)."""
     table = parse_tables(TABLE)[0]
@@ -447,3 +453,27 @@ def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) 
     tampered["ledger"] += twice
     tampered["record_digest"] = record_digest(tampered)
     assert any(line.startswith("MISMATCH  seats[p_alice].ledger.credits") for line in failures(tampered))
+
+
+def test_exact_rtps_agree_across_tables_whose_rules_differ_only_in_limits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live table with its own limits plays under another rules document than solo play:
+    a field keeps its RTP when every document gives the same one, and gets none otherwise."""
+    from fractions import Fraction
+
+    from dealerpoker.analysis import rtp as analysis_rtp
+    from dealerpoker.cli.report import exact_rtps
+
+    solo, live = (parse_tables(f'[[tables]]\nid = "t"\ngame = "casino-holdem"\n{extra}')[0].rules
+                  for extra in ("", "[tables.limits]\nante = { min = 500, max = 50000 }"))
+    assert solo.fingerprint() != live.fingerprint()
+    aa = {solo.fingerprint(): Fraction(9, 10), live.fingerprint(): Fraction(8, 10)}
+
+    def fake_rtps(rules: Any, cache: Any = None) -> dict[str, Fraction | None]:
+        return {"ante": Fraction(9784, 10000), "aa": aa[rules.fingerprint()], "raise": None}
+
+    monkeypatch.setattr(analysis_rtp, "bet_rtps", fake_rtps)
+    records = [{"game": "casino-holdem", "rules": rules.to_dict(), "rules_fingerprint": rules.fingerprint()}
+               for rules in (solo, live, solo)]
+    assert exact_rtps(records) == {"casino-holdem": {"ante": 0.9784, "aa": None, "raise": None}}
+    assert exact_rtps(records[:1]) == {"casino-holdem": {"ante": 0.9784, "aa": 0.9, "raise": None}}
