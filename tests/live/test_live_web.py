@@ -33,6 +33,17 @@ def _balance(base: str, page: Any) -> int:
     return value
 
 
+def _shows_ledger_balance(base: str, page: Any) -> None:
+    """The page's BALANCE meter comes to show the ledger's balance (read now, with nothing moving)."""
+    ledger = f"{_balance(base, page) / 100:.2f}"
+    page.wait_for_function("ledger => document.querySelector('#balance').textContent.replace(/,/g, '') === ledger",
+                           arg=ledger)
+
+
+def _shows_label(page: Any, label: str) -> None:
+    page.wait_for_function("label => document.querySelector('#live-phase').textContent === label", arg=label)
+
+
 def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
     clock = ManualClock()
@@ -73,10 +84,20 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
             assert cards_one == cards_two and "back" not in cards_one
             hidden = one.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
             assert hidden == ["back"] * 2
+            # The stakes were debited (and a won Bonus paid) at the deal: the meters follow the ledger.
+            for page in (one, two):
+                _shows_ledger_balance(base, page)
+                _shows_label(page, "Decide: Flop bet")  # named by the bet decided, not the street
+            assert _balance(base, two) == start["two"] - 500
+            assert one.locator("#clear").is_hidden()  # bets are closed: nothing to clear
             one.locator('#decisions [data-action="bet"]').click()  # two lets the timer decide: fold
             one.wait_for_function("window.dealerpokerLive.seat?.pending === 'bet'")
-            for point in ("preflop", "flop", "turn"):  # one lets the timer check on the flop and turn
+            # one lets the timer check on the flop and turn; each decision is labelled by its bet.
+            for point, next_bet in (("preflop", "Turn bet"), ("flop", "River bet"), ("turn", None)):
                 clock.reach(observer.until(lambda m, p=point: is_table("decision")(m) and m["point"] == p))
+                if next_bet is not None:
+                    _shows_label(one, f"Decide: {next_bet}")
+                    _shows_ledger_balance(base, one)  # the Flop bet was debited as the flop was shown
             for page in (one, two):
                 page.locator("#result").wait_for(state="visible", timeout=60_000)
         finally:
@@ -92,6 +113,7 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
                               f"'{(start['one'] + net_one) / 100:.2f}'")
         assert _balance(base, one) == start["one"] + net_one
         assert _balance(base, two) == start["two"] - 500
+        _shows_ledger_balance(base, two)
         ARTIFACTS.mkdir(exist_ok=True)
         one.screenshot(path=str(ARTIFACTS / "live-texas-settled.png"), full_page=True)
         for page in (one, two):

@@ -20,6 +20,8 @@ rounds. Every problem names the file and the entry, and nothing is half-loaded.
 ('texas-1', 'texas-bonus', 15.0, 500)
 >>> table.decision_points
 ('preflop', 'flop', 'turn')
+>>> table.decision_bets  # the bet decided at each point (texas: named after the street it is taken on)
+{'preflop': 'flop', 'flop': 'turn', 'turn': 'river'}
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from dealerpoker.errors import InvalidRulesError
+from dealerpoker.games import get_game
 from dealerpoker.games.rules import GAMES, Rules, load_rules
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -63,6 +66,14 @@ class TableConfig:
         """The engine phases at which every seated player decides, in order."""
         return tuple(self.rules.timeout_actions)
 
+    @property
+    def decision_bets(self) -> dict[str, str]:
+        """The field each decision point's bet places (texas-bonus: the Flop bet is decided at
+        "preflop"; casino-holdem: the Raise at "flop"), so pages label a decision by its bet."""
+        steps = get_game(self.game, self.rules).steps
+        return {point: place for point in self.decision_points
+                for place in [next((s.places for s in steps[point].values() if s.places), None)] if place}
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -72,6 +83,7 @@ class TableConfig:
             "decision_seconds": self.decision_seconds,
             "pause_seconds": self.pause_seconds,
             "decision_points": list(self.decision_points),
+            "decision_bets": self.decision_bets,
             "timeout_actions": dict(self.rules.timeout_actions),
             "limits": {name: {"min": lim.min, "max": lim.max} for name, lim in self.rules.limits.items()},
             "chips": list(self.rules.chips),

@@ -30,6 +30,7 @@ export class LiveTable {
     this.state = { phase: "unknown" };
     this.seat = null;
     this.balance = null;
+    this.ledgerMoment = null; // the last money moment whose balance was read (see followLedger)
     this.selected = 0;
     this.skew = 0; // server clock - our clock (seconds)
     this.retries = 0;
@@ -121,13 +122,40 @@ export class LiveTable {
     if (message.round && this.state.round && message.round !== this.state.round) return;
     this.seat = message.seat;
     this.recordUrl = message.record ?? null; // the settled round's audit record (your part)
+    this.followLedger(message);
     const settlement = this.seat?.settlement;
     if (settlement && message.phase === "pause") {
-      this.api.balance().then(({ balance }) => { this.balance = balance; this.render(); }).catch(() => {});
       const net = settlement.net;
       this.say(net > 0 ? `You win ${formatMoney(net)}.` : net < 0 ? `You lose ${formatMoney(-net)}.` : "Push.",
         net > 0 ? "win" : "info");
     }
+  }
+
+  /**
+   * Re-read the balance when this seat message follows a commit that moved the player's money:
+   * the deal (bets debited, a won Bonus paid), a decision point with a stake, the settlement.
+   * The server sends no balance in the fan-out (no per-player database work there); only a
+   * player whose money moved asks, once per money moment.
+   */
+  followLedger(message) {
+    const seat = message.seat;
+    const committed = seat && (seat.settlement || ["decision", "showdown"].includes(message.phase));
+    if (!committed) return;
+    const moment = `${message.round}|${seat.total_stake}|${seat.bonus?.status ?? ""}|${seat.settlement ? "settled" : ""}`;
+    if (moment === this.ledgerMoment) return;
+    this.ledgerMoment = moment;
+    this.api.balance().then(({ balance }) => {
+      if (this.ledgerMoment === moment) this.balance = balance;
+      this.render();
+    }).catch(() => {});
+  }
+
+  /** The countdown's label: a decision is named by the bet it decides (as the solo spots are). */
+  phaseTitle() {
+    const { phase, point } = this.state;
+    if (phase !== "decision") return PHASE_TITLES[phase] ?? phase;
+    const bet = this.config.decision_bets?.[point];
+    return `Decide: ${bet ? `${fieldTitle(bet)} bet` : point}`;
   }
 
   // ---------------------------------------------------------------- building and rendering
@@ -310,8 +338,7 @@ export class LiveTable {
     const table = this.root.querySelector(".table");
     table.dataset.phase = state.phase;
     table.dataset.round = state.round ?? "";
-    this.el.phase.textContent = state.phase === "decision"
-      ? `Decide: ${state.point}` : PHASE_TITLES[state.phase] ?? state.phase;
+    this.el.phase.textContent = this.phaseTitle();
     this.el.banner.hidden = !["closed", "decision", "showdown"].includes(state.phase);
     this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
     this.el.players.textContent = String(state.players ?? "—");
