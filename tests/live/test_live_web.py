@@ -36,8 +36,8 @@ def _balance(base: str, page: Any) -> int:
 def _shows_ledger_balance(base: str, page: Any) -> None:
     """The page's BALANCE meter comes to show the ledger's balance (read now, with nothing moving)."""
     ledger = f"{_balance(base, page) / 100:.2f}"
-    page.wait_for_function("ledger => document.querySelector('#balance').textContent.replace(/,/g, '') === ledger",
-                           arg=ledger)
+    shown = "document.querySelector('#balance').textContent.replace(/,/g, '')"
+    page.wait_for_function(f"ledger => {shown} === ledger", arg=ledger)
 
 
 def _shows_label(page: Any, label: str) -> None:
