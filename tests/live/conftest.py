@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -155,3 +157,39 @@ class LivePlayer:
 
 def is_table(event: str) -> Any:
     return lambda m: m["type"] == "table" and m.get("event") == event
+
+
+class FakeClock:
+    """The injected clock of a table runner: time moves only when a test sets ``now``."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _postgres_admin(admin_url: str, statement: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(admin_url)
+    connection = await asyncpg.connect(user=url.username, password=url.password, host=url.host,
+                                       port=url.port, database=url.database)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@contextmanager
+def fresh_postgres_database(admin_url: str, prefix: str) -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database (dropped on exit), so parallel runs never meet."""
+    from sqlalchemy.engine import make_url
+
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    asyncio.run(_postgres_admin(admin_url, f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_postgres_admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

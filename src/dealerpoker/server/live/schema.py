@@ -1,4 +1,4 @@
-"""Tables of the live rounds (created by migration ``0003``)."""
+"""Tables of the live rounds (created by migrations ``0003`` and ``0004``)."""
 
 from __future__ import annotations
 
@@ -32,4 +32,25 @@ live_seats = Table(
     Column("updated_at", String(32), nullable=False),
     PrimaryKeyConstraint("table_id", "number", "player_id", name="pk_live_seats"),
     Index("ix_live_seats_player", "player_id"),
+)
+
+# The newest lease token (fencing token) that claimed each table; every commit checks it.
+live_leases = Table(
+    "live_leases", metadata,
+    Column("table_id", String(40), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", name="pk_live_leases"),
+)
+
+# Bets and decisions accepted before their step is committed (see ``live.pending``).
+live_pending = Table(
+    "live_pending", metadata,
+    Column("table_id", String(40), nullable=False),
+    Column("number", BigInteger, nullable=False),
+    Column("player_id", String(40), nullable=False),
+    Column("step", String(16), nullable=False),  # "bets" or the decision point
+    Column("value", Text, nullable=False),       # the bets' JSON, or the action
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", "number", "player_id", "step", name="pk_live_pending"),
 )
