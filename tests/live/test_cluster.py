@@ -16,22 +16,22 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, fresh_postgres_database, is_table
+from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, is_table
+from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+from tests.support.databases import audit as audit_database
 
-POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-    pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set"),
+    pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES),
     pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
 ]
 
 
 @pytest.fixture
 def database() -> Iterator[str]:
-    assert POSTGRES_URL is not None
-    with fresh_postgres_database(POSTGRES_URL, "dp_live") as url:
+    with fresh_database("live") as url:
         yield url
 
 
@@ -113,7 +113,7 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert len(settled) == 1
         assert watcher.balance() == start[watcher.id] + mine["seat"]["settlement"]["net"]
         assert back.balance() == start[other.id] - 100  # folded by the timer on the survivor
-        audit = _audit(database)
+        audit = audit_database(database)
         assert audit.ok, audit
     finally:
         for player in players:
@@ -122,20 +122,6 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         second.stop()
         _cleanup(prefix)
 
-
-def _audit(url: str) -> Any:
-    from dealerpoker.server import ledger
-    from dealerpoker.server.db import Database
-
-    async def run() -> Any:
-        database = Database(url)
-        try:
-            async with database.transaction() as connection:
-                return await ledger.audit(connection)
-        finally:
-            await database.dispose()
-
-    return asyncio.run(run())
 
 
 def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_the_counter() -> None:

@@ -190,8 +190,9 @@ def test_a_restart_in_a_decision_keeps_the_decisions_sent_and_the_timer() -> Non
         clock.now = 1025.0
         await again.advance()
         assert again.round.point == "flop"
-        assert again.round.seats["p"].steps[0] == Step("preflop", "bet", "player", 200)
-        assert again.round.seats["q"].steps[0] == Step("preflop", "fold", "timeout", 0)
+        # The player's decision keeps the time it was accepted (before the restart).
+        assert again.round.seats["p"].steps[0] == Step("preflop", "bet", "player", 200, 1015.0)
+        assert again.round.seats["q"].steps[0] == Step("preflop", "fold", "timeout", 0, 1025.0)
         assert store.balances == {"p": 4_700, "q": 4_900}
 
     run(scenario())
@@ -210,7 +211,7 @@ def test_once_everyone_had_decided_a_restart_closes_the_point_at_once() -> None:
         await again.resume()
         await again.advance()
         assert again.round is not None and again.round.phase is Phase.PAUSE
-        assert again.round.seats["p"].steps == (Step("flop", "raise", "player", 200),)
+        assert again.round.seats["p"].steps == (Step("flop", "raise", "player", 200, 1015.0),)
 
     run(scenario())
 

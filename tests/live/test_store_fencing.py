@@ -1,17 +1,15 @@
-"""The live store on a real database (SQLite, and PostgreSQL when DEALERPOKER_TEST_POSTGRES_URL is
-set): lease tokens fence every commit and pending write, pending bets/decisions are kept, and two
-owners of one table (two stores, as two processes) finish a round once."""
+"""The live store on a real database (a SQLite file, and a PostgreSQL database of its own when
+DEALERPOKER_TEST_POSTGRES_URL is set): lease tokens fence every commit and pending write, pending
+bets/decisions are kept, and two owners of one table (two stores, as two processes) finish a
+round once."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.live.conftest import FakeClock, fresh_postgres_database
+from tests.live.conftest import FakeClock
 
 from dealerpoker.games import get_game
 from dealerpoker.server import ledger
@@ -24,7 +22,6 @@ from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.live.table import Phase
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
-POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
 AT = "2026-11-29T00:00:00.000000Z"
 
 
@@ -34,17 +31,6 @@ class Silent:
 
     async def to_players(self, table_id: str, messages: Any) -> None:
         pass
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/live.db"
-    elif not POSTGRES_URL:
-        pytest.skip("PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set")
-    else:
-        with fresh_postgres_database(POSTGRES_URL, "dp_fence") as url:
-            yield url
 
 
 async def _open(url: str, players: dict[str, int]) -> Database:
@@ -65,9 +51,9 @@ def _record(number: int, phase: str) -> dict[str, Any]:
                                       "client_seed": None, "nonce": None}}
 
 
-def test_claims_are_monotonic_and_a_stale_token_writes_nothing(database_url: str) -> None:
+def test_claims_are_monotonic_and_a_stale_token_writes_nothing(served_database: str) -> None:
     async def scenario() -> None:
-        database = await _open(database_url, {})
+        database = await _open(served_database, {})
         first, second = SqlStore(database, lambda: AT), SqlStore(database, lambda: AT)
         try:
             assert await first.claim("t", None) == 1  # no Redis: the database's counter
@@ -99,13 +85,14 @@ def test_claims_are_monotonic_and_a_stale_token_writes_nothing(database_url: str
     asyncio.run(scenario())
 
 
-def test_two_owners_of_a_table_the_older_is_refused_and_the_round_is_settled_once(database_url: str) -> None:
+def test_two_owners_of_a_table_the_older_is_refused_and_the_round_is_settled_once(
+        served_database: str) -> None:
     table = parse_tables('[[tables]]\nid = "t"\ngame = "casino-holdem"\nbetting_seconds = 15\n'
                          'decision_seconds = 10\npause_seconds = 4')[0]
     game = get_game(table.game, table.rules)
 
     async def scenario() -> None:
-        database = await _open(database_url, {"p": 5_000, "q": 5_000})
+        database = await _open(served_database, {"p": 5_000, "q": 5_000})
         clock = FakeClock()
         try:
             old = TableRunner(table, game, SqlStore(database, lambda: AT), Silent(), clock=clock,

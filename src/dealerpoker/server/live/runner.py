@@ -127,7 +127,8 @@ class TableRunner:
             reply = self.seat_message(player_id)
             point = updated.point
             assert point is not None
-            written = self.writer.put(Pending(updated.number, player_id, point, action))
+            value = json.dumps({"action": action, "at": updated.seats[player_id].pending_at})
+            written = self.writer.put(Pending(updated.number, player_id, point, value))
         await self._written(written)
         return reply
 
@@ -163,16 +164,19 @@ class TableRunner:
         or decisions accepted since, keeping the stored deadline.
         """
         async with self._lock:
-            self.round = self.fairness = None
-            self.token = await self.store.claim(self.table.id, lease)
-            self.stale = False
-            self.writer.reopen()
-            record = await self.store.last_round(self.table.id)
-            if record is None:
-                return False
-            rnd, self.fairness = from_record(record, self.game)
-            self.round = await self._restore_pending(rnd)
-            return True
+            return await self._resume(lease)
+
+    async def _resume(self, lease: int | None) -> bool:
+        self.round = self.fairness = None
+        self.token = await self.store.claim(self.table.id, lease)
+        self.stale = False
+        self.writer.reopen()
+        record = await self.store.last_round(self.table.id)
+        if record is None:
+            return False
+        rnd, self.fairness = from_record(record, self.game)
+        self.round = await self._restore_pending(rnd)
+        return True
 
     async def _restore_pending(self, rnd: LiveRound) -> LiveRound:
         items = await self.store.pending(self.table.id, rnd.number)
@@ -180,7 +184,7 @@ class TableRunner:
             bets = {item.player_id: json.loads(item.value) for item in items if item.step == BETS}
             rnd, invalid = core.restore_bets(rnd, self.game, bets)
         else:
-            decisions = {item.player_id: item.value for item in items if item.step == rnd.point}
+            decisions = {item.player_id: _decision(item.value) for item in items if item.step == rnd.point}
             rnd, invalid = core.restore_decisions(rnd, self.game, decisions)
         if invalid:
             log.warning("table %s: left out the stored bets/decisions no longer valid of %s",
@@ -191,12 +195,15 @@ class TableRunner:
         """Make every transition due now; returns when to call again (None: on a wake-up).
 
         Raises ``StaleLeaseError`` (and stops this runner) once a newer lease token claimed the
-        table: the commit that found out wrote nothing.
+        table: the commit that found out wrote nothing. A runner never resumed resumes first
+        (without a lease token: the database's counter).
         """
         async with self._lock:
             if self.stale:
                 return None
             try:
+                if self.token is None:
+                    await self._resume(None)
                 return await self._advance()
             except StaleLeaseError as error:
                 self.stale, self.round = True, None
@@ -315,6 +322,12 @@ class TableRunner:
             waiter.cancel()
             stopper.cancel()
             self.wakeup.clear()
+
+
+def _decision(value: str) -> tuple[str, float | None]:
+    """A pending decision as written by ``decide``: the action and when it was accepted."""
+    data = json.loads(value)
+    return str(data["action"]), data.get("at")
 
 
 def _refused(player_id: str) -> dict[str, Any]:

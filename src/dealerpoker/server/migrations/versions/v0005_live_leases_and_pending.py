@@ -5,8 +5,8 @@ round checks it in its own transaction, so a process whose lease was taken over 
 partitioned) can no longer write. ``live_pending`` holds the bets and decisions accepted before
 their step is committed, so a restart resumes the window or timer with them.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
