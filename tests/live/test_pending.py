@@ -85,3 +85,22 @@ def test_a_stale_lease_fails_every_waiter_and_closes_the_writer() -> None:
         assert len(sink.batches) == 1
 
     asyncio.run(scenario())
+
+
+def test_drain_waits_for_the_write_in_progress_and_the_queued_one() -> None:
+    async def scenario() -> None:
+        sink = Sink()
+        writer = PendingWriter(sink.write, delay=0.0)
+        sink.gate.clear()
+        first = writer.put(Pending(1, "p", "flop", "a"))
+        await asyncio.sleep(0.01)  # being written, held at the gate
+        second = writer.put(Pending(1, "q", "flop", "b"))
+        drained = asyncio.ensure_future(writer.drain())
+        await asyncio.sleep(0.01)
+        assert not drained.done()
+        sink.gate.set()
+        await drained
+        assert first.done() and second.done()
+        assert [[item.value for item in batch] for batch in sink.batches] == [["a"], ["b"]]
+
+    asyncio.run(scenario())

@@ -42,6 +42,7 @@ class PendingWriter:
         self.delay = delay
         self._batch: dict[tuple[int, str, str], Pending] = {}
         self._done: asyncio.Future[None] | None = None
+        self._writing: asyncio.Future[None] | None = None  # the batch being written now
         self._task: asyncio.Task[None] | None = None
         self._closed: BaseException | None = None
 
@@ -66,6 +67,7 @@ class PendingWriter:
                 batch, done = self._batch, self._done
                 self._batch, self._done = {}, None
                 assert done is not None
+                self._writing = done
                 try:
                     await self.write(tuple(batch.values()))
                 except StaleLeaseError as error:
@@ -83,7 +85,7 @@ class PendingWriter:
                 if not done.done():
                     done.set_result(None)
         finally:
-            self._task = None
+            self._task = self._writing = None
 
     def close(self, error: BaseException) -> None:
         """Refuse everything queued or to come with ``error`` (the table stopped here)."""
@@ -98,9 +100,10 @@ class PendingWriter:
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait (at most ``timeout`` s) until everything queued so far is written or failed."""
-        if self._done is not None:
+        waiting = [f for f in (self._writing, self._done) if f is not None and not f.done()]
+        if waiting:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._done), timeout)
+                await asyncio.wait_for(asyncio.gather(*map(asyncio.shield, waiting)), timeout)
 
 
 def _fail(future: asyncio.Future[None], error: BaseException) -> None:

@@ -219,11 +219,16 @@ class TableRunner:
                     return None
                 await self._open(1 if rnd is None else rnd.number + 1, now)
             elif rnd.phase is Phase.BETTING and now >= (rnd.deadline or 0):
+                # Every accepted bet is answered (written) before "no more bets" goes out.
+                await self.writer.drain()
                 self.round = core.close_betting(rnd, now=now)
                 await self.publisher.to_table(self.table.id, self.table_message("no_more_bets"))
             elif rnd.phase is Phase.CLOSED:
                 await self._deal(now)
             elif rnd.phase is Phase.DECISION and rnd.decision_due(now):
+                # Every accepted decision is answered before the next street: a point that closes
+                # early (everyone decided) does not overtake the last decider's reply.
+                await self.writer.drain()
                 await self._close_point(now)
             elif rnd.phase is Phase.SHOWDOWN:
                 await self._settle(now)
