@@ -83,6 +83,17 @@ def test_a_killed_server_finishes_the_live_round_after_its_restart(tmp_path: Pat
     txids = _txids(database, player.id)
     steps_posted = sorted(t.rsplit(":", 1)[1] for t in txids if t.startswith(f"{number}:"))
     assert steps_posted == ["bets", "preflop", "settle"] or steps_posted == ["bets", "preflop"]  # a loss
+    # The round's audit record, written across the restart, still verifies: seeds, deck, reveals,
+    # the times of both processes in order, every decision replayed and every transfer.
+    from dealerpoker.fairness.verify import verify_record
+    from dealerpoker.server.live.audit import settled_live_records
+
+    records = asyncio.run(settled_live_records(database, "2000-01-01"))
+    (record,) = [r for r in records if r["round_id"] == number]
+    assert [f for f in verify_record(record) if not f.ok] == []
+    (seat,) = [s for s in record["seats"] if s["player_id"] == player.id]
+    assert [(a["point"], a["source"]) for a in seat["actions"]] == [
+        ("preflop", "player"), ("flop", "player"), ("turn", "player")]
 
 
 def test_bets_and_decisions_acknowledged_before_a_kill_survive_it(tmp_path: Path,
@@ -153,3 +164,10 @@ def test_bets_and_decisions_acknowledged_before_a_kill_survive_it(tmp_path: Path
     assert posted[bob.id] == ["bets"]
     assert posted[alice.id][0] == "bets" and "preflop" in posted[alice.id]
     assert len(set(posted[alice.id])) == len(posted[alice.id])  # each step's money moved once
+    # The audit record, written across both restarts, verifies (decision times included).
+    from dealerpoker.fairness.verify import verify_record
+    from dealerpoker.server.live.audit import settled_live_records
+
+    (record,) = [r for r in asyncio.run(settled_live_records(database, "2000-01-01"))
+                 if r["round_id"] == window["round"]]
+    assert [f for f in verify_record(record) if not f.ok] == []
