@@ -3,6 +3,10 @@
 Writes are serialised per player: on PostgreSQL by a row lock (``SELECT ... FOR UPDATE``) on the
 player's account, on SQLite by a single writer (an in-process lock plus ``BEGIN IMMEDIATE``,
 which also serialises several processes sharing one file).
+
+Drivers: asyncpg for PostgreSQL; for SQLite the standard ``sqlite3`` module run on the event-loop
+thread (``sqlite+inline``, see ``sqlite_inline``) rather than aiosqlite's thread per connection,
+which costs more than the statements themselves. ``sqlite+aiosqlite://`` URLs still work.
 """
 
 from __future__ import annotations
@@ -19,17 +23,21 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from dealerpoker.server import schema
+from dealerpoker.server import schema, sqlite_inline
 from dealerpoker.server.settings import SettingsError
 
-_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
+_DRIVERS = {"sqlite": f"sqlite+{sqlite_inline.DRIVER}", "postgresql": "postgresql+asyncpg",
             "postgres": "postgresql+asyncpg"}
+#: Drivers a URL may name explicitly (the first one of each backend is the default above).
+_ACCEPTED = {f"sqlite+{sqlite_inline.DRIVER}", "sqlite+aiosqlite", "postgresql+asyncpg"}
 
 
 def async_url(url: str) -> str:
     """The async driver URL for a plain database URL (the server chooses the driver).
 
     >>> async_url("sqlite:///data/casino.db")
+    'sqlite+inline:///data/casino.db'
+    >>> async_url("sqlite+aiosqlite:///data/casino.db")
     'sqlite+aiosqlite:///data/casino.db'
     >>> async_url("postgresql://postgres@127.0.0.1:5432/casino")
     'postgresql+asyncpg://postgres@127.0.0.1:5432/casino'
@@ -45,10 +53,12 @@ def async_url(url: str) -> str:
                             "postgresql://USER@HOST:PORT/DB)") from None
     backend = parsed.get_backend_name()
     driver = _DRIVERS.get(backend)
-    if driver is None or (parsed.drivername != backend and parsed.drivername != driver):
+    if driver is None or (parsed.drivername != backend and parsed.drivername not in _ACCEPTED):
         raise SettingsError(f"database URL {url!r}: unsupported (use sqlite:///FILE or "
                             "postgresql://USER@HOST:PORT/DB)")
-    return parsed.set(drivername=driver).render_as_string(hide_password=False)
+    if parsed.drivername == backend:
+        parsed = parsed.set(drivername=driver)
+    return parsed.render_as_string(hide_password=False)
 
 
 class Database:
