@@ -194,3 +194,50 @@ def test_with_nobody_watching_the_table_idles_and_a_round_without_bets_pauses() 
         assert await runner.advance() is None  # idles again after the pause
 
     run(scenario())
+
+
+def _seed_dealing(bets: dict[str, dict[str, int]], wanted: Any) -> str:
+    """The first server seed whose round-1 deal at table "t" satisfies ``wanted(state of p)``."""
+    game = get_game("texas-bonus")
+    for i in range(10_000):
+        seed = f"{i:064x}"
+        deck = deck_order(seed, table_client_seed("t/1", bets), 1)
+        if wanted(game.start(bets["p"], deck)):
+            return seed
+    raise AssertionError("no such seed in 10,000")
+
+
+def test_a_won_bonus_is_credited_in_the_deal_commit_and_told_to_its_player_at_once() -> None:
+    async def scenario() -> None:
+        bets = {"p": {"ante": 100, "bonus": 50}, "q": {"ante": 100}}
+        seed = _seed_dealing(bets, lambda state: state.bonus.status == "won")
+        runner, clock, store, rec = make("texas-bonus", {"p": 10_000, "q": 10_000})
+        runner.new_seed = lambda: seed
+        await runner.advance()
+        for player, b in bets.items():
+            await runner.bet(player, b)
+        clock.now = 1015.0
+        await runner.advance()  # no more bets, deal
+        assert runner.round is not None and runner.round.phase is Phase.DECISION
+        bonus = runner.round.seats["p"].state.bonus
+        assert bonus.returned > 50
+        assert store.posted["t/1:p:bonus"] == bonus.returned  # in the deal's own commit
+        assert store.balances["p"] == 10_000 - 150 + bonus.returned
+        told = rec.players[-1]
+        assert told["p"]["seat"]["bonus"]["status"] == "won" and told["q"]["seat"]["bonus"] is None
+        clock.now = 1025.0
+        await runner.advance()  # both fold by the timer: the round is settled
+        assert runner.round.phase is Phase.PAUSE
+        settlement = rec.players[-1]["p"]["seat"]["settlement"]
+        bonus_lines = [line for line in settlement["lines"] if line["field"] == "bonus"]
+        assert [line["returned"] for line in bonus_lines] == [bonus.returned]
+        assert store.balances["p"] == 10_000 + settlement["net"]  # the Bonus counted once
+        assert "t/1:p:settle" not in store.posted  # a fold: nothing left to credit
+        # Settling again after a restart moves nothing.
+        store.records[("t", 1)] = dict(store.records[("t", 1)], phase="showdown", deadline=None)
+        again = TableRunner(runner.table, runner.game, store, rec, clock=clock, watchers=lambda: 1)
+        await again.resume()
+        await again.advance()
+        assert store.balances["p"] == 10_000 + settlement["net"]
+
+    run(scenario())

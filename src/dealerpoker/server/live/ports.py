@@ -15,11 +15,14 @@ class LiveStore(Protocol):
         """The newest stored record of the table (``to_record`` form), or None."""
 
     async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
-                     credits: Mapping[str, int]) -> frozenset[str]:
+                     credits: Mapping[str, int],
+                     extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
         """One transaction: the record, each player's stake (player -> house) and return
-        (house -> player) with txid ``{round}:{player}:{step}``. A txid already posted is
-        not posted again. If some players cannot cover their debit, nothing is committed and
-        those players are returned (the caller drops them and commits again)."""
+        (house -> player) with txid ``{round}:{player}:{step}``, and each of ``extra_credits``
+        (``{other_step: {player: amount}}``, e.g. the Bonus paid at the deal) with txid
+        ``{round}:{player}:{other_step}``. A txid already posted is not posted again. If some
+        players cannot cover their debit, nothing is committed and those players are returned
+        (the caller drops them and commits again)."""
 
     async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
         """A player's balance (None for an unknown player); may be cached unless ``fresh``."""
@@ -48,21 +51,26 @@ class MemoryStore:
         return self.records[(table_id, max(numbers))] if numbers else None
 
     async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
-                     credits: Mapping[str, int]) -> frozenset[str]:
+                     credits: Mapping[str, int],
+                     extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
         round_id = f"{record['table']}/{record['number']}"
         refused = frozenset(
             player for player, amount in debits.items()
             if f"{round_id}:{player}:{step}" not in self.posted and self.balances.get(player, 0) < amount)
         if refused:
             return refused
-        for sign, moves in ((-1, debits), (1, credits)):
-            for player, amount in moves.items():
-                txid = f"{round_id}:{player}:{step}"
-                if txid in self.posted or amount == 0:
+        moves = [(step, -1, debits), (step, 1, credits)]
+        moves += [(other, 1, amounts) for other, amounts in (extra_credits or {}).items()]
+        posted_now: dict[str, int] = {}
+        for name, sign, amounts in moves:
+            for player, amount in amounts.items():
+                txid = f"{round_id}:{player}:{name}"
+                if (txid in self.posted and txid not in posted_now) or amount == 0:
                     continue
-                self.posted[txid] = sign * amount
+                posted_now[txid] = posted_now.get(txid, 0) + sign * amount
                 self.balances[player] += sign * amount
                 self.house -= sign * amount
+        self.posted.update(posted_now)
         self.records[(record["table"], record["number"])] = record
         self.commits += 1
         return frozenset()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealerpoker.server.live.table import LiveGame, LiveRound, Phase, Seat, Step
+from dealerpoker.server.live.table import LiveGame, LiveRound, Phase, Seat, Step, started
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,19 @@ def to_record(rnd: LiveRound, fairness: Fairness) -> dict[str, Any]:
         "point": rnd.point,
         "deadline": rnd.deadline,
         "deck": list(rnd.deck) if rnd.deck is not None else None,
-        "seats": {player: {"bets": dict(seat.bets), "steps": [s.to_dict() for s in seat.steps]}
-                  for player, seat in rnd.seats.items()},
+        "seats": {player: _seat_record(seat) for player, seat in rnd.seats.items()},
         "fairness": {"server_seed": fairness.server_seed, "commitment": fairness.commitment,
                      "algorithm": fairness.algorithm, "client_seed": fairness.client_seed,
                      "nonce": fairness.nonce},
     }
+
+
+def _seat_record(seat: Seat) -> dict[str, Any]:
+    record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [s.to_dict() for s in seat.steps]}
+    settlement = getattr(seat.state, "settlement", None)
+    if settlement is not None:  # every line's return, the Bonus paid at the deal included
+        record["returned"] = int(settlement.total_returned)
+    return record
 
 
 def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fairness]:
@@ -56,7 +63,8 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
         bets = {k: int(v) for k, v in data["bets"].items()}
         seat = Seat(player, bets, steps=steps)
         if deck is not None:
-            state = game.start(game.validate_bets(bets), deck)
+            seat = started(seat, game, deck)
+            state = seat.state
             for step in steps:
                 state, _events = game.apply(state, step.action)
             seat = replace(seat, state=state)

@@ -161,8 +161,10 @@ class TableRunner:
             fairness = replace(fairness, client_seed=client_seed, nonce=rnd.number)
             deck = deck_order(fairness.server_seed, client_seed, rnd.number)
             dealt = core.deal(rnd, self.game, self.table, deck, set(rnd.seats), now=now)
+            # The Bonus is paid on the hole cards at once: in the deal's own transaction.
             refused = await self.store.commit(to_record(dealt, fairness), step="bets",
-                                              debits=core.opening_stakes(rnd), credits={})
+                                              debits=core.opening_stakes(rnd), credits={},
+                                              extra_credits={"bonus": core.bonus_payouts(dealt)})
             if not refused:
                 break
             await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})

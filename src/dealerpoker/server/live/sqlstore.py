@@ -65,17 +65,21 @@ class SqlStore:
         return record
 
     async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
-                     credits: Mapping[str, int]) -> frozenset[str]:
+                     credits: Mapping[str, int],
+                     extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
         key = (str(record["table"]), int(record["number"]))
         round_id = f"{key[0]}/{key[1]}"
         at = self.now()
         written = dict(self._written.get(key, {}))
         try:
             async with self.database.transaction() as connection:
-                balances = await post_batch(connection, round_id, step, debits, credits, at=at,
-                                            lock=not self.database.is_sqlite)
+                lock = not self.database.is_sqlite
+                balances = await post_batch(connection, round_id, step, debits, credits, at=at, lock=lock)
+                for other, amounts in (extra_credits or {}).items():
+                    balances.update(await post_batch(connection, round_id, other, {}, amounts, at=at,
+                                                     lock=lock))
                 await self._write_round(connection, record, at)
-                written = await self._write_seats(connection, record, written, step, credits, at)
+                written = await self._write_seats(connection, record, written, step, at)
         except _Refused as refused:
             return refused.players
         fetched = time.monotonic()
@@ -99,12 +103,13 @@ class SqlStore:
                   "updated_at": statement.excluded.updated_at}))
 
     async def _write_seats(self, connection: AsyncConnection, record: dict[str, Any], written: dict[str, str],
-                           step: str, credits: Mapping[str, int], at: str) -> dict[str, str]:
+                           step: str, at: str) -> dict[str, str]:
         new: list[dict[str, Any]] = []
         changed: list[dict[str, Any]] = []
         for player, seat in record["seats"].items():
             text = _seat_key(seat)
-            returned = credits.get(player) if step == "settle" else None
+            # Every line's return (the Bonus paid at the deal included), once settled.
+            returned = seat.get("returned") if step == "settle" else None
             if written.get(player) == text and returned is None:
                 continue
             row = {"p_table": record["table"], "p_number": record["number"], "p_player": player,

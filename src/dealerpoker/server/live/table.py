@@ -96,6 +96,9 @@ class Seat:
     state: Any = None          # the engine's round state once dealt
     pending: str | None = None  # the decision accepted at the current point
     steps: tuple[Step, ...] = ()
+    #: The Bonus return credited at the deal (texas-bonus; 0 when lost, pending or not staked):
+    #: the rules pay the Bonus on the two hole cards at once, the settlement credits the rest.
+    bonus_paid: int = 0
 
     @property
     def opening_stake(self) -> int:
@@ -207,14 +210,30 @@ def deal(rnd: LiveRound, game: LiveGame, table: TableConfig, deck: tuple[int, ..
         raise LiveTableError(f"cannot deal in phase {rnd.phase}", code="wrong_phase")
     if len(set(deck)) != len(deck) or len(deck) < 9:
         raise ValueError("deck must hold at least 9 distinct card indices")
-    seats = {
-        player: replace(seat, state=game.start(game.validate_bets(seat.bets), deck))
-        for player, seat in rnd.seats.items() if player in paid
-    }
+    seats = {player: started(seat, game, deck) for player, seat in rnd.seats.items() if player in paid}
     if not seats:
         return replace(rnd, phase=Phase.PAUSE, seats={}, deadline=now + table.pause_seconds)
     dealt = replace(rnd, seats=seats, deck=tuple(deck))
     return _next_point(dealt, table, now, after=None)
+
+
+def started(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
+    """The seat with its engine state at the deal, and what its Bonus pays at once."""
+    state = game.start(game.validate_bets(seat.bets), deck)
+    return replace(seat, state=state, bonus_paid=paid_at_deal(state))
+
+
+def paid_at_deal(state: Any) -> int:
+    """The Bonus return known at the deal; 0 while it waits on the dealer's cards (both-A-A)."""
+    bonus = getattr(state, "bonus", None)
+    if bonus is None or bonus.pending:
+        return 0
+    return int(bonus.returned)
+
+
+def bonus_payouts(rnd: LiveRound) -> dict[str, int]:
+    """What the deal credits at once: each won Bonus (txid ``{round}:{player}:bonus``)."""
+    return {player: seat.bonus_paid for player, seat in rnd.seats.items() if seat.bonus_paid > 0}
 
 
 def _next_point(rnd: LiveRound, table: TableConfig, now: float, *, after: str | None) -> LiveRound:
@@ -289,8 +308,10 @@ def settlements(rnd: LiveRound) -> dict[str, Any]:
 
 
 def returns(rnd: LiveRound) -> dict[str, int]:
-    """What each player gets back at the settlement (minor units, 0 for a loss)."""
-    return {player: int(s.total_returned) for player, s in settlements(rnd).items()}
+    """What the settlement credits each player (minor units, 0 for a loss): every line's return
+    but the Bonus already paid at the deal (the settlement's lines still show the Bonus line)."""
+    return {player: int(s.total_returned) - rnd.seats[player].bonus_paid
+            for player, s in settlements(rnd).items()}
 
 
 def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
@@ -345,6 +366,9 @@ def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] 
         "legal_actions": [],
         "action_stakes": {},
         "total_stake": seat.total_stake,
+        # texas-bonus: the Bonus result on the hole cards, known (and paid) at the deal; "pending"
+        # while the both-A-A line waits for the dealer's cards (it tells nothing about them).
+        "bonus": seat.state.bonus.to_dict() if getattr(seat.state, "bonus", None) is not None else None,
         "settlement": None,
     }
     if rnd.phase is Phase.DECISION and seat.state.phase == rnd.point and seat.pending is None:
