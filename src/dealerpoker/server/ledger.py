@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.server.direct import DirectConnection
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
 
@@ -68,8 +69,7 @@ async def post_transfer(
     return True
 
 
-# Built once: a statement object reused is neither rebuilt nor re-keyed for SQLAlchemy's
-# compiled-statement cache on every request (that was a good part of a step's CPU time).
+# The hot path's statements, built once and run through ``Database.direct()`` (see ``direct``).
 _BALANCE_FOR_UPDATE = (select(accounts.c.balance).where(accounts.c.id == bindparam("player"))
                        .with_for_update())
 # The guard is in the statement too, so it holds even if a caller forgot the lock.
@@ -77,7 +77,7 @@ _MOVE_PLAYER_BALANCE = (
     update(accounts).where(accounts.c.id == bindparam("player"))
     .where(accounts.c.balance >= bindparam("debits"))
     .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
-_INSERT_ENTRIES = insert(ledger_entries)
+_INSERT_ENTRIES = insert(ledger_entries).inline()  # no RETURNING of the generated ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +91,7 @@ class Movement:
 
 
 async def post_player_movements(
-    connection: AsyncConnection,
+    connection: DirectConnection,
     player: str,
     movements: Sequence[Movement],
     *,
@@ -120,10 +120,10 @@ async def post_player_movements(
         raise InsufficientFundsError(f"insufficient funds: {debits} needed, balance is {balance}",
                                      balance=balance, needed=debits)
     delta = sum(movement.amount for movement in moving)
-    new_balance = await connection.scalar(
-        _MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
-    if new_balance is None:
-        current = await balance_of(connection, player)
+    moved = await connection.one(_MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
+    if moved is None:
+        found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
+        current = None if found is None else int(found["balance"])
         raise InsufficientFundsError(
             f"insufficient funds: {debits} needed, balance is {current}" if current is not None
             else f"transfer {moving[0].txid}: unknown account {player!r}",
@@ -138,15 +138,15 @@ async def post_player_movements(
             {"txid": movement.txid, "account_id": target, "amount": amount, "round_id": round_id,
              "memo": movement.memo, "created_at": at},
         ]
-    await connection.execute(_INSERT_ENTRIES, entries)
-    return int(new_balance)
+    await connection.run_many(_INSERT_ENTRIES, entries)
+    return int(moved["balance"])
 
 
-async def balance_for_update(connection: AsyncConnection, player: str) -> int | None:
+async def balance_for_update(connection: DirectConnection, player: str) -> int | None:
     """A player's balance, locking their account row until the transaction ends (PostgreSQL;
     SQLite has one writer at a time and ignores the lock clause). None: no such account."""
-    value = await connection.scalar(_BALANCE_FOR_UPDATE, {"player": player})
-    return None if value is None else int(value)
+    found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
+    return None if found is None else int(found["balance"])
 
 
 async def _move(connection: AsyncConnection, txid: str, account: str, delta: int) -> None:
