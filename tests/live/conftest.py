@@ -1,112 +1,124 @@
-"""A real server (uvicorn on a free loopback port, in a thread) with live tables on short timers."""
+"""Live tables over a real server: the app (uvicorn in a thread) whose table clock the test moves
+by hand, players on WebSockets, and `dealerpoker serve` processes for the kill -9 tests.
+
+No test sleeps through a table timer: with a ``ManualClock`` the betting window, the decision
+timers and the pause end only when the test moves the clock (``clock.reach(message)``), and the
+tests wait for the messages that follow, with generous timeouts, so they hold under heavy load.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
+from tests.support.servers import ServeProcess as _ServeProcess
+from tests.support.servers import serving
 from websockets.sync.client import ClientConnection, connect
 
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.live.config import parse_tables
 from dealerpoker.server.live.service import LiveSettings, live_extension
 
-FAST_TABLES = """
-[[tables]]
-id = "texas-fast"
-game = "texas-bonus"
-betting_seconds = {betting}
-decision_seconds = {decision}
-pause_seconds = {pause}
 
-[[tables]]
-id = "casino-fast"
-game = "casino-holdem"
-betting_seconds = {betting}
-decision_seconds = {decision}
-pause_seconds = {pause}
-"""
+def table_entry(table_id: str, game: str, more: str = "") -> str:
+    """One ``[[tables]]`` entry with its timers left as ``{betting}``, ``{decision}``, ``{pause}``."""
+    return (f'[[tables]]\nid = "{table_id}"\ngame = "{game}"\nbetting_seconds = {{betting}}\n'
+            f'decision_seconds = {{decision}}\npause_seconds = {{pause}}\n{more}\n')
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+FAST_TABLES = table_entry("texas-fast", "texas-bonus") + table_entry("casino-fast", "casino-holdem")
+# A casino table with the configurable alternative default: raise when the timer ends.
+CASINO_RAISES = table_entry("casino-raise", "casino-holdem",
+                            '[tables.rules]\ntimeout_actions = {{ flop = "raise" }}')
+
+WAIT = 60.0  # seconds to wait for a message that must come (only a failing test waits this long)
+
+
+class ManualClock:
+    """The server's clock in a test: it stands still until the test moves it.
+
+    Give it to ``create_app(clock=...)`` and ``attach`` it to the app before the server starts;
+    each move then wakes every table runner of the app (on the server's event loop) so it
+    re-checks its deadlines at once instead of sleeping until its next real-time recheck.
+    """
+
+    def __init__(self, start: datetime = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)) -> None:
+        self._now = start
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runners: list[Any] = []
+
+    def __call__(self) -> datetime:
+        with self._lock:
+            return self._now
+
+    def seconds(self) -> float:
+        return self().timestamp()
+
+    def attach(self, app: Any) -> None:
+        async def remember_the_loop() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._runners = list(app.state.live.runners.values())
+
+        app.state.services.startup.append(remember_the_loop)
+
+    def advance(self, seconds: float, *, wake: bool = True) -> None:
+        with self._lock:
+            self._now += timedelta(seconds=seconds)
+        if wake:
+            self.wake()
+
+    def reach(self, message: dict[str, Any], *, wake: bool = True) -> None:
+        """Move to the ``deadline`` of a table message (its timer has just run out)."""
+        deadline = message["deadline"]
+        assert isinstance(deadline, float | int), message
+        with self._lock:
+            self._now = max(self._now, datetime.fromtimestamp(deadline, UTC))
+        if wake:
+            self.wake()
+
+    def wake(self) -> None:
+        assert self._loop is not None, "attach the clock to the app before starting the server"
+        for runner in self._runners:
+            self._loop.call_soon_threadsafe(runner.wakeup.set)
 
 
 @contextmanager
-def live_server(database_url: str, *, betting: float = 1.0, decision: float = 0.8,
-                pause: float = 0.5) -> Iterator[tuple[str, Any]]:
-    """``(base_url, app)`` of a running server; stopped (lifespan shutdown) on exit."""
-    tables = parse_tables(FAST_TABLES.format(betting=betting, decision=decision, pause=pause))
-    app = create_app(Settings(database_url=database_url), extensions=[live_extension(LiveSettings(tables))])
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                           ws="websockets-sansio", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(20)
+def live_server(database_url: str, *, clock: ManualClock | None = None, betting: float = 15,
+                decision: float = 10, pause: float = 5, extra_tables: str = "") -> Iterator[tuple[str, Any]]:
+    """``(base_url, app)`` of a running server with live tables; stopped (lifespan shutdown) on exit.
+
+    With ``clock`` the tables run on it (the timer lengths are then in its seconds).
+    """
+    timers = {"betting": betting, "decision": decision, "pause": pause}
+    tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers))
+    app = create_app(Settings(database_url=database_url), extensions=[live_extension(LiveSettings(tables))],
+                     **({"clock": clock} if clock is not None else {}))
+    if clock is not None:
+        clock.attach(app)
+    with serving(app, ws="websockets-sansio") as server:
+        yield server.url, app
 
 
-class ServeProcess:
-    """`dealerpoker serve` as a real process (killable with SIGKILL)."""
+class ServeProcess(_ServeProcess):
+    """`dealerpoker serve --tables FILE` as a real process (killable with SIGKILL)."""
 
     def __init__(self, tmp: Path, database: str, tables: Path, name: str, *, redis: str | None = None,
                  prefix: str = "dealerpoker:") -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
         env.pop("DEALERPOKER_REDIS_URL", None)
-        self.log = (tmp / f"{name}.log").open("w")
-        command = [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(self.port),
-                   "--database", database, "--tables", str(tables), "--log-level", "warning"]
-        if redis:
-            command += ["--redis", redis]
-        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, (tmp / f"{name}.log").read_text()
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.log.close()
+        extra = ["--tables", str(tables), *(["--redis", redis] if redis else [])]
+        super().__init__(database, log=tmp / f"{name}.log", extra=extra, env=env)
+        self.base = self.url
 
 
 class LivePlayer:
@@ -114,39 +126,57 @@ class LivePlayer:
 
     def __init__(self, base: str, table: str, *, same_as: LivePlayer | None = None) -> None:
         if same_as is None:
-            body = httpx.post(f"{base}/api/session", json={}).json()
+            body = httpx.post(f"{base}/api/session", json={}, timeout=WAIT).json()
             self.token, self.id = body["token"], body["player_id"]
         else:  # the same player connecting again (possibly to another process)
             self.token, self.id = same_as.token, same_as.id
         self.base = base
         self.headers = {"Authorization": f"Bearer {self.token}"}
         url = f"ws{base[4:]}/ws/tables/{table}"
-        self.ws: ClientConnection = connect(url, additional_headers=self.headers, legacy=True)
+        self.ws: ClientConnection = connect(url, additional_headers=self.headers, open_timeout=WAIT,
+                                              legacy=True)
         self.received: list[dict[str, Any]] = []
         self.taken: set[int] = set()
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
 
-    def next(self, timeout: float = 10.0) -> dict[str, Any]:
+    def next(self, timeout: float = WAIT) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.received.append(message)
         return message
 
-    def until(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
-        """The first message not returned before that matches (waiting for it if need be)."""
+    def until(self, predicate: Any, timeout: float = WAIT, *, since: int = 0) -> dict[str, Any]:
+        """The first message (from number ``since`` on) not returned before that matches,
+        waiting for it if need be."""
         end = time.monotonic() + timeout
-        index = 0
+        index = since
         while True:
             while index < len(self.received):
                 if index not in self.taken and predicate(self.received[index]):
                     self.taken.add(index)
                     return self.received[index]
                 index += 1
-            self.next(max(0.01, end - time.monotonic()))
+            left = end - time.monotonic()
+            assert left > 0, f"no matching message within {timeout:.0f} s; received: {self.received[-5:]}"
+            self.next(left)
+
+    def reply(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send ``message`` and return the server's answer to it (``you`` or ``error``).
+
+        A ping first takes in whatever the server sent before (its pong comes after it); then
+        the answer is the next ``you`` or ``error``. Only when no seat message of the table can
+        come in between: the clock stands still, or the round is in its betting window.
+        """
+        self.send({"type": "ping"})
+        self.until(lambda m: m["type"] == "pong", since=len(self.received))
+        since = len(self.received)
+        self.send(message)
+        return self.until(lambda m: m["type"] in {"you", "error"}, since=since)
 
     def balance(self) -> int:
-        value: int = httpx.get(f"{self.base}/api/balance", headers=self.headers).json()["balance"]
+        response = httpx.get(f"{self.base}/api/balance", headers=self.headers, timeout=WAIT)
+        value: int = response.json()["balance"]
         return value
 
     def close(self) -> None:
@@ -155,3 +185,23 @@ class LivePlayer:
 
 def is_table(event: str) -> Any:
     return lambda m: m["type"] == "table" and m.get("event") == event
+
+
+def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 5) -> dict[str, Any]:
+    """Place ``bets`` at a table on the real clock; returns the betting window they went into.
+
+    On a loaded machine a window may close before the bet arrives (``no_more_bets``): then the
+    bet goes into the next window, up to ``windows`` of them.
+    """
+    for _ in range(windows):
+        window = player.until(is_table("betting_open"))
+        reply = player.reply({"type": "bet", "bets": bets})
+        if reply["type"] == "you" and reply["seat"] is not None:
+            return window
+        assert reply.get("error") == "no_more_bets", reply
+    raise AssertionError(f"no betting window took the bets {bets} in {windows} tries")
+
+
+def is_seat(predicate: Any = lambda seat: True) -> Any:
+    """A ``you`` message with a seat for which ``predicate(seat)`` holds."""
+    return lambda m: m["type"] == "you" and m.get("seat") is not None and predicate(m["seat"])

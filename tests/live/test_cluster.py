@@ -8,7 +8,6 @@ round, once.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import secrets
 import time
@@ -17,42 +16,22 @@ from typing import Any
 
 import pytest
 from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, is_table
+from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+from tests.support.databases import audit as audit_database
 
-POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-    pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set"),
+    pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES),
     pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
 ]
 
 
-async def _admin(statement: str) -> None:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    assert POSTGRES_URL is not None
-    url = make_url(POSTGRES_URL)
-    connection = await asyncpg.connect(user=url.username, password=url.password, host=url.host,
-                                       port=url.port, database=url.database)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
-
-
 @pytest.fixture
 def database() -> Iterator[str]:
-    from sqlalchemy.engine import make_url
-
-    assert POSTGRES_URL is not None
-    name = f"dp_live_{secrets.token_hex(6)}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with fresh_database("live") as url:
+        yield url
 
 
 def _lease_owner(prefix: str, table: str) -> str:
@@ -125,7 +104,7 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert len(settled) == 1
         assert watcher.balance() == start[watcher.id] + mine["seat"]["settlement"]["net"]
         assert back.balance() == start[other.id] - 100  # folded by the timer on the survivor
-        audit = _audit(database)
+        audit = audit_database(database)
         assert audit.ok, audit
     finally:
         for player in players:
@@ -134,17 +113,3 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         second.stop()
         _cleanup(prefix)
 
-
-def _audit(url: str) -> Any:
-    from dealerpoker.server import ledger
-    from dealerpoker.server.db import Database
-
-    async def run() -> Any:
-        database = Database(url)
-        try:
-            async with database.transaction() as connection:
-                return await ledger.audit(connection)
-        finally:
-            await database.dispose()
-
-    return asyncio.run(run())

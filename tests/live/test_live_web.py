@@ -1,42 +1,28 @@
 """The live table in a real browser: two pages, two players, one table, the same hand on the clock.
 
 Debian's Chromium driven by Playwright (never a downloaded browser); skips, saying why, without it.
+The table clock is a ``ManualClock`` with long timers: a timer ends when the test moves the clock
+to the deadline an observer's WebSocket reports (the pages show the countdown meanwhile).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tests.live.conftest import live_server
-from tests.web.web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server
+from tests.support.browser import ARTIFACTS
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests: {CHROMIUM} is missing (make test installs Debian's chromium when root)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("browser tests: the playwright package is not installed (pip install -e '.[test]')")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-                                              headless=True)
-        yield chromium
-        chromium.close()
 
 
 def _player_page(browser: Any, errors: list[str]) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # its own session
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(60_000)  # generous: the machine may be heavily loaded
     return page
 
 
@@ -49,7 +35,9 @@ def _balance(base: str, page: Any) -> int:
 
 def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
-    with live_server(f"sqlite:///{tmp_path}/web.db", betting=5, decision=4, pause=3) as (base, _app):
+    clock = ManualClock()
+    url = f"sqlite:///{tmp_path}/web.db"
+    with live_server(url, clock=clock, betting=600, decision=600, pause=600) as (base, _app):
         one, two = _player_page(browser, errors), _player_page(browser, errors)
         # The lobby lists the live tables with their player counts.
         one.goto(f"{base}/#/")
@@ -59,29 +47,40 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
         entry.click()
         one.wait_for_url("**/live.html#/texas-fast")
         two.goto(f"{base}/live.html#/texas-fast")
-        for page in (one, two):
-            page.wait_for_function("document.querySelector('.table')?.dataset.phase === 'betting'"
-                                   " && window.dealerpokerLive.deadlineLeft() > 2.5", timeout=30_000)
-        assert one.locator("#countdown").inner_text().strip().isdigit()
-        start = {"one": _balance(base, one), "two": _balance(base, two)}
-        for page, chip in ((one, 0), (two, 1)):
-            page.locator("#chip-tray .chip").nth(chip).click()
-            page.locator('.spot[data-field="ante"]').click()
-        one.locator('.spot[data-field="bonus"]').click()
-        one.wait_for_function("window.dealerpokerLive.seat?.bets?.bonus === 100")
-        two.wait_for_function("window.dealerpokerLive.seat?.bets?.ante === 500")
-        for page in (one, two):
-            page.locator("#no-more-bets").wait_for(state="visible", timeout=15_000)
-        # Same shared hand in both pages; the dealer's cards face down.
-        one.locator('#decisions [data-action="bet"]').wait_for()
-        cards_one = one.locator("#player-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
-        cards_two = two.locator("#player-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
-        assert cards_one == cards_two and "back" not in cards_one
-        hidden = one.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
-        assert hidden == ["back"] * 2
-        one.locator('#decisions [data-action="bet"]').click()  # two lets the timer decide: fold
-        for page in (one, two):
-            page.locator("#result").wait_for(state="visible", timeout=30_000)
+        observer = LivePlayer(base, "texas-fast")  # sees the deadlines the test moves the clock to
+        try:
+            # The pages may have opened the window before the observer came: the welcome state or the
+            # window's opening, whichever comes first, has its deadline.
+            window = observer.until(lambda m: m["type"] == "table" and m["phase"] == "betting")
+            for page in (one, two):
+                page.wait_for_function("document.querySelector('.table')?.dataset.phase === 'betting'"
+                                       " && window.dealerpokerLive.deadlineLeft() > 0", timeout=60_000)
+            assert one.locator("#countdown").inner_text().strip().isdigit()
+            start = {"one": _balance(base, one), "two": _balance(base, two)}
+            for page, chip in ((one, 0), (two, 1)):
+                page.locator("#chip-tray .chip").nth(chip).click()
+                page.locator('.spot[data-field="ante"]').click()
+            one.locator('.spot[data-field="bonus"]').click()
+            one.wait_for_function("window.dealerpokerLive.seat?.bets?.bonus === 100")
+            two.wait_for_function("window.dealerpokerLive.seat?.bets?.ante === 500")
+            clock.reach(window)
+            for page in (one, two):
+                page.locator("#no-more-bets").wait_for(state="visible", timeout=60_000)
+            # Same shared hand in both pages; the dealer's cards face down.
+            one.locator('#decisions [data-action="bet"]').wait_for()
+            cards_one = one.locator("#player-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+            cards_two = two.locator("#player-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+            assert cards_one == cards_two and "back" not in cards_one
+            hidden = one.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+            assert hidden == ["back"] * 2
+            one.locator('#decisions [data-action="bet"]').click()  # two lets the timer decide: fold
+            one.wait_for_function("window.dealerpokerLive.seat?.pending === 'bet'")
+            for point in ("preflop", "flop", "turn"):  # one lets the timer check on the flop and turn
+                clock.reach(observer.until(lambda m, p=point: is_table("decision")(m) and m["point"] == p))
+            for page in (one, two):
+                page.locator("#result").wait_for(state="visible", timeout=60_000)
+        finally:
+            observer.close()
         assert two.locator("#result-headline").inner_text() == "Folded"
         assert two.locator("#result-net").get_attribute("data-net") == "-500"
         net_one = int(one.locator("#result-net").get_attribute("data-net") or "0")

@@ -4,10 +4,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import random
-import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -16,40 +13,18 @@ from typing import Any
 import anyio.from_thread
 import httpx
 import pytest
+from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 from dealerpoker.server import Settings, create_app
-from dealerpoker.server.db import async_url
-
-POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
-
-
-async def _admin(url: str, statement: str) -> None:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(async_url(url))
-    connection = await asyncpg.connect(
-        user=parsed.username, password=parsed.password, host=parsed.host, port=parsed.port,
-        database=parsed.database)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
 
 
 @pytest.fixture(scope="session")
 def postgres_database() -> Iterator[str]:
     """A PostgreSQL database for this test session only (URL), dropped afterwards."""
     if not POSTGRES_URL:
-        pytest.skip("PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set")
-    from sqlalchemy.engine import make_url
-
-    name = f"dp_server_{secrets.token_hex(6)}"
-    asyncio.run(_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        pytest.skip(NO_POSTGRES)
+    with fresh_database("server") as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

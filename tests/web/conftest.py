@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .web_support import CHROMIUM, CHROMIUM_ARGS, LiveServer, start_server
+from .web_support import LiveServer, start_server
 
 
 @pytest.fixture(scope="module")
@@ -32,21 +32,6 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     yield make
     for server in started:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests: {CHROMIUM} is missing (make test installs Debian's chromium when root)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("browser tests: the playwright package is not installed (pip install -e '.[test]')")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

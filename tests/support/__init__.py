@@ -1,0 +1,1 @@
+"""Helpers shared by the test directories (and scripts/screenshots.py): real servers, databases."""

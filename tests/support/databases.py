@@ -1,0 +1,60 @@
+"""Databases for tests: a PostgreSQL database of a test's own (created, then dropped with FORCE,
+so runs side by side never share tables; needs ``DEALERPOKER_TEST_POSTGRES_URL``, the admin
+connection), and the ledger audit of any database by its URL (e.g. after a server was killed)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
+NO_POSTGRES = "PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set"
+
+
+async def _admin(url: str, statement: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    from dealerpoker.server.db import async_url
+
+    parsed = make_url(async_url(url))
+    connection = await asyncpg.connect(user=parsed.username, password=parsed.password, host=parsed.host,
+                                       port=parsed.port, database=parsed.database)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@contextmanager
+def fresh_database(label: str) -> Iterator[str]:
+    """The URL of a new database ``dp_{label}_{random}`` on the test server, dropped afterwards."""
+    from sqlalchemy.engine import make_url
+
+    assert POSTGRES_URL, NO_POSTGRES
+    name = f"dp_{label}_{secrets.token_hex(6)}"
+    asyncio.run(_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def audit(database_url: str) -> Any:
+    """``ledger.audit`` of the database at ``database_url`` (its own engine, disposed after)."""
+    from dealerpoker.server import ledger
+    from dealerpoker.server.db import Database
+
+    async def run() -> Any:
+        database = Database(database_url)
+        try:
+            async with database.transaction() as connection:
+                return await ledger.audit(connection)
+        finally:
+            await database.dispose()
+
+    return asyncio.run(run())

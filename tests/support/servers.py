@@ -1,0 +1,126 @@
+"""Real servers on free loopback ports: the app served by uvicorn in a thread of the test
+process, or ``dealerpoker serve`` as a process of its own (which a test may kill with SIGKILL).
+
+Both wait for the server to answer, with generous timeouts (the machine may be heavily loaded),
+and fail with the server's own log when it exits instead. Only the standard library is used
+here, so ``scripts/screenshots.py`` can use it too.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+DEALERPOKER = str(Path(sys.executable).parent / "dealerpoker")
+START_TIMEOUT = 90.0  # seconds: cold imports and migrations under load average 10+
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ThreadServer:
+    """``app`` served by uvicorn on a free loopback port in a daemon thread of this process."""
+
+    def __init__(self, app: Any, *, ws: str = "none") -> None:
+        import uvicorn
+
+        self.app = app
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                access_log=False, lifespan="on", ws=ws)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name=f"dealerpoker-test-{self.port}",
+                                       daemon=True)
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the dealerpoker server thread ended before it started serving")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the dealerpoker server did not start within {START_TIMEOUT:.0f} s")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        """Lifespan shutdown (live tables stop their clocks), then the thread ends."""
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@contextmanager
+def serving(app: Any, *, ws: str = "none") -> Iterator[ThreadServer]:
+    server = ThreadServer(app, ws=ws).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def answers(url: str) -> bool:
+    """Whether ``GET {url}/healthz`` answers 200 now."""
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+class ServeProcess:
+    """``dealerpoker serve --port P --database URL [extra...]`` as a real process.
+
+    Its output goes to ``log`` (a file), shown when it exits before answering. ``port`` may be
+    given to restart a server where clients expect it.
+    """
+
+    def __init__(self, database: str, *, log: Path, extra: Sequence[str] = (), port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
+        command = [DEALERPOKER, "serve", "--port", str(self.port), "--database", database,
+                   "--log-level", "warning", *extra]
+        with log.open("a") as output:
+            self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + START_TIMEOUT
+        while not answers(self.url):
+            if self.process.poll() is not None:
+                raise RuntimeError(f"dealerpoker serve exited ({self.process.returncode}):\n{self.output()}")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"dealerpoker serve did not answer within {START_TIMEOUT:.0f} s:\n"
+                                   f"{self.output()}")
+            time.sleep(0.1)
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+    def kill(self) -> None:
+        """kill -9: no shutdown, no flush."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def stop(self) -> None:
+        """A clean shutdown (SIGTERM), or SIGKILL if it does not end within 30 s."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
