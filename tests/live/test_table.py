@@ -127,15 +127,15 @@ def test_texas_timer_expiry_folds_preflop_then_checks_flop_and_turn() -> None:
     rnd = core.decide(rnd, game, "active", "bet", now=21.0)
     assert not rnd.decision_due(29.99)
     plan = core.decision_plan(rnd, game, now=30.0)
-    assert plan.steps["quiet"] == core.Step("preflop", "fold", "timeout", 0)
-    assert plan.steps["active"] == core.Step("preflop", "bet", "player", 200)
+    assert plan.steps["quiet"] == core.Step("preflop", "fold", "timeout", 0, 30.0)
+    assert plan.steps["active"] == core.Step("preflop", "bet", "player", 200, 21.0)
     assert plan.stakes() == {"active": 200}
     rnd = core.apply_decisions(rnd, game, table, plan, set(), now=30.0)
     assert rnd.point == "flop" and rnd.deadline == 40.0
     assert [s.player_id for s in rnd.at_point()] == ["active"]
     for point, now in (("flop", 40.0), ("turn", 50.0)):
         plan = core.decision_plan(rnd, game, now=now)
-        assert plan.steps["active"] == core.Step(point, "check", "timeout", 0)
+        assert plan.steps["active"] == core.Step(point, "check", "timeout", 0, now)
         rnd = core.apply_decisions(rnd, game, table, plan, set(), now=now)
     assert rnd.phase is Phase.SHOWDOWN
     assert [s.action for s in rnd.seats["active"].steps] == ["bet", "check", "check"]
@@ -188,7 +188,7 @@ def test_an_unpaid_decision_becomes_the_timeout_action() -> None:
     rnd = core.decide(rnd, game, "p1", "bet", now=21.0)
     plan = core.decision_plan(rnd, game, now=21.0)
     rnd = core.apply_decisions(rnd, game, table, plan, {"p1"}, now=21.0)
-    assert rnd.seats["p1"].steps == (core.Step("preflop", "fold", "unpaid", 0),)
+    assert rnd.seats["p1"].steps == (core.Step("preflop", "fold", "unpaid", 0, 21.0),)
     assert rnd.phase is Phase.SHOWDOWN
 
 

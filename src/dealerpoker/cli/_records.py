@@ -35,12 +35,49 @@ def stored_time(text: str, option: str) -> datetime.datetime:
 def read_records(
     database: str | None, since: datetime.datetime, until: datetime.datetime | None
 ) -> list[Any]:
+    """Every round settled in ``[since, until)``: solo rounds and whole live table rounds
+    (every seat), in the order they were settled."""
     from dealerpoker.server.app import load_games
     from dealerpoker.server.clock import timestamp
     from dealerpoker.server.fairness import settled_records
+    from dealerpoker.server.live.audit import settled_live_records
     from dealerpoker.server.settings import Settings
 
     settings = Settings.from_env(database_url=database)
     games = load_games(settings)
-    return asyncio.run(settled_records(settings.database_url, games, timestamp(since),
-                                       None if until is None else timestamp(until)))
+    start, end = timestamp(since), None if until is None else timestamp(until)
+    solo = asyncio.run(settled_records(settings.database_url, games, start, end))
+    live = asyncio.run(settled_live_records(settings.database_url, start, end))
+    return sorted([*solo, *live], key=lambda record: str(record["settled_at"]))
+
+
+def time_range(date: str | None, since: str | None, until: str | None) -> tuple[
+        datetime.datetime, datetime.datetime | None, str]:
+    """``--date DAY`` or ``--since T [--until T]`` as ``(start, end or None, label)``.
+
+    ``--date`` is one UTC day; ``--since`` is inclusive and ``--until`` exclusive, so a bare date
+    as ``--until`` ends the day before it (``--since 2026-11-01 --until 2026-12-01`` is November).
+    """
+    if date is not None:
+        if since is not None or until is not None:
+            raise TimeArgumentError("--date is one UTC day: give it alone, or --since [--until] instead")
+        try:
+            day = datetime.date.fromisoformat(date)
+        except ValueError:
+            raise TimeArgumentError(f"--date {date!r}: expected a date like 2026-11-29") from None
+        start = datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
+        return start, start + datetime.timedelta(days=1), day.isoformat()
+    if since is None:
+        raise TimeArgumentError("--date DAY or --since TIME [--until TIME] is needed" if until is None
+                                else "--until needs --since")
+    start = stored_time(since, "--since")
+    end = None if until is None else stored_time(until, "--until")
+    if end is not None and end <= start:
+        raise TimeArgumentError(f"--until {until!r} is not after --since {since!r}: the range is empty")
+    return start, end, f"{_label(start)} to {'now' if end is None else _label(end)} (until exclusive)"
+
+
+def _label(moment: datetime.datetime) -> str:
+    if moment.time() == datetime.time():
+        return moment.date().isoformat()
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -2,8 +2,11 @@
 
     dealerpoker export --since 2026-11-29 [--until 2026-11-30] --format jsonl [--database URL] [--output FILE]
 
-Each line is the record of ``GET /api/rounds/{id}/record``; check them all with
-``dealerpoker verify --round-file FILE``.
+``--since`` is inclusive, ``--until`` exclusive (default: now), by the time each round was
+settled. A solo round's line is the record of ``GET /api/rounds/{id}/record``; a live table
+round's line is the whole round (``"mode": "table"``, ``"scope": "round"``: every seat and every
+ledger entry; a player's own part is ``GET /api/tables/{id}/rounds/{n}/record``). Lines are in
+the order the rounds were settled; check them all with ``dealerpoker verify --round-file FILE``.
 """
 
 from __future__ import annotations
@@ -14,16 +17,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealerpoker.cli._records import add_database_option, read_records, stored_time
+from dealerpoker.cli._records import add_database_option, read_records, time_range
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "export", help="export round records (JSONL)",
-        description="Write the audit record of every round settled in [--since, --until) as JSON lines.",
+        description="Write the audit record of every round (solo and live table rounds) settled in "
+                    "[--since, --until) as JSON lines.",
     )
-    parser.add_argument("--since", required=True, help="a date (2026-11-29, UTC) or ISO-8601 time")
-    parser.add_argument("--until", default=None, help="exclusive end (default: now)")
+    parser.add_argument("--since", required=True,
+                        help="inclusive start: a date (2026-11-29, UTC) or ISO-8601 time")
+    parser.add_argument("--until", default=None, help="exclusive end, date or time (default: now)")
     parser.add_argument("--format", choices=("jsonl",), default="jsonl", help="output format (jsonl)")
     parser.add_argument("--output", metavar="FILE", default=None,
                         help="write here instead of standard output")
@@ -32,8 +37,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    since = stored_time(args.since, "--since")
-    until = None if args.until is None else stored_time(args.until, "--until")
+    since, until, _label = time_range(None, args.since, args.until)
     records = read_records(args.database, since, until)
     lines = "".join(json.dumps(record, separators=(",", ":")) + "\n" for record in records)
     if args.output is None:

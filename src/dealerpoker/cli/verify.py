@@ -1,7 +1,7 @@
 """`dealerpoker verify`: check a provably fair deal and, given its record, every payout.
 
     dealerpoker verify --server-seed SEED --commitment HASH --client-seed TEXT --nonce N
-    dealerpoker verify --round-file round.json [--json]      # seeds taken from the record
+    dealerpoker verify --round-file round.json [--json]      # seeds taken from the record (solo or live)
     dealerpoker verify --round-file export.jsonl             # every record of an export
 
 Exit status: 0 when everything matches, 1 when anything does not (each mismatch is printed,
@@ -27,8 +27,9 @@ def register(subparsers: Any) -> None:
         "verify",
         help="verify a provably fair deal and a round record",
         description="Recompute the commitment and the deck from the revealed seed; with a round record "
-        "(GET /api/rounds/{id}/record or `dealerpoker export`), also check the dealt cards, replay and "
-        "re-settle the round with the rules engine and check every payout and ledger entry.",
+        "(GET /api/rounds/{id}/record, a live round's GET /api/tables/{id}/rounds/{n}/record, or "
+        "`dealerpoker export`), also check the dealt cards, replay and re-settle the round (every seat of "
+        "a live round) with the rules engine and check every payout and ledger entry.",
     )
     parser.add_argument("--server-seed", help="the revealed server seed (64 hex characters)")
     parser.add_argument("--commitment", help="the SHA-256 commitment published before the bets")

@@ -1,4 +1,8 @@
-"""The operator's daily report from round records (pure): rounds, stakes, returns, hold.
+"""The operator's report from round records (pure): rounds, stakes, returns, hold.
+
+Solo records hold one player's hand; a live table record (``"seats"``, see
+:mod:`dealerpoker.fairness.live_record`) holds every seat's: it counts as one round and as one
+hand per seat, and every seat's settlement lines go into the field totals.
 
 Per game and per betting field: how much was staked, returned and held (``stake - returned``),
 and each field's actual return beside its exact RTP, when known. A side bet's actual return is
@@ -61,6 +65,9 @@ class GameTotals:
     ante_game_net: int = 0
     """Net to the players of the ante and its follow-up bets (flop/turn/river or raise)."""
     follow_ups: tuple[str, ...] = ()
+    hands: int = 0
+    """Players' hands settled: one per solo round, one per seat of a live round."""
+    live_rounds: int = 0
 
     def actual_return(self, field: FieldTotals) -> float | None:
         """What compares with the field's exact RTP (see the module docstring)."""
@@ -81,45 +88,63 @@ class GameTotals:
         return self.stake - self.returned
 
 
+def _hands(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Each player's part of a record: ``{bets, settlement}`` (every seat of a live round)."""
+    seats = record.get("seats")
+    return list(seats) if isinstance(seats, list) else [record]
+
+
 def summarize(records: Iterable[Mapping[str, Any]]) -> list[GameTotals]:
     """Totals per game (sorted by name), fields in the order first seen."""
     rounds: dict[str, int] = {}
+    hands: dict[str, int] = {}
+    live: dict[str, int] = {}
     fields: dict[str, dict[str, list[int]]] = {}
     ante_net: dict[str, int] = {}
     follow_ups: dict[str, dict[str, None]] = {}
     for record in records:
         game = str(record["game"])
         rounds[game] = rounds.get(game, 0) + 1
+        live[game] = live.get(game, 0) + (record.get("mode") == "table")
         per_field = fields.setdefault(game, {})
-        opening = set(record.get("bets") or {MAIN_FIELD: 0})
-        for line in (record.get("settlement") or {}).get("lines", []):
-            name = str(line["field"])
-            totals = per_field.setdefault(name, [0, 0, 0])
-            totals[0] += 1
-            totals[1] += int(line["stake"])
-            totals[2] += int(line["returned"])
-            if name == MAIN_FIELD or name not in opening:
-                ante_net[game] = ante_net.get(game, 0) + int(line["returned"]) - int(line["stake"])
-            if name not in opening:
-                follow_ups.setdefault(game, {})[name] = None
+        for hand in _hands(record):
+            hands[game] = hands.get(game, 0) + 1
+            _add_hand(hand, per_field, ante_net, follow_ups.setdefault(game, {}), game)
     return [
         GameTotals(game, rounds[game], tuple(FieldTotals(f, *t) for f, t in fields[game].items()),
-                   ante_net.get(game, 0), tuple(follow_ups.get(game, {})))
+                   ante_net.get(game, 0), tuple(follow_ups.get(game, {})), hands[game], live[game])
         for game in sorted(rounds)
     ]
+
+
+def _add_hand(hand: Mapping[str, Any], per_field: dict[str, list[int]], ante_net: dict[str, int],
+              follow_ups: dict[str, None], game: str) -> None:
+    opening = set(hand.get("bets") or {MAIN_FIELD: 0})
+    for line in (hand.get("settlement") or {}).get("lines", []):
+        name = str(line["field"])
+        totals = per_field.setdefault(name, [0, 0, 0])
+        totals[0] += 1
+        totals[1] += int(line["stake"])
+        totals[2] += int(line["returned"])
+        if name == MAIN_FIELD or name not in opening:
+            ante_net[game] = ante_net.get(game, 0) + int(line["returned"]) - int(line["stake"])
+        if name not in opening:
+            follow_ups[name] = None
 
 
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.2f}%"
 
 
-def render_report(date: str, games: list[GameTotals], rtp: RtpTable) -> str:
+def render_report(period: str, games: list[GameTotals], rtp: RtpTable) -> str:
+    """The report as text; ``period`` names the day or range (UTC) it covers."""
     total = sum(g.rounds for g in games)
-    lines = [f"dealerpoker report for {date} (UTC): {total} round(s)"]
+    lines = [f"dealerpoker report for {period} (UTC): {total} round(s)"]
     for game in games:
         share = game.hold / game.stake if game.stake else None
-        lines += ["", f"{game.game}: {game.rounds} round(s), staked {game.stake}, returned {game.returned}, "
-                      f"hold {game.hold} ({_percent(share)})",
+        live = f" ({game.live_rounds} live, {game.hands} player hands)" if game.live_rounds else ""
+        lines += ["", f"{game.game}: {game.rounds} round(s){live}, staked {game.stake}, "
+                      f"returned {game.returned}, hold {game.hold} ({_percent(share)})",
                   "  field   bets  staked  returned  hold  hold %  actual return  exact RTP  difference"]
         for f in game.fields:
             exact = rtp.get(game.game, {}).get(f.field)
@@ -138,12 +163,13 @@ def render_report(date: str, games: list[GameTotals], rtp: RtpTable) -> str:
     return "\n".join(lines)
 
 
-def report_json(date: str, games: list[GameTotals], rtp: RtpTable) -> dict[str, Any]:
+def report_json(period: str, games: list[GameTotals], rtp: RtpTable) -> dict[str, Any]:
     return {
-        "date": date,
+        "date": period,
         "rounds": sum(g.rounds for g in games),
         "games": [{
-            "game": g.game, "rounds": g.rounds, "stake": g.stake, "returned": g.returned, "hold": g.hold,
+            "game": g.game, "rounds": g.rounds, "live_rounds": g.live_rounds, "hands": g.hands,
+            "stake": g.stake, "returned": g.returned, "hold": g.hold,
             "fields": [{
                 "field": f.field, "bets": f.bets, "stake": f.stake, "returned": f.returned, "hold": f.hold,
                 "actual_return": g.actual_return(f), "exact_rtp": rtp.get(g.game, {}).get(f.field),

@@ -13,7 +13,8 @@ Round record, version 1 (JSON object; amounts in integer minor units, times ISO-
     game            "texas-bonus" | "casino-holdem"
     rules_version   text, rules_fingerprint: text (rules.fingerprint() of ``rules``)
     rules           the full rules document (paytables, limits, timers)
-    mode            "solo" | "table";  table_id: text | null;  player_id: text
+    mode            "solo" (a live round, "table", has its own layout: dealerpoker.fairness.live_record)
+    table_id: null;  player_id: text
     status          "settled" (an open round has no revealed seed yet)
     opened_at, settled_at
     fairness        {"algorithm", "commitment", "server_seed", "client_seed", "nonce"}
@@ -171,6 +172,13 @@ def verify_record(
         return [
             Finding("record", False, f"a round record must be a JSON object, got {type(record).__name__}")
         ]
+    if record.get("mode") == "table":
+        # A live table round (its own layout, every seat or one player's): imported here, as that
+        # module builds on this one.
+        from dealerpoker.fairness.verify_live import verify_live_record
+
+        return verify_live_record(record, server_seed=server_seed, expected_commitment=expected_commitment,
+                                  client_seed=client_seed, nonce=nonce)
     missing = [key for key in _REQUIRED if key not in record]
     if record.get("record_version") != RECORD_VERSION:
         check.fail(
@@ -308,6 +316,17 @@ def _check_times(check: _Checker, record: Mapping[str, Any]) -> None:
 
 
 def _check_replay(check: _Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> RoundState | None:
+    game = load_game(check, record)
+    if game is None:
+        return None
+    state = replay_seat(check, game, deck, record["bets"], record["actions"], record["settlement"])
+    if state is not None and record["status"] != "settled":
+        check.fail("status", f"record says {record['status']!r}, but the replayed round is settled")
+    return state
+
+
+def load_game(check: _Checker, record: Mapping[str, Any]) -> Any:
+    """The record's game engine under the record's own rules (None, with a finding, if unusable)."""
     try:
         rules = rules_from_document(record["rules"], where="record rules")
         game = get_game(record["game"], rules)
@@ -323,18 +342,34 @@ def _check_replay(check: _Checker, record: Mapping[str, Any], deck: tuple[int, .
     check.same(
         "rules_version", record["rules_version"], rules.rules_version, "the rules document has this version"
     )
-    actions = record["actions"]
+    return game
+
+
+def replay_seat(
+    check: _Checker,
+    game: Any,
+    deck: tuple[int, ...],
+    bets: Any,
+    actions: Any,
+    settlement: Any,
+    *,
+    prefix: str = "",
+) -> RoundState | None:
+    """Replay one player's bets and actions with the rules engine and compare the settlement.
+
+    ``prefix`` names where in the record the player's part is (``""`` for a solo record).
+    """
     if not isinstance(actions, list):
-        check.fail("actions", "must be a list")
+        check.fail(f"{prefix}actions", "must be a list")
         return None
     try:
-        state = game.start(record["bets"], deck)
-    except DealerPokerError as error:
-        check.fail("bets", f"the rules engine refuses the opening bets: {error}")
+        state: RoundState = game.start(bets, deck)
+    except (DealerPokerError, TypeError, AttributeError) as error:
+        check.fail(f"{prefix}bets", f"the rules engine refuses the opening bets: {error}")
         return None
     for k, action in enumerate(actions):
         if not isinstance(action, Mapping):
-            check.fail(f"actions[{k}]", "must be an object {step, action, source, at, stake}")
+            check.fail(f"{prefix}actions[{k}]", "must be an object {step, action, source, at, stake}")
             return None
         name: Any = action.get("action")
         try:
@@ -342,51 +377,63 @@ def _check_replay(check: _Checker, record: Mapping[str, Any], deck: tuple[int, .
             stake = game.stake_for(state, name)
             timer_default = game.timeout_action(state)
         except DealerPokerError as error:
-            check.fail(f"actions[{k}].action", f"{name!r} cannot be replayed: {error}")
+            check.fail(f"{prefix}actions[{k}].action", f"{name!r} cannot be replayed: {error}")
             return None
         if action.get("source") not in ACTION_SOURCES:
             check.fail(
-                f"actions[{k}].source",
+                f"{prefix}actions[{k}].source",
                 f"record says {action.get('source')!r}, expected one of {', '.join(ACTION_SOURCES)}",
             )
         elif action.get("source") == "timer" and game.aliases.get(name, name) != timer_default and stake:
             # The timer plays the rules' default, or a free check/fold when the balance cannot
             # cover the default's stake; it never places a stake of its own choosing.
             check.fail(
-                f"actions[{k}].action",
+                f"{prefix}actions[{k}].action",
                 f"a timer default must be {timer_default!r} here (or a free check/fold), "
                 f"record says {name!r}",
             )
         if action.get("stake") != stake:
             check.fail(
-                f"actions[{k}].stake",
+                f"{prefix}actions[{k}].stake",
                 f"record says {action.get('stake')!r}, the rules engine "
                 f"debits {stake} for {name!r} in the {state.phase} phase",
             )
         state, _ = game.apply(state, name)
     if not state.is_settled or state.settlement is None:
-        check.fail("actions", f"the replayed round is not settled (it waits in the {state.phase} phase)")
+        check.fail(f"{prefix}actions",
+                   f"the replayed round is not settled (it waits in the {state.phase} phase)")
         return None
-    check.ok("actions", f"{len(actions)} action(s) replayed: {' '.join(a['action'] for a in actions) or '-'}")
-    if check.diff("settlement", record["settlement"], state.settlement.to_dict()) == 0:
-        settlement = state.settlement
+    names = " ".join(str(a.get("action")) for a in actions) or "-"
+    check.ok(f"{prefix}actions", f"{len(actions)} action(s) replayed: {names}")
+    if check.diff(f"{prefix}settlement", settlement, state.settlement.to_dict()) == 0:
+        result = state.settlement
         check.ok(
-            "settlement",
-            f"re-settled with the rules engine: staked {settlement.total_stake}, "
-            f"returned {settlement.total_returned}, net {settlement.net}",
+            f"{prefix}settlement",
+            f"re-settled with the rules engine: staked {result.total_stake}, "
+            f"returned {result.total_returned}, net {result.net}",
         )
-    if record["status"] != "settled":
-        check.fail("status", f"record says {record['status']!r}, but the replayed round is settled")
     return state
 
 
 def _check_ledger(check: _Checker, record: Mapping[str, Any], state: RoundState) -> None:
-    assert state.settlement is not None
     ledger = record["ledger"]
-    player = record["player_id"]
     if not isinstance(ledger, list) or not all(isinstance(e, Mapping) for e in ledger):
         check.fail("ledger", "must be a list of entries {txid, account, amount, memo, at}")
         return
+    check_player_ledger(check, ledger, record["player_id"], record["actions"], state)
+
+
+def check_player_ledger(
+    check: _Checker,
+    ledger: Sequence[Mapping[str, Any]],
+    player: Any,
+    actions: Sequence[Any],
+    state: RoundState,
+    *,
+    prefix: str = "",
+) -> bool:
+    """One player's transfers (``ledger``: both entries of each) against their re-settled round."""
+    assert state.settlement is not None
     by_txid: dict[str, list[Mapping[str, Any]]] = {}
     for entry in ledger:
         by_txid.setdefault(str(entry.get("txid")), []).append(entry)
@@ -403,35 +450,36 @@ def _check_ledger(check: _Checker, record: Mapping[str, Any], state: RoundState)
             check.fail(f"ledger[{txid}]", f"each transfer moves money to or from player {player!r} once")
             good = False
     if not good:
-        return
+        return False
     player_amounts = [e["amount"] for e in ledger if e.get("account") == player]
     debited = -sum(a for a in player_amounts if a < 0)
     credited = sum(a for a in player_amounts if a > 0)
     settlement = state.settlement
     if debited != settlement.total_stake:
         check.fail(
-            "ledger.debits",
+            f"{prefix}ledger.debits",
             f"the ledger debits the player {debited}, the re-settled round staked {settlement.total_stake}",
         )
         good = False
     if credited != settlement.total_returned:
         check.fail(
-            "ledger.credits",
+            f"{prefix}ledger.credits",
             f"the ledger credits the player {credited}, the re-settled round "
             f"returns {settlement.total_returned}",
         )
         good = False
-    for k, action in enumerate(record["actions"]):
+    for k, action in enumerate(actions):
         stake = action.get("stake", 0)
-        if stake:
+        if isinstance(stake, int) and stake:  # a stake of another type is named by the replay
             entries = by_txid.get(str(action.get("txid")), [])
             mine = [e["amount"] for e in entries if e.get("account") == player]
             if mine != [-stake]:
                 check.fail(
-                    f"actions[{k}].txid",
+                    f"{prefix}actions[{k}].txid",
                     f"ledger transfer {action.get('txid')!r} debits the player "
                     f"{mine}, the action staked {stake}",
                 )
                 good = False
     if good:
-        check.ok("ledger", f"{len(by_txid)} balanced transfer(s) match the settlement")
+        check.ok(f"{prefix}ledger", f"{len(by_txid)} balanced transfer(s) match the settlement")
+    return good

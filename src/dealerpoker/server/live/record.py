@@ -4,6 +4,10 @@ The engine's state is never stored: it is a function of (bets, deck, actions), s
 restored by starting each seat on the stored deck and applying its stored steps again.
 Decisions still pending at a decision point are not part of the record: after a restart the
 point's timer starts again and players decide again (nothing of it was debited yet).
+
+For the audit record (``dealerpoker.server.live.audit``) it also keeps the rules fingerprint,
+the round's times (opened, betting closed, each reveal, settled), each step's time and, once
+settled, each seat's itemised settlement as the engine computed it then.
 """
 
 from __future__ import annotations
@@ -32,6 +36,20 @@ class Fairness:
         return view
 
 
+def _step_record(step: Step) -> dict[str, Any]:
+    return {**step.to_dict(), "at": step.at}
+
+
+def _seat_record(seat: Seat, phase: Phase) -> dict[str, Any]:
+    record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [_step_record(s) for s in seat.steps]}
+    settlement = getattr(seat.state, "settlement", None)
+    if settlement is not None:  # every line's return, the Bonus paid at the deal included
+        record["returned"] = int(settlement.total_returned)
+        if phase is Phase.PAUSE:  # the itemised lines, stored by the settlement's commit
+            record["settlement"] = settlement.to_dict()
+    return record
+
+
 def to_record(rnd: LiveRound, fairness: Fairness) -> dict[str, Any]:
     return {
         "table": rnd.table_id,
@@ -40,26 +58,21 @@ def to_record(rnd: LiveRound, fairness: Fairness) -> dict[str, Any]:
         "point": rnd.point,
         "deadline": rnd.deadline,
         "deck": list(rnd.deck) if rnd.deck is not None else None,
-        "seats": {player: _seat_record(seat) for player, seat in rnd.seats.items()},
+        "rules_fingerprint": rnd.rules_fingerprint,
+        "times": [[event, at] for event, at in rnd.times],
+        "seats": {player: _seat_record(seat, rnd.phase) for player, seat in rnd.seats.items()},
         "fairness": {"server_seed": fairness.server_seed, "commitment": fairness.commitment,
                      "algorithm": fairness.algorithm, "client_seed": fairness.client_seed,
                      "nonce": fairness.nonce},
     }
 
 
-def _seat_record(seat: Seat) -> dict[str, Any]:
-    record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [s.to_dict() for s in seat.steps]}
-    settlement = getattr(seat.state, "settlement", None)
-    if settlement is not None:  # every line's return, the Bonus paid at the deal included
-        record["returned"] = int(settlement.total_returned)
-    return record
-
-
 def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fairness]:
     deck = tuple(record["deck"]) if record["deck"] is not None else None
     seats: dict[str, Seat] = {}
     for player, data in record["seats"].items():
-        steps = tuple(Step(s["point"], s["action"], s["source"], int(s["stake"])) for s in data["steps"])
+        steps = tuple(Step(s["point"], s["action"], s["source"], int(s["stake"]), s.get("at"))
+                      for s in data["steps"])
         bets = {k: int(v) for k, v in data["bets"].items()}
         seat = Seat(player, bets, steps=steps)
         if deck is not None:
@@ -72,6 +85,8 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
     phase, point = Phase(record["phase"]), record["point"]
     waiting = sum(1 for s in seats.values() if s.state is not None and s.state.phase == point)
     rnd = LiveRound(record["table"], int(record["number"]), phase, record["deadline"], seats, point, deck,
-                    undecided=waiting if phase is Phase.DECISION else 0)
+                    undecided=waiting if phase is Phase.DECISION else 0,
+                    rules_fingerprint=record.get("rules_fingerprint"),
+                    times=tuple((str(e), float(t)) for e, t in record.get("times", [])))
     f = record["fairness"]
     return rnd, Fairness(f["server_seed"], f["commitment"], f["algorithm"], f["client_seed"], f["nonce"])

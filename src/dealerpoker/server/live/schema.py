@@ -1,4 +1,4 @@
-"""Tables of the live rounds (created by migration ``0003``)."""
+"""Tables of the live rounds (created by migration ``0003``, audit columns by ``0004``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ live_rounds = Table(
     Column("record", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    Column("settled_at", String(32), nullable=True),  # set by the settlement commit (0004)
     PrimaryKeyConstraint("table_id", "number", name="pk_live_rounds"),
+    Index("ix_live_rounds_settled", "settled_at"),
 )
 
 live_seats = Table(
@@ -30,6 +32,9 @@ live_seats = Table(
     Column("total_stake", BigInteger, nullable=False),
     Column("total_returned", BigInteger, nullable=True),  # set by the settlement
     Column("updated_at", String(32), nullable=False),
+    # JSON Settlement.to_dict() as computed when the round was settled (0004)
+    Column("settlement", Text, nullable=True),
     PrimaryKeyConstraint("table_id", "number", "player_id", name="pk_live_seats"),
     Index("ix_live_seats_player", "player_id"),
+    Index("ix_live_seats_player_updated", "player_id", "updated_at"),
 )

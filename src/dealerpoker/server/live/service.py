@@ -38,6 +38,7 @@ from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.config import TableConfig, load_tables
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
+from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.live.table import LiveTableError
@@ -301,6 +302,7 @@ def live_extension(settings: LiveSettings) -> Any:
         live = LiveTables(settings, services)
         app.state.live = live
         app.include_router(router)
+        install_live_records(app, services, settings.tables)
         services.startup.append(live.start)
         services.shutdown.append(live.stop)
 

@@ -78,7 +78,7 @@ class SqlStore:
                 for other, amounts in (extra_credits or {}).items():
                     balances.update(await post_batch(connection, round_id, other, {}, amounts, at=at,
                                                      lock=lock))
-                await self._write_round(connection, record, at)
+                await self._write_round(connection, record, at, settled=step == "settle")
                 written = await self._write_seats(connection, record, written, step, at)
         except _Refused as refused:
             return refused.players
@@ -91,16 +91,19 @@ class SqlStore:
         self._written[key] = written
         return frozenset()
 
-    async def _write_round(self, connection: AsyncConnection, record: dict[str, Any], at: str) -> None:
+    async def _write_round(self, connection: AsyncConnection, record: dict[str, Any], at: str,
+                           *, settled: bool) -> None:
         body = json.dumps({k: v for k, v in record.items() if k != "seats"}, separators=(",", ":"))
         dialect: Any = sqlite if self.database.is_sqlite else postgresql
         statement = dialect.insert(live_rounds).values(
             table_id=record["table"], number=record["number"], phase=record["phase"], record=body,
-            created_at=at, updated_at=at)
+            created_at=at, updated_at=at, settled_at=at if settled else None)
+        changes = {"phase": statement.excluded.phase, "record": statement.excluded.record,
+                   "updated_at": statement.excluded.updated_at}
+        if settled:
+            changes["settled_at"] = statement.excluded.settled_at
         await connection.execute(statement.on_conflict_do_update(
-            index_elements=["table_id", "number"],
-            set_={"phase": statement.excluded.phase, "record": statement.excluded.record,
-                  "updated_at": statement.excluded.updated_at}))
+            index_elements=["table_id", "number"], set_=changes))
 
     async def _write_seats(self, connection: AsyncConnection, record: dict[str, Any], written: dict[str, str],
                            step: str, at: str) -> dict[str, str]:
@@ -109,20 +112,24 @@ class SqlStore:
         for player, seat in record["seats"].items():
             text = _seat_key(seat)
             # Every line's return (the Bonus paid at the deal included), once settled.
-            returned = seat.get("returned") if step == "settle" else None
+            settling = step == "settle"
+            returned = seat.get("returned") if settling else None
             if written.get(player) == text and returned is None:
                 continue
+            settlement = seat.get("settlement") if settling else None
             row = {"p_table": record["table"], "p_number": record["number"], "p_player": player,
                    "p_bets": json.dumps(seat["bets"]), "p_steps": json.dumps(seat["steps"]),
                    "p_total": sum(seat["bets"].values()) + sum(s["stake"] for s in seat["steps"]),
-                   "p_returned": returned, "p_at": at}
+                   "p_returned": returned, "p_at": at,
+                   "p_settlement": None if settlement is None else json.dumps(settlement)}
             (changed if player in written else new).append(row)
             written[player] = text
         if new:
             await connection.execute(insert(live_seats), [
                 {"table_id": r["p_table"], "number": r["p_number"], "player_id": r["p_player"],
                  "bets": r["p_bets"], "steps": r["p_steps"], "total_stake": r["p_total"],
-                 "total_returned": r["p_returned"], "updated_at": r["p_at"]} for r in new])
+                 "total_returned": r["p_returned"], "updated_at": r["p_at"],
+                 "settlement": r["p_settlement"]} for r in new])
         if changed:
             await connection.execute(
                 update(live_seats)
@@ -131,7 +138,7 @@ class SqlStore:
                        live_seats.c.player_id == bindparam("p_player"))
                 .values(bets=bindparam("p_bets"), steps=bindparam("p_steps"),
                         total_stake=bindparam("p_total"), total_returned=bindparam("p_returned"),
-                        updated_at=bindparam("p_at")),
+                        updated_at=bindparam("p_at"), settlement=bindparam("p_settlement")),
                 changed)
         return written
 

@@ -82,6 +82,8 @@ class Step:
     action: str
     source: str  # "player" | "timeout" | "unpaid" (the stake could not be debited)
     stake: int
+    #: When it was chosen (the player's message accepted) or defaulted (the point closed).
+    at: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"point": self.point, "action": self.action, "source": self.source, "stake": self.stake}
@@ -99,6 +101,7 @@ class Seat:
     #: The Bonus return credited at the deal (texas-bonus; 0 when lost, pending or not staked):
     #: the rules pay the Bonus on the two hole cards at once, the settlement credits the rest.
     bonus_paid: int = 0
+    pending_at: float | None = None  # when ``pending`` was accepted
 
     @property
     def opening_stake(self) -> int:
@@ -132,6 +135,15 @@ class LiveRound:
     #: Seats at the current decision point without a decision yet (kept by the transitions, so
     #: "has everyone decided?" costs nothing with thousands of players).
     undecided: int = 0
+    #: The rules the round is played under (``Rules.fingerprint()``), for its audit record.
+    rules_fingerprint: str | None = None
+    #: What happened when, for the audit record: ``opened``, ``betting_closed``, ``reveal:<point>``
+    #: (the cards visible at that decision point were shown), ``reveal:showdown``, ``settled``.
+    times: tuple[tuple[str, float], ...] = ()
+
+    def at(self, event: str, now: float) -> LiveRound:
+        """The round with ``event`` noted at ``now``."""
+        return replace(self, times=(*self.times, (event, now)))
 
     @property
     def round_id(self) -> str:
@@ -163,7 +175,8 @@ def open_round(table: TableConfig, *, number: int, now: float) -> LiveRound:
     """A new round with its betting window open until ``now + betting_seconds``."""
     if number < 1:
         raise ValueError(f"round number must be >= 1, got {number}")
-    return LiveRound(table.id, number, Phase.BETTING, now + table.betting_seconds)
+    return LiveRound(table.id, number, Phase.BETTING, now + table.betting_seconds,
+                     rules_fingerprint=table.rules.fingerprint(), times=(("opened", now),))
 
 
 def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str, int],
@@ -191,7 +204,7 @@ def close_betting(rnd: LiveRound, *, now: float) -> LiveRound:
         raise LiveTableError(f"cannot close betting in phase {rnd.phase}", code="wrong_phase")
     if not _expired(rnd, now):
         raise LiveTableError("the betting window is still open", code="too_early")
-    return replace(rnd, phase=Phase.CLOSED, deadline=None)
+    return replace(rnd, phase=Phase.CLOSED, deadline=None).at("betting_closed", now)
 
 
 def opening_stakes(rnd: LiveRound) -> dict[str, int]:
@@ -243,8 +256,9 @@ def _next_point(rnd: LiveRound, table: TableConfig, now: float, *, after: str | 
         waiting = sum(1 for s in rnd.seats.values() if s.state.phase == point)
         if waiting:
             return replace(rnd, phase=Phase.DECISION, point=point, deadline=now + table.decision_seconds,
-                           undecided=waiting)
-    return replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None, undecided=0)
+                           undecided=waiting).at(f"reveal:{point}", now)
+    showdown = replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None, undecided=0)
+    return showdown.at("reveal:showdown", now)
 
 
 def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: float) -> LiveRound:
@@ -259,7 +273,7 @@ def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: 
     if seat.pending is not None:
         raise LiveTableError(f"you already chose {seat.pending} at the {rnd.point}", code="already_decided")
     game.check_action(seat.state, action)
-    return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action)},
+    return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action, pending_at=now)},
                    undecided=rnd.undecided - 1)
 
 
@@ -271,10 +285,10 @@ def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan
     steps = {}
     for seat in rnd.at_point():
         if seat.pending is not None:
-            action, source = seat.pending, "player"
+            action, source, at = seat.pending, "player", seat.pending_at
         else:
-            action, source = game.timeout_action(seat.state), "timeout"
-        steps[seat.player_id] = Step(rnd.point, action, source, game.stake_for(seat.state, action))
+            action, source, at = game.timeout_action(seat.state), "timeout", now
+        steps[seat.player_id] = Step(rnd.point, action, source, game.stake_for(seat.state, action), at)
     return DecisionPlan(rnd.point, steps)
 
 
@@ -287,9 +301,9 @@ def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: De
     for player, step in plan.steps.items():
         seat = seats[player]
         if player in unpaid:
-            step = Step(step.point, _free_action(game, seat.state), "unpaid", 0)
+            step = Step(step.point, _free_action(game, seat.state), "unpaid", 0, now)
         state, _events = game.apply(seat.state, step.action)
-        seats[player] = replace(seat, state=state, pending=None, steps=(*seat.steps, step))
+        seats[player] = replace(seat, state=state, pending=None, pending_at=None, steps=(*seat.steps, step))
     return _next_point(replace(rnd, seats=seats), table, now, after=plan.point)
 
 
@@ -318,7 +332,7 @@ def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
     """The settlement is committed: pause until the next betting window."""
     if rnd.phase is not Phase.SHOWDOWN:
         raise LiveTableError(f"cannot finish in phase {rnd.phase}", code="wrong_phase")
-    return replace(rnd, phase=Phase.PAUSE, deadline=now + table.pause_seconds)
+    return replace(rnd, phase=Phase.PAUSE, deadline=now + table.pause_seconds).at("settled", now)
 
 
 def _cards(indices: tuple[int, ...]) -> list[str]:

@@ -127,5 +127,33 @@ export async function checkRound(round) {
       ? `${shown.join(" ") || "(none shown)"} as the deck gives`
       : `card ${bad + 1} shown as ${shown[bad]}, the deck gives ${expected[bad]}`);
   }
+  if (Array.isArray(round.reveals)) checkReveals(round.reveals, cards, add);
   return { ok: checks.every((c) => c.ok), checks, cards };
+}
+
+// A live round's reveals: the cards first shown at each decision point and at the showdown
+// (player deck[0:2], dealer deck[2:4], board deck[4:9]; dealerpoker.fairness.live_record).
+const VISIBLE = { preflop: [2, 0, 0], flop: [2, 3, 0], turn: [2, 4, 0], showdown: [2, 5, 2] };
+const PLACES = [["player", 0], ["board", 4], ["dealer", 2]];
+
+function checkReveals(reveals, cards, add) {
+  let shown = [0, 0, 0];
+  reveals.forEach((reveal, k) => {
+    const visible = VISIBLE[reveal?.event];
+    if (!visible) {
+      add(`reveal ${k + 1}`, false, `unknown reveal ${JSON.stringify(reveal?.event)}`);
+      return;
+    }
+    const expected = {};
+    PLACES.forEach(([place, start], i) => {
+      if (visible[i] > shown[i]) expected[place] = cards.slice(start + shown[i], start + visible[i]);
+    });
+    shown = shown.map((before, i) => Math.max(before, visible[i]));
+    const got = reveal.cards ?? {};
+    const places = new Set([...Object.keys(expected), ...Object.keys(got)]);
+    const same = [...places].every((place) => JSON.stringify(got[place] ?? []) === JSON.stringify(expected[place] ?? []));
+    const text = (byPlace) => Object.values(byPlace).flat().join(" ") || "(none)";
+    add(`${reveal.event} reveal`, same, same ? `${text(expected)} as the deck gives`
+      : `shown as ${text(got)}, the deck gives ${text(expected)}`);
+  });
 }

@@ -6,6 +6,7 @@ import { Api } from "./api.js";
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
+import { liveReplayView, liveRoundsList } from "./live-history.js";
 import { settlementTable } from "./panels.js";
 
 const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
@@ -165,6 +166,7 @@ export class LiveTable {
     this.el.decisions = h("div.live__decisions", { id: "decisions" });
     this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": "Your result" });
     this.el.fair = h("p.live__fair", { id: "fairness" });
+    this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": "My rounds" });
     this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": "Chips" });
     config.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
       type: "button", role: "radio", "aria-checked": "false", "aria-label": `Chip ${formatMoney(chip)}`,
@@ -178,6 +180,8 @@ export class LiveTable {
       h("header.hud", {},
         h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, "◀ LOBBY"),
         h("h1.hud__title", {}, config.title),
+        h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
+          "MY ROUNDS"),
         h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("players", "Players"))),
       h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
       this.el.message,
@@ -190,7 +194,50 @@ export class LiveTable {
           h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
         this.el.result),
       h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
-      this.el.fair));
+      this.el.fair,
+      this.el.history));
+  }
+
+  // ---------------------------------------------------------------- my rounds (audit records)
+
+  async toggleHistory() {
+    if (!this.el.history.hidden) {
+      this.el.history.hidden = true;
+      return;
+    }
+    await this.showHistory();
+  }
+
+  historyBar() {
+    return h("div.panel__bar", {},
+      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { this.el.history.hidden = true; } },
+        "CLOSE ✕"));
+  }
+
+  async showHistory() {
+    const panel = this.el.history;
+    panel.replaceChildren(this.historyBar(), h("h2", {}, "My live rounds"), h("p", {}, "Loading…"));
+    panel.hidden = false;
+    try {
+      const { rounds } = await this.api.call("GET", "/api/live-rounds?limit=20");
+      panel.replaceChildren(this.historyBar(), h("h2", {}, "My live rounds"),
+        liveRoundsList(rounds, (round) => this.openRecord(round)));
+    } catch (error) {
+      panel.replaceChildren(this.historyBar(), h("h2", {}, "My live rounds"),
+        h("p.message", { dataset: { kind: "error" } }, error.message));
+    }
+  }
+
+  async openRecord(round) {
+    const panel = this.el.history;
+    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showHistory() }, "◀ ALL ROUNDS");
+    try {
+      const record = await this.api.call("GET", round.record);
+      panel.replaceChildren(this.historyBar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record));
+    } catch (error) {
+      panel.replaceChildren(this.historyBar(), h("h2", {}, "Round"), back,
+        h("p.message", { dataset: { kind: "error" } }, error.message));
+    }
   }
 
   spotFor(name, limit) {

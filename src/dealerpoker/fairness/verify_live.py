@@ -1,0 +1,256 @@
+"""Verify a live table round's record (``mode`` ``"table"``, see :mod:`dealerpoker.fairness.live_record`).
+
+The same checks as a solo record, for every seat: the digest, the commitment and the deck from
+the revealed seed, the cards shown at each reveal and when, then each seat's actions replayed
+and re-settled with the rules engine from the record's own rules, and each seat's ledger
+transfers summed against that settlement. With every seat (scope ``"round"``) the table client
+seed is recomputed from the accepted bets, and every ledger entry must belong to a seat.
+
+>>> [f.subject for f in verify_live_record({"record_version": 1, "mode": "table"}) if not f.ok][:2]
+['record', 'record_digest']
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
+from dealerpoker.fairness.table import table_client_seed
+from dealerpoker.fairness.verify import (
+    RECORD_VERSION,
+    Finding,
+    _check_dealt,
+    _check_fairness,
+    _Checker,
+    _parse_time,
+    check_player_ledger,
+    load_game,
+    record_digest,
+    replay_seat,
+)
+
+__all__ = ["verify_live_record"]
+
+_REQUIRED = (
+    "round_id", "game", "rules_version", "rules_fingerprint", "rules", "mode", "scope", "table",
+    "table_id", "player_id", "status", "opened_at", "betting_closed_at", "settled_at", "reveals",
+    "fairness", "deck", "dealt", "seats", "ledger", "record_digest",
+)  # fmt: skip
+
+
+def verify_live_record(
+    record: Mapping[str, Any],
+    *,
+    server_seed: str | None = None,
+    expected_commitment: str | None = None,
+    client_seed: str | None = None,
+    nonce: int | None = None,
+) -> list[Finding]:
+    """Every check of a settled live round's record; the keyword values, when given, must match it."""
+    check = _Checker()
+    missing = [key for key in _REQUIRED if key not in record]
+    if record.get("record_version") != RECORD_VERSION:
+        check.fail("record_version", f"unsupported record version {record.get('record_version')!r} "
+                                     f"(this verifier reads version {RECORD_VERSION})")
+    if missing:
+        check.fail("record", f"missing keys: {', '.join(missing)}")
+    digest = record_digest(record)
+    if record.get("record_digest") == digest:
+        check.ok("record_digest", "the record's content matches its digest")
+    else:
+        check.fail("record_digest", f"record says {record.get('record_digest')!r}, its content hashes to "
+                                    f"{digest}: the record was altered after it was made")
+    if missing or record.get("record_version") != RECORD_VERSION:
+        return check.findings
+    seats = record["seats"]
+    if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
+        check.fail("seats", "must be a list of objects {player_id, bets, actions, settlement, ...}")
+        return check.findings
+    if not _check_identity(check, record, seats):
+        return check.findings
+    deck = _check_fairness(check, record, server_seed, expected_commitment, client_seed, nonce)
+    if deck is None:
+        return check.findings
+    _check_client_seed(check, record, seats)
+    _check_dealt(check, record, deck)
+    _check_reveals(check, record, deck)
+    _check_times(check, record, seats)
+    if record["status"] != "settled":
+        check.fail("status", f"record says {record['status']!r}: only settled rounds have a record")
+    game = load_game(check, record)
+    if game is None:
+        return check.findings
+    by_player = _transfers_by_player(check, record, seats)
+    for seat in seats:
+        _check_seat(check, record, game, deck, seat, by_player.get(str(seat.get("player_id")), []))
+    return check.findings
+
+
+def _check_identity(check: _Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> bool:
+    table = record["table"]
+    if not isinstance(table, Mapping) or not isinstance(table.get("number"), int):
+        check.fail("table", 'must be an object {"id": table id, "number": round number}')
+        return False
+    if not isinstance(record["fairness"], Mapping):
+        check.fail("fairness", "must be an object {algorithm, commitment, server_seed, client_seed, nonce}")
+        return False
+    good = check.same("table.id", record["table_id"], table.get("id"), "the round's table")
+    good &= check.same("round_id", record["round_id"], f"{table.get('id')}/{table['number']}",
+                       "the round id is {table}/{number}")
+    good &= check.same("fairness.nonce", record["fairness"].get("nonce"), table["number"],
+                       "a live round's nonce is its round number")
+    if record["scope"] not in SCOPES:
+        check.fail("scope", f"record says {record['scope']!r}, expected one of {', '.join(SCOPES)}")
+        return False
+    players = [seat.get("player_id") for seat in seats]
+    if len(set(map(str, players))) != len(players):
+        check.fail("seats", "a player is seated twice")
+        return False
+    if record["scope"] == "round" and record["player_id"] is not None:
+        check.fail("player_id", f"record says {record['player_id']!r}: the whole round's record is nobody's")
+        return False
+    if record["scope"] == "player" and players != [record["player_id"]]:
+        check.fail("seats", f"a player's part holds their own seat only: record has {players!r} "
+                            f"for player {record['player_id']!r}")
+        return False
+    return good
+
+
+def _check_client_seed(check: _Checker, record: Mapping[str, Any],
+                       seats: Sequence[Mapping[str, Any]]) -> None:
+    recorded = record["fairness"].get("client_seed")
+    if record["scope"] == "player":
+        check.ok("fairness.client_seed", "fixed when betting closed as the hash of every seat's accepted "
+                                         "bets: only the whole round's record (export) can recompute it")
+        return
+    try:
+        expected = table_client_seed(record["round_id"], {str(s.get("player_id")): s.get("bets") or {}
+                                                          for s in seats})
+    except (DealerPokerError, AttributeError, TypeError) as error:
+        check.fail("fairness.client_seed", f"cannot hash the seats' bets: {error}")
+        return
+    if recorded == expected:
+        check.ok("fairness.client_seed", f"the hash of the {len(seats)} seat(s)' accepted bets")
+    else:
+        check.fail("fairness.client_seed", f"record says {recorded!r}, the seats' accepted bets hash to "
+                                           f"{expected}: the bets are not the ones the deck was dealt for")
+
+
+def _check_reveals(check: _Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> None:
+    reveals = record["reveals"]
+    if not isinstance(reveals, list) or not all(isinstance(r, Mapping) for r in reveals):
+        check.fail("reveals", "must be a list of objects {event, at, cards}")
+        return
+    events = [r.get("event") for r in reveals]
+    unknown = [e for e in events if not isinstance(e, str) or e not in VISIBLE]
+    if unknown or not events or events[-1] != "showdown":
+        check.fail("reveals", f"events {events!r}: expected decision points "
+                              f"({', '.join(VISIBLE)}) ending with the showdown")
+        return
+    expected = reveals_of(deck, [(r.get("event"), r.get("at")) for r in reveals])
+    if check.diff("reveals", reveals, expected) == 0:
+        check.ok("reveals", f"{len(reveals)} reveal(s), each showing the cards the deck gives")
+
+
+def _check_times(check: _Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
+    named = [("opened_at", record["opened_at"]), ("betting_closed_at", record["betting_closed_at"])]
+    reveals = record["reveals"] if isinstance(record["reveals"], list) else []
+    named += [(f"reveals[{k}].at", r.get("at")) for k, r in enumerate(reveals) if isinstance(r, Mapping)]
+    named.append(("settled_at", record["settled_at"]))
+    times: list[tuple[str, datetime.datetime]] = []
+    for name, value in named:
+        parsed = _parse_time(value)
+        if parsed is None:
+            check.fail(name, f"{value!r} is not an ISO-8601 time with a time zone")
+            return
+        if times and parsed < times[-1][1]:
+            check.fail(name, f"{value} is before {times[-1][0]}")
+            return
+        times.append((name, parsed))
+    # A decision at a point falls between that point's reveal and the next reveal (the timer's
+    # default at the close, which is when the next cards are shown).
+    window = {}
+    for k, r in enumerate(reveals):
+        window[str(r.get("event"))] = (times[2 + k][1], times[3 + k][1])
+    bad = 0
+    for seat in seats:
+        for k, action in enumerate(seat.get("actions") or []):
+            subject = f"seats[{seat.get('player_id')}].actions[{k}].at"
+            at = _parse_time(action.get("at") if isinstance(action, Mapping) else None)
+            span = window.get(str(action.get("point"))) if isinstance(action, Mapping) else None
+            if at is None or span is None:
+                check.fail(subject, "not an ISO-8601 time at one of the round's decision points")
+                bad += 1
+            elif not span[0] <= at <= span[1]:
+                check.fail(subject, f"{action['at']} is outside the {action['point']} decision "
+                                    f"({span[0].isoformat()} .. {span[1].isoformat()})")
+                bad += 1
+    if not bad:
+        check.ok("timestamps", "opened, betting closed, each reveal, each action and settlement are in order")
+
+
+def _transfers_by_player(check: _Checker, record: Mapping[str, Any],
+                         seats: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """Each seat's transfers (both entries); entries moving nobody's money are named."""
+    ledger = record["ledger"]
+    if not isinstance(ledger, list) or not all(isinstance(e, Mapping) for e in ledger):
+        check.fail("ledger", "must be a list of entries {txid, account, amount, memo, at}")
+        return {}
+    seated = {str(seat.get("player_id")) for seat in seats}
+    by_txid: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in ledger:
+        by_txid.setdefault(str(entry.get("txid")), []).append(entry)
+    by_player: dict[str, list[Mapping[str, Any]]] = {}
+    first, last = _parse_time(record["betting_closed_at"]), _parse_time(record["settled_at"])
+    for txid, entries in by_txid.items():
+        accounts = sorted(str(e.get("account")) for e in entries)
+        owners = set(accounts) & seated
+        if len(owners) != 1 or sorted([*owners, HOUSE]) != accounts:
+            check.fail(f"ledger[{txid}]", f"moves money between {accounts}: each transfer of a live round "
+                                          f"is between one seated player and the {HOUSE!r} account")
+            continue
+        for entry in entries:
+            at = _parse_time(entry.get("at"))
+            if at is None or first is None or last is None or not first <= at <= last:
+                check.fail(f"ledger[{txid}].at", f"{entry.get('at')!r} is not a time between betting "
+                                                 "closed and the settlement")
+        by_player.setdefault(owners.pop(), []).extend(entries)
+    return by_player
+
+
+def _check_seat(check: _Checker, record: Mapping[str, Any], game: Any, deck: tuple[int, ...],
+                seat: Mapping[str, Any], transfers: list[Mapping[str, Any]]) -> None:
+    player = seat.get("player_id")
+    prefix = f"seats[{player}]."
+    actions = seat.get("actions")
+    for k, action in enumerate(actions if isinstance(actions, list) else []):
+        if not isinstance(action, Mapping):
+            continue
+        reason, source = action.get("reason"), action.get("source")
+        stake = action.get("stake")
+        txid = f"{record['round_id']}:{player}:{action.get('point')}" if stake else None
+        if action.get("txid") != txid:
+            check.fail(f"{prefix}actions[{k}].txid", f"record says {action.get('txid')!r}, expected {txid!r} "
+                                                     "(the decision's ledger transfer when it staked)")
+        if (source == "player" and reason is not None) or (source == "timer" and reason not in TIMER_REASONS):
+            check.fail(f"{prefix}actions[{k}].reason",
+                       f"record says {reason!r} for source {source!r}: the timer's reason is one of "
+                       f"{', '.join(TIMER_REASONS)}, a player's own choice has none")
+    state = replay_seat(check, game, deck, seat.get("bets"), actions, seat.get("settlement"), prefix=prefix)
+    if state is None or state.settlement is None:
+        return
+    check.same(f"{prefix}total_stake", seat.get("total_stake"), state.settlement.total_stake,
+               "the stored total stake is the re-settled one")
+    check.same(f"{prefix}total_returned", seat.get("total_returned"), state.settlement.total_returned,
+               "the stored total return is the re-settled one")
+    if not check_player_ledger(check, transfers, player, actions or [], state, prefix=prefix):
+        return
+    opening = sum(int(v) for v in (seat.get("bets") or {}).values())
+    txid = seat.get("bets_txid")
+    mine = [e.get("amount") for e in transfers if e.get("txid") == txid and e.get("account") == player]
+    if opening and mine != [-opening]:
+        check.fail(f"{prefix}bets_txid", f"ledger transfer {txid!r} debits the player {mine}, "
+                                         f"the opening bets are {opening}")
