@@ -1,23 +1,28 @@
-"""Take the README screenshots of both tables from the real page.
+"""Take the README screenshots from the real page.
 
-Starts ``dealerpoker serve`` on a free loopback port with a throw-away SQLite database, plays
-rounds in Debian's Chromium (Playwright, headless) by clicking like a player, and saves the first
-settled round the player wins (so the winning lines show) as ``docs/screenshots/<game>.png``.
+Starts ``dealerpoker serve`` (the tables ``make run`` serves) on a free loopback port with a
+throw-away SQLite database and drives Debian's Chromium (Playwright, headless) by clicking like a
+player:
 
-    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+- ``texas-bonus``, ``casino-holdem``: plays solo rounds and saves the first settled round the
+  player wins (so the winning lines show) as ``docs/screenshots/<game>.png``;
+- ``live-table``: two players (two browser sessions) bet in the same betting window of the live
+  table ``texas-1``, both bet pre-flop, and the first one's page is saved on the flop, its
+  decision timer running: ``docs/screenshots/live-table.png``.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only live-table]
 """
 
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests.support
+from tests.support.servers import ServeProcess
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -26,26 +31,17 @@ PLAYS = {
     "texas-bonus": ({"ante": [1000], "bonus": [500]}, ["bet", "bet", "bet"]),
     "casino-holdem": ({"ante": [1000], "aa": [500]}, ["raise"]),
 }
+LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/server/tables.toml
+# Each live player's opening bets (chip values clicked onto each field).
+LIVE_BETS = ({"ante": [1000], "bonus": [500]}, {"ante": [2500]})
+SHOTS = (*PLAYS, "live-table")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_until_up(url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit("screenshots: the server exited before answering")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("screenshots: the server did not answer within 30 s")
+def place(page: Any, bets: dict[str, list[int]]) -> None:
+    for field, chips in bets.items():
+        for chip in chips:
+            page.click(f".chip-tray .chip[data-chip='{chip}']")
+            page.click(f".spot[data-field='{field}']")
 
 
 def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -> int:
@@ -54,10 +50,7 @@ def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -
     page.wait_for_selector(".chip-tray .chip")
     idle = "window.dealerpokerTable && !window.dealerpokerTable.busy"
     for attempt in range(1, attempts + 1):
-        for field, chips in bets.items():
-            for chip in chips:
-                page.click(f".chip-tray .chip[data-chip='{chip}']")
-                page.click(f".spot[data-field='{field}']")
+        place(page, bets)
         page.click("#deal")
         page.wait_for_function(idle)
         for action in decisions:
@@ -76,9 +69,36 @@ def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -
     return attempts
 
 
+def live_round_on_the_flop(browser: Any, url: str, out: Path, width: int) -> None:
+    """Two players at the live table, both in on the flop; the first one's page is saved."""
+    pages = [browser.new_context(viewport={"width": width, "height": 900}).new_page() for _ in LIVE_BETS]
+    for page in pages:  # as the README says: the lobby, then the table under "Live tables"
+        page.set_default_timeout(90_000)  # a full round of the table's real timers, and more
+        page.goto(f"{url}/#/")
+        page.locator(f'[data-table="live-{LIVE_TABLE}"]').click()
+        page.wait_for_url(f"**/live.html#/{LIVE_TABLE}")
+    # A betting window with time enough for both to bet (else the next one, after a round).
+    for page in pages:
+        page.wait_for_function("document.querySelector('.table')?.dataset.phase === 'betting'"
+                               " && window.dealerpokerLive.deadlineLeft() > 8")
+    for page, bets in zip(pages, LIVE_BETS, strict=True):
+        place(page, bets)
+        page.wait_for_function(f"window.dealerpokerLive.seat?.bets?.ante === {bets['ante'][0]}")
+    for page in pages:  # no more bets, the deal: both bet pre-flop, which opens the flop at once
+        page.locator('#decisions [data-action="bet"]').click()
+    for page in pages:
+        page.wait_for_function("window.dealerpokerLive.state.point === 'flop'"
+                               " && document.querySelector('#decisions [data-action=\"check\"]')")
+    first = pages[0]
+    first.mouse.move(0, 0)
+    first.wait_for_timeout(2500)  # let the cards land and the countdown ring run down a little
+    first.screenshot(path=str(out / "live-table.png"), full_page=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--only", choices=SHOTS, action="append", help="take only this one (repeatable)")
     parser.add_argument("--attempts", type=int, default=40, help="rounds to play looking for a win")
     parser.add_argument("--width", type=int, default=1280)
     args = parser.parse_args()
@@ -88,25 +108,23 @@ def main() -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
+    shots = args.only or list(SHOTS)
     args.out.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as scratch:
-        server = subprocess.Popen(
-            [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(port),
-             "--database", f"sqlite:///{scratch}/screenshots.db", "--log-level", "warning"])
+        server = ServeProcess(f"sqlite:///{scratch}/screenshots.db", log=Path(scratch) / "server.log")
         try:
-            wait_until_up(url, server)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": args.width, "height": 900})
-                for game in PLAYS:
-                    rounds = play_until_a_win(page, url, game, args.out, args.attempts)
+                for game in (shot for shot in shots if shot in PLAYS):
+                    page = browser.new_page(viewport={"width": args.width, "height": 900})
+                    rounds = play_until_a_win(page, server.url, game, args.out, args.attempts)
                     print(f"{args.out / (game + '.png')}: after {rounds} round(s)")
+                if "live-table" in shots:
+                    live_round_on_the_flop(browser, server.url, args.out, args.width)
+                    print(f"{args.out / 'live-table.png'}: two players on the flop")
                 browser.close()
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            server.stop()
     return 0
 
 
