@@ -65,6 +65,15 @@ def async_url(url: str) -> str:
     return parsed.set(drivername=driver).render_as_string(hide_password=False)
 
 
+def is_sqlite(url: str) -> bool:
+    """Whether a database URL names SQLite (one writer at a time).
+
+    >>> is_sqlite("sqlite:///casino.db"), is_sqlite("postgresql://postgres@127.0.0.1:5432/casino")
+    (True, False)
+    """
+    return make_url(async_url(url)).get_backend_name() == "sqlite"
+
+
 class Database:
     """One engine and the transactions the services run in."""
 

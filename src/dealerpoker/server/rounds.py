@@ -85,6 +85,8 @@ class RoundService:
         self.deal = deal
         self.id_factory = id_factory
         self._states = RecentStates()
+        # Each game's rules fingerprint (a hash of its rules document: worth computing once).
+        self._fingerprints = {game.name: game.rules.fingerprint() for game in self.games.values()}
 
     def game(self, name: str) -> AnyGame:
         try:
@@ -142,7 +144,7 @@ class RoundService:
                       "returned": returned}]
             values = {
                 "id": round_id, "player_id": player_id, "game": game.name,
-                "rules_version": game.rules.rules_version, "rules_fingerprint": game.rules.fingerprint(),
+                "rules_version": game.rules.rules_version, "rules_fingerprint": self._fingerprints[game.name],
                 "idempotency_key": idempotency_key, "bets": json.dumps(valid),
                 "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed,
                 "commitment": deal.commitment, "client_seed": str(player["client_seed"]), "nonce": nonce,
@@ -291,7 +293,7 @@ class RoundService:
         movements = [ledger.Movement(f"{round_id}:{number}", -stake, "stake")]
         returned = 0
         if state.settlement is not None:
-            returned = int(state.settlement.to_dict()["total_returned"]) - int(row["total_returned"])
+            returned = int(state.settlement.total_returned) - int(row["total_returned"])
             movements.append(ledger.Movement(f"{round_id}:{number}:return", returned, "settlement"))
         balance = await ledger.post_player_movements(connection, str(row["player_id"]), movements, at=at,
                                                      round_id=round_id, balance=balance)
