@@ -8,6 +8,7 @@ round, once.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import time
@@ -59,7 +60,9 @@ def _cleanup(prefix: str) -> None:
 def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path, database) -> None:  # type: ignore[no-untyped-def]
     prefix = f"dptest:{secrets.token_hex(6)}:"
     tables = tmp_path / "tables.toml"
-    tables.write_text(FAST_TABLES.format(betting=8, decision=4, pause=1))
+    # The pre-flop timer keeps its deadline across the takeover (a few seconds): long enough to
+    # decide after it; the later points close early once the watcher (alone at them) decided.
+    tables.write_text(FAST_TABLES.format(betting=8, decision=15, pause=1))
     first = ServeProcess(tmp_path, database, tables, "first", redis=REDIS_URL, prefix=prefix)
     second = ServeProcess(tmp_path, database, tables, "second", redis=REDIS_URL, prefix=prefix)
     players: list[LivePlayer] = []
@@ -88,8 +91,14 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert resumed["round"] == round_id and resumed["player_cards"] == seen[0]["player_cards"]
         assert _lease_owner(prefix, "texas-fast") not in ("", owner_id)
         watcher.send({"type": "decide", "action": "bet"})
-        mine = watcher.until(lambda m: m["type"] == "you" and m.get("phase") == "pause"
-                             and m.get("round") == round_id, timeout=30)
+        while True:
+            mine = watcher.until(lambda m: m["type"] == "you" and m.get("round") == round_id
+                                 and bool(m["seat"])
+                                 and (m["phase"] == "pause" or "check" in m["seat"]["legal_actions"]),
+                                 timeout=40)
+            if mine["phase"] == "pause":
+                break
+            watcher.send({"type": "decide", "action": "check"})
         other = next(p for p in players if p is not watcher)
         other.close()
         back = LivePlayer(survivor.base, "texas-fast", same_as=other)  # reconnects to the survivor
@@ -113,3 +122,36 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         second.stop()
         _cleanup(prefix)
 
+
+
+def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_the_counter() -> None:
+    from dealerpoker.server.live.cluster import RedisCluster
+    from dealerpoker.server.live.hub import LocalHub
+
+    prefix = f"dptest:{secrets.token_hex(6)}:"
+
+    async def scenario() -> None:
+        first = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        second = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        try:
+            token = await first.take_lease("t")
+            assert token >= 1
+            assert await second.take_lease("t") == 0  # held by the first
+            await first.redis.delete(f"{prefix}lease:t")  # the first's lease expires
+            newer = await second.take_lease("t")
+            assert newer > token
+            # Redis lost its counter (flushed): the database still holds epoch 50. The refused
+            # process lifts the counter and gives the lease up, so the next token is newer.
+            await second.redis.delete(f"{prefix}lease-epoch:t")
+            second._owned.add("t")
+            await second.stale("t", 50)
+            assert not second.owns("t") and await second.redis.get(f"{prefix}lease:t") is None
+            assert await first.take_lease("t") == 51
+        finally:
+            await first.redis.aclose()
+            await second.redis.aclose()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        _cleanup(prefix)

@@ -84,6 +84,9 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
             assert cards_one == cards_two and "back" not in cards_one
             hidden = one.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
             assert hidden == ["back"] * 2
+            # The Bonus is settled on the hole cards at the deal: one sees its result before deciding.
+            assert one.locator("#bonus-result").inner_text().startswith("Bonus")
+            assert two.locator("#bonus-result").is_hidden()
             # The stakes were debited (and a won Bonus paid) at the deal: the meters follow the ledger.
             for page in (one, two):
                 _shows_ledger_balance(base, page)
