@@ -82,3 +82,14 @@ def test_a_killed_server_finishes_the_live_round_after_its_restart(tmp_path: Pat
     txids = _txids(database, player.id)
     steps_posted = sorted(t.rsplit(":", 1)[1] for t in txids if t.startswith(f"{number}:"))
     assert steps_posted == ["bets", "preflop", "settle"] or steps_posted == ["bets", "preflop"]  # a loss
+    # The round's audit record, written across the restart, still verifies: seeds, deck, reveals,
+    # the times of both processes in order, every decision replayed and every transfer.
+    from dealerpoker.fairness.verify import verify_record
+    from dealerpoker.server.live.audit import settled_live_records
+
+    records = asyncio.run(settled_live_records(database, "2000-01-01"))
+    (record,) = [r for r in records if r["round_id"] == number]
+    assert [f for f in verify_record(record) if not f.ok] == []
+    (seat,) = [s for s in record["seats"] if s["player_id"] == player.id]
+    assert [(a["point"], a["source"]) for a in seat["actions"]] == [
+        ("preflop", "player"), ("flop", "player"), ("turn", "player")]

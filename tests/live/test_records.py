@@ -477,3 +477,26 @@ def test_exact_rtps_agree_across_tables_whose_rules_differ_only_in_limits(
                for rules in (solo, live, solo)]
     assert exact_rtps(records) == {"casino-holdem": {"ante": 0.9784, "aa": None, "raise": None}}
     assert exact_rtps(records[:1]) == {"casino-holdem": {"ante": 0.9784, "aa": 0.9, "raise": None}}
+
+
+def test_the_players_settled_message_gives_the_address_of_their_record() -> None:
+    from dealerpoker.server.live.ports import MemoryStore
+
+    async def scenario() -> None:
+        table = parse_tables(TABLE)[0]
+        clock = FakeClock()
+        runner = TableRunner(table, get_game(table.game, table.rules), MemoryStore({"p": 10_000}), Quiet(),
+                             clock=clock, watchers=lambda: 1, new_seed=lambda: SEED)
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        assert "record" not in runner.seat_message("p")
+        clock.now = START + 15
+        await runner.advance()
+        assert "record" not in runner.seat_message("p")  # dealt, not settled
+        await runner.decide("p", "fold")
+        await runner.advance()
+        assert runner.round is not None and str(runner.round.phase) == "pause"
+        assert runner.seat_message("p")["record"] == "/api/tables/audit-t/rounds/1/record"
+        assert "record" not in runner.seat_message("stranger")
+
+    asyncio.run(scenario())

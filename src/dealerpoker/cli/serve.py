@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import os
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from dealerpoker.games.rules import Rules
-from dealerpoker.server.settings import DEFAULT_DATABASE_URL
+from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
 
 
 def register(subparsers: Any) -> None:
@@ -40,6 +43,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-rtp", action="store_true",
                         help="do not run the exact analysis for the RTPs in GET /api/games (null RTPs); "
                              "by default they come from the analysis cache, computed once in the background")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="serve from N processes sharing the port (default 1). More than one needs "
+                             "PostgreSQL (--database) and Redis (--redis, for the live tables); "
+                             "migrations run once before the workers start")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
@@ -53,27 +60,81 @@ def cached_rtps(rules: Rules) -> Mapping[str, Fraction | None]:
     return bet_rtps(rules, DiskCache())
 
 
-def run(args: argparse.Namespace) -> int:
-    import uvicorn
+#: How ``serve --workers N`` hands its options to the worker processes (JSON).
+WORKER_OPTIONS = "DEALERPOKER_SERVE_WORKER_OPTIONS"
+_UVICORN: dict[str, Any] = {"access_log": False, "ws": "websockets-sansio", "ws_per_message_deflate": False}
 
-    from dealerpoker.server import Settings, create_app
-    from dealerpoker.server.live.service import live_extension_from
-    from dealerpoker.server.settings import SettingsError
 
+def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
     rules_files = {}
     for entry in args.rules:
         game, sep, path = entry.partition("=")
         if not sep or not path:
             raise SettingsError(f"--rules {entry!r}: expected GAME=FILE, e.g. texas-bonus=my-table.toml")
         rules_files[game] = path
-    settings = Settings.from_env(
+    return Settings.from_env(
         database_url=args.database,
         starting_balance=args.starting_balance,
         abandon_after_seconds=args.abandon_after,
         rules_files=rules_files or None,
+        **overrides,
     )
-    app = create_app(settings, extensions=[live_extension_from(args.tables, args.redis)],
-                     rtp_source=None if args.no_rtp else cached_rtps)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                ws="websockets-sansio", ws_per_message_deflate=False)
+
+
+def build_app(args: argparse.Namespace, **overrides: Any) -> Any:
+    from dealerpoker.server import create_app
+    from dealerpoker.server.live.service import live_extension_from
+
+    return create_app(settings_of(args, **overrides),
+                      extensions=[live_extension_from(args.tables, args.redis)],
+                      rtp_source=None if args.no_rtp else cached_rtps)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from dealerpoker.server.db import is_sqlite
+
+    if isinstance(args.workers, bool) or args.workers < 1:
+        raise SettingsError(f"--workers: expected an integer >= 1, got {args.workers!r}")
+    if args.workers == 1:
+        uvicorn.run(build_app(args), host=args.host, port=args.port, log_level=args.log_level, **_UVICORN)
+        return 0
+    settings = settings_of(args)
+    if is_sqlite(settings.database_url):
+        raise SettingsError(f"--workers {args.workers}: several processes need a PostgreSQL database "
+                            "(--database postgresql://...); SQLite has one writer, so one process "
+                            "serves it best")
+    if not (args.redis or os.environ.get("DEALERPOKER_REDIS_URL")):
+        raise SettingsError(f"--workers {args.workers}: several processes need Redis (--redis URL) "
+                            "to share the live tables")
+    asyncio.run(prepare_database(settings))
+    os.environ[WORKER_OPTIONS] = json.dumps({key: value for key, value in vars(args).items()
+                                             if key != "func"})
+    uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, host=args.host, port=args.port,
+                log_level=args.log_level, **_UVICORN)
     return 0
+
+
+def worker_app() -> Any:
+    """The app of one ``serve --workers N`` process (uvicorn imports and calls this)."""
+    args = argparse.Namespace(**json.loads(os.environ[WORKER_OPTIONS]))
+    return build_app(args, run_migrations=False)  # the parent ran them once, before the workers
+
+
+async def prepare_database(settings: Settings) -> None:
+    """What every process would otherwise race to do at start: migrations, the rules documents."""
+    import secrets
+
+    from dealerpoker.server.app import load_games
+    from dealerpoker.server.clock import system_clock
+    from dealerpoker.server.db import Database
+    from dealerpoker.server.fairness import FairnessService
+
+    database = Database(settings.database_url)
+    try:
+        await database.migrate()
+        await FairnessService(database, load_games(settings), rng=secrets.SystemRandom(),
+                              clock=system_clock).store_rules()
+    finally:
+        await database.dispose()

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 import dealerpoker
 from dealerpoker.games import GAMES, AnyGame, get_game, load_rules
 from dealerpoker.games.rules import Rules
+from dealerpoker.server.api import fastpath
 from dealerpoker.server.api import games as games_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
@@ -132,6 +133,7 @@ def create_app(
     )
     app.state.services = services
     install_error_handlers(app)
+    fastpath.install(app, services)
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")

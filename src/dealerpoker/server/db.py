@@ -3,6 +3,14 @@
 Writes are serialised per player: on PostgreSQL by a row lock (``SELECT ... FOR UPDATE``) on the
 player's account, on SQLite by a single writer (an in-process lock plus ``BEGIN IMMEDIATE``,
 which also serialises several processes sharing one file).
+
+Drivers: asyncpg for PostgreSQL; for SQLite the standard ``sqlite3`` module run on the event-loop
+thread (``sqlite+inline``, see ``sqlite_inline``) rather than aiosqlite's thread per connection,
+which costs more than the statements themselves (a ``sqlite+aiosqlite://`` URL gets it too).
+
+Two kinds of unit of work: ``transaction()`` hands out a SQLAlchemy ``AsyncConnection`` (every
+query but the hot path), ``direct()`` runs precompiled statements on the driver's connection
+(a round's steps; see ``direct``).
 """
 
 from __future__ import annotations
@@ -17,20 +25,26 @@ from sqlalchemy import event, select
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import PoolProxiedConnection, StaticPool
+from sqlalchemy.util.concurrency import greenlet_spawn
 
-from dealerpoker.server import schema
+from dealerpoker.server import schema, sqlite_inline
+from dealerpoker.server.direct import AsyncpgDirect, Compiler, DirectConnection, SQLiteDirect
 from dealerpoker.server.settings import SettingsError
 
-_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
+_DRIVERS = {"sqlite": f"sqlite+{sqlite_inline.DRIVER}", "postgresql": "postgresql+asyncpg",
             "postgres": "postgresql+asyncpg"}
+#: Drivers a URL may name explicitly.
+_ACCEPTED = {f"sqlite+{sqlite_inline.DRIVER}", "sqlite+aiosqlite", "postgresql+asyncpg"}
 
 
 def async_url(url: str) -> str:
     """The async driver URL for a plain database URL (the server chooses the driver).
 
     >>> async_url("sqlite:///data/casino.db")
-    'sqlite+aiosqlite:///data/casino.db'
+    'sqlite+inline:///data/casino.db'
+    >>> async_url("sqlite+aiosqlite:///data/casino.db")  # the server chooses the driver
+    'sqlite+inline:///data/casino.db'
     >>> async_url("postgresql://postgres@127.0.0.1:5432/casino")
     'postgresql+asyncpg://postgres@127.0.0.1:5432/casino'
     >>> async_url("mysql://x")
@@ -45,10 +59,19 @@ def async_url(url: str) -> str:
                             "postgresql://USER@HOST:PORT/DB)") from None
     backend = parsed.get_backend_name()
     driver = _DRIVERS.get(backend)
-    if driver is None or (parsed.drivername != backend and parsed.drivername != driver):
+    if driver is None or (parsed.drivername != backend and parsed.drivername not in _ACCEPTED):
         raise SettingsError(f"database URL {url!r}: unsupported (use sqlite:///FILE or "
                             "postgresql://USER@HOST:PORT/DB)")
     return parsed.set(drivername=driver).render_as_string(hide_password=False)
+
+
+def is_sqlite(url: str) -> bool:
+    """Whether a database URL names SQLite (one writer at a time).
+
+    >>> is_sqlite("sqlite:///casino.db"), is_sqlite("postgresql://postgres@127.0.0.1:5432/casino")
+    (True, False)
+    """
+    return make_url(async_url(url)).get_backend_name() == "sqlite"
 
 
 class Database:
@@ -69,6 +92,9 @@ class Database:
         self._lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
         if self.is_sqlite:
             _configure_sqlite(self.engine, wal=not self.in_memory)
+        self._compiler = Compiler(self.engine.dialect)
+        self._direct_idle: list[PoolProxiedConnection] = []
+        self._direct_keep = 1 if self.is_sqlite else pool_size
 
     async def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision shipped in the package."""
@@ -92,7 +118,55 @@ class Database:
                 )
             yield connection
 
+    @asynccontextmanager
+    async def direct(self) -> AsyncIterator[DirectConnection]:
+        """A unit of work on the driver's own connection, for the hot path's precompiled
+        statements (see ``direct``): commits on success, rolls back on any exception.
+
+        Serialised like ``transaction``: SQLite has one writer (the in-process lock and
+        ``BEGIN IMMEDIATE``); on PostgreSQL the statements lock what they change
+        (``ledger.balance_for_update``).
+        """
+        async with self._lock if self._lock is not None else nullcontext():
+            raw = self._direct_idle.pop() if self._direct_idle else await self.engine.raw_connection()
+            reusable = False
+            try:
+                driver: Any = raw.driver_connection
+                if self.is_sqlite:
+                    connection = driver._conn  # the sqlite3 connection under sqlite_inline
+                    connection.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield SQLiteDirect(connection, self._compiler)
+                    except BaseException:
+                        connection.rollback()
+                        reusable = True
+                        raise
+                    connection.commit()
+                else:
+                    transaction = driver.transaction()
+                    await transaction.start()
+                    try:
+                        yield AsyncpgDirect(driver, self._compiler)
+                    except BaseException:
+                        await transaction.rollback()
+                        reusable = True
+                        raise
+                    await transaction.commit()
+                reusable = True
+            finally:
+                # Kept for the next unit of work: a checkout from SQLAlchemy's pool and back
+                # costs about as much CPU as a whole round step. A connection whose commit or
+                # rollback failed is given up.
+                if reusable and len(self._direct_idle) < self._direct_keep:
+                    self._direct_idle.append(raw)
+                elif reusable:
+                    await greenlet_spawn(raw.close)
+                else:
+                    await greenlet_spawn(raw.invalidate)
+
     async def dispose(self) -> None:
+        while self._direct_idle:
+            await greenlet_spawn(self._direct_idle.pop().close)
         await self.engine.dispose()
 
 

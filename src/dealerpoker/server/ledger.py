@@ -12,12 +12,14 @@ every transfer adds ``-amount + amount``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.server.direct import DirectConnection
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
 
@@ -65,6 +67,86 @@ async def post_transfer(
          "memo": memo, "created_at": at},
     ])
     return True
+
+
+# The hot path's statements, built once and run through ``Database.direct()`` (see ``direct``).
+_BALANCE_FOR_UPDATE = (select(accounts.c.balance).where(accounts.c.id == bindparam("player"))
+                       .with_for_update())
+# The guard is in the statement too, so it holds even if a caller forgot the lock.
+_MOVE_PLAYER_BALANCE = (
+    update(accounts).where(accounts.c.id == bindparam("player"))
+    .where(accounts.c.balance >= bindparam("debits"))
+    .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
+_INSERT_ENTRIES = insert(ledger_entries).inline()  # no RETURNING of the generated ids
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One transfer between a player and the house, seen from the player's side."""
+
+    txid: str
+    amount: int
+    """Minor units: negative = the player pays the house (a stake), positive = the house pays."""
+    memo: str
+
+
+async def post_player_movements(
+    connection: DirectConnection,
+    player: str,
+    movements: Sequence[Movement],
+    *,
+    at: str,
+    round_id: str | None = None,
+    balance: int,
+) -> int:
+    """Post several player <-> house transfers whose txids are new; the player's new balance.
+
+    The hot path of a round step (a stake, and the settlement it may return): one guarded
+    balance update for their sum and one insert of all their entries, instead of a statement
+    per transfer. The caller holds the player's lock (``balance_for_update``), derived the txids
+    from the state it holds locked (the unique constraint on ``(txid, account)`` still refuses
+    a duplicate) and passes the ``balance`` it read under that lock. The debits must be covered
+    by that balance before anything is credited (``InsufficientFundsError`` otherwise, nothing
+    changed).
+    """
+    moving = [movement for movement in movements if movement.amount != 0]
+    for movement in moving:
+        if isinstance(movement.amount, bool) or not isinstance(movement.amount, int):
+            raise ValueError(f"transfer {movement.txid}: amount must be an integer, got {movement.amount!r}")
+    if not moving:
+        return balance
+    debits = -sum(movement.amount for movement in moving if movement.amount < 0)
+    if debits > balance:
+        raise InsufficientFundsError(f"insufficient funds: {debits} needed, balance is {balance}",
+                                     balance=balance, needed=debits)
+    delta = sum(movement.amount for movement in moving)
+    moved = await connection.one(_MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
+    if moved is None:
+        found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
+        current = None if found is None else int(found["balance"])
+        raise InsufficientFundsError(
+            f"insufficient funds: {debits} needed, balance is {current}" if current is not None
+            else f"transfer {moving[0].txid}: unknown account {player!r}",
+            balance=current or 0, needed=debits)
+    entries = []
+    for movement in moving:
+        source, target = (player, HOUSE) if movement.amount < 0 else (HOUSE, player)
+        amount = abs(movement.amount)
+        entries += [
+            {"txid": movement.txid, "account_id": source, "amount": -amount, "round_id": round_id,
+             "memo": movement.memo, "created_at": at},
+            {"txid": movement.txid, "account_id": target, "amount": amount, "round_id": round_id,
+             "memo": movement.memo, "created_at": at},
+        ]
+    await connection.run_many(_INSERT_ENTRIES, entries)
+    return int(moved["balance"])
+
+
+async def balance_for_update(connection: DirectConnection, player: str) -> int | None:
+    """A player's balance, locking their account row until the transaction ends (PostgreSQL;
+    SQLite has one writer at a time and ignores the lock clause). None: no such account."""
+    found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
+    return None if found is None else int(found["balance"])
 
 
 async def _move(connection: AsyncConnection, txid: str, account: str, delta: int) -> None:

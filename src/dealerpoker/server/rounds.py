@@ -1,6 +1,6 @@
 """Solo rounds: load, apply the engine, persist the state with its ledger entries, commit.
 
-Each request is one unit of work (``Database.transaction`` locked on the player's account):
+Each request is one unit of work (``Database.direct``, locked on the player's account):
 the step's stake is debited *before* the engine reveals anything, and the final step credits
 the settlement in the same transaction. A round is stored as its record (bets, deck order,
 actions with time and source) and replays through the engine; the player's view after the
@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import bindparam, insert, select, update
 
 from dealerpoker.errors import IllegalActionError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState
@@ -30,12 +29,33 @@ from dealerpoker.server import ledger
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
+from dealerpoker.server.direct import DirectConnection
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
-from dealerpoker.server.schema import HOUSE, players, rounds
+from dealerpoker.server.schema import accounts, players, rounds
 
+ViewJSON = str
+"""A round view as JSON text, exactly as stored with the round and sent to the player."""
 DealFunction = Callable[[str, str, int], Deal]
 """(server seed, client seed, nonce) -> the round's deal."""
 ZERO_COST_DEFAULTS = ("check", "fold")
+
+# The statements of a step, built once and run through ``Database.direct()`` (see ``direct``).
+# The SET clauses come from the parameters' keys.
+_ROUND = select(rounds).where(rounds.c.id == bindparam("round"))
+# Locks the round's row and its player's account (PostgreSQL; SQLite has one writer). Every
+# step of a round starts with it, so two steps of one round wait for each other, and after the
+# wait PostgreSQL re-reads both rows as committed (a lock on the account alone would leave the
+# round's row as it was before the wait).
+_ROUND_AND_BALANCE = select(rounds, accounts.c.balance) \
+    .join(accounts, accounts.c.id == rounds.c.player_id) \
+    .where(rounds.c.id == bindparam("round")).with_for_update()
+_UPDATE_ROUND = update(rounds).where(rounds.c.id == bindparam("round"))
+_INSERT_ROUND = insert(rounds).inline()  # no RETURNING of the generated seq
+_ROUND_BY_KEY = select(rounds).where(rounds.c.player_id == bindparam("player")) \
+    .where(rounds.c.idempotency_key == bindparam("idempotency_key"))
+_PLAYER_SEEDS = select(players.c.client_seed, players.c.nonce, players.c.next_server_seed) \
+    .where(players.c.id == bindparam("player"))
+_NEXT_NONCE = update(players).where(players.c.id == bindparam("player"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +84,9 @@ class RoundService:
         self.abandon_after = timedelta(seconds=abandon_after_seconds)
         self.deal = deal
         self.id_factory = id_factory
+        self._states = RecentStates()
+        # Each game's rules fingerprint (a hash of its rules document: worth computing once).
+        self._fingerprints = {game.name: game.rules.fingerprint() for game in self.games.values()}
 
     def game(self, name: str) -> AnyGame:
         try:
@@ -74,85 +97,83 @@ class RoundService:
     # ---- commands ---------------------------------------------------------------------
     async def open_round(
         self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
-    ) -> dict[str, Any]:
+    ) -> ViewJSON:
         """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
         game = self.game(game_name)
         valid = game.validate_bets(bets)
-        async with self.database.transaction(lock_account=player_id) as connection:
+        stake = sum(valid.values())
+        async with self.database.direct() as connection:
+            balance = await self._locked_balance(connection, player_id)
             if idempotency_key is not None:
-                existing = (await connection.execute(
-                    select(rounds).where(rounds.c.player_id == player_id)
-                    .where(rounds.c.idempotency_key == idempotency_key))).first()
+                existing = await connection.one(
+                    _ROUND_BY_KEY, {"player": player_id, "idempotency_key": idempotency_key})
                 if existing is not None:
-                    if existing.game != game.name or json.loads(existing.bets) != valid:
+                    if existing["game"] != game.name or json.loads(existing["bets"]) != valid:
                         raise ConflictError(
                             f"idempotency_key {idempotency_key!r} was used for another round "
-                            f"({existing.id}: {existing.game} {existing.bets})")
-                    return await self._present(connection, existing)
-            stake = sum(valid.values())
-            balance = await ledger.balance_of(connection, player_id)
-            if balance is None:
-                raise NotFoundError(f"no player {player_id!r}")
+                            f"({existing['id']}: {existing['game']} {existing['bets']})")
+                    return str(existing["view"])
             if stake > balance:
                 raise InsufficientFundsError(
                     f"insufficient funds: the bets need {stake}, balance is {balance}",
                     balance=balance, needed=stake)
-            player = (await connection.execute(
-                select(players.c.client_seed, players.c.nonce, players.c.next_server_seed)
-                .where(players.c.id == player_id))).one()
-            nonce = int(player.nonce)
+            player = await connection.one(_PLAYER_SEEDS, {"player": player_id})
+            if player is None:
+                raise NotFoundError(f"no player {player_id!r}")
+            nonce = int(player["nonce"])
             # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
             # player who never asked gets a fresh one, whose commitment the first view shows.
-            server_seed = player.next_server_seed or draw_server_seed(self.rng)
-            deal = self.deal(server_seed, str(player.client_seed), nonce)
-            await connection.execute(update(players).where(players.c.id == player_id).values(
-                nonce=nonce + 1, next_server_seed=draw_server_seed(self.rng)))
+            server_seed = player["next_server_seed"] or draw_server_seed(self.rng)
+            deal = self.deal(server_seed, str(player["client_seed"]), nonce)
+            await connection.run(_NEXT_NONCE, {
+                "player": player_id, "nonce": nonce + 1, "next_server_seed": draw_server_seed(self.rng)})
             state = game.start(valid, deal.deck)
             round_id = self.id_factory()
             at = timestamp(self.clock())
-            await ledger.post_transfer(connection, f"{round_id}:0", player_id, HOUSE, stake,
-                                       at=at, round_id=round_id, memo="stake", known_new=True)
             returned = 0
             view = game.view(state)
             bonus = view.get("bonus")
             if isinstance(bonus, dict) and bonus.get("status") == "won":
                 returned = int(bonus["returned"])
-                await ledger.post_transfer(connection, f"{round_id}:0:return", HOUSE, player_id, returned,
-                                           at=at, round_id=round_id, memo="bonus", known_new=True)
+            balance = await ledger.post_player_movements(
+                connection, player_id,
+                [ledger.Movement(f"{round_id}:0", -stake, "stake"),
+                 ledger.Movement(f"{round_id}:0:return", returned, "bonus")],
+                at=at, round_id=round_id, balance=balance)
             steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
                       "returned": returned}]
             values = {
                 "id": round_id, "player_id": player_id, "game": game.name,
-                "rules_version": game.rules.rules_version, "rules_fingerprint": game.rules.fingerprint(),
+                "rules_version": game.rules.rules_version, "rules_fingerprint": self._fingerprints[game.name],
                 "idempotency_key": idempotency_key, "bets": json.dumps(valid),
                 "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed,
-                "commitment": deal.commitment, "client_seed": str(player.client_seed), "nonce": nonce,
+                "commitment": deal.commitment, "client_seed": str(player["client_seed"]), "nonce": nonce,
                 "algorithm": deal.algorithm, "total_stake": stake, "total_returned": returned,
                 "created_at": at,
             }
-            values.update(self._progress(game, state, steps, view, balance - stake + returned, values, at))
-            await connection.execute(insert(rounds).values(**values))
-            return _view_of(values)
+            values.update(self._progress(game, state, steps, view, balance, values, at))
+            await connection.run(_INSERT_ROUND, values)
+        self._states.remember(round_id, 1, state)
+        return str(values["view"])
 
-    async def act(
-        self, player_id: str, round_id: str, action: str, *, step: int | None = None
-    ) -> dict[str, Any]:
+    async def act(self, player_id: str, round_id: str, action: str, *, step: int | None = None) -> ViewJSON:
         """The player's decision: debit its stake, apply it, credit the settlement if it ends the round.
 
         ``step`` (optional) is the step number the client means this action to be; repeating a
         request whose step already happened returns the round unchanged (a safe retry).
         """
-        async with self.database.transaction(lock_account=player_id) as connection:
-            row = await self._owned_round(connection, player_id, round_id)
-            steps = json.loads(row.steps)
+        async with self.database.direct() as connection:
+            row, balance = await self._locked_round(connection, player_id, round_id)
+            steps = json.loads(row["steps"])
             if step is not None and step != len(steps):
-                if 0 < step < len(steps) and self.game(row.game).aliases.get(action, action) \
+                if 0 < step < len(steps) and self.game(row["game"]).aliases.get(action, action) \
                         == steps[step]["action"]:
-                    return await self._present(connection, row)
+                    return str(row["view"])
                 raise ConflictError(
                     f"step {step}: the round is at step {len(steps)} "
-                    f"({'settled' if row.status == 'settled' else 'waiting for step ' + str(len(steps))})")
-            return await self._apply(connection, row, action, source="player")
+                    f"({'settled' if row['status'] == 'settled' else 'waiting for step ' + str(len(steps))})")
+            view, _ = await self._apply(connection, row, action, source="player", balance=balance)
+            return view
 
     async def complete_abandoned(self) -> int:
         """Finish every open round untouched for ``abandon_after`` with the timer's defaults."""
@@ -163,41 +184,42 @@ class RoundService:
                 .where(rounds.c.updated_at < cutoff).order_by(rounds.c.seq).limit(500))).all()
         completed = 0
         for round_id, player_id in stale:
-            async with self.database.transaction(lock_account=str(player_id)) as connection:
-                row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).one()
-                if row.status != "open" or row.updated_at >= cutoff:
+            async with self.database.direct() as connection:
+                row, balance = await self._locked_round(connection, str(player_id), str(round_id))
+                if row["status"] != "open" or row["updated_at"] >= cutoff:
                     continue  # the player came back meanwhile
-                while row.status == "open":
-                    game = self.game(row.game)
+                while row["status"] == "open":
+                    game = self.game(row["game"])
                     state = self._replay(game, row)
                     action = game.timeout_action(state)
-                    balance = await ledger.balance_of(connection, row.player_id) or 0
                     if game.stake_for(state, action) > balance:
                         action = next(a for a in game.legal_actions(state) if a in ZERO_COST_DEFAULTS)
-                    await self._apply(connection, row, action, source="timer")
-                    row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).one()
+                    await self._apply(connection, row, action, source="timer", balance=balance)
+                    row, balance = await self._locked_round(connection, str(player_id), str(round_id))
                 completed += 1
         return completed
 
     # ---- queries ----------------------------------------------------------------------
-    async def get(self, player_id: str, round_id: str) -> dict[str, Any]:
-        async with self.database.transaction() as connection:
+    async def get(self, player_id: str, round_id: str) -> ViewJSON:
+        async with self.database.direct() as connection:
             row = await self._owned_round(connection, player_id, round_id)
-            return await self._present(connection, row)
+        return str(row["view"])
 
     async def history(
         self, player_id: str, *, limit: int = 20, before: str | None = None, status: str | None = None
-    ) -> list[dict[str, Any]]:
-        """The player's rounds, newest first, each with every step."""
+    ) -> list[ViewJSON]:
+        """The player's rounds, newest first, each with every step (their stored views)."""
         async with self.database.transaction() as connection:
             query = select(rounds.c.view).where(rounds.c.player_id == player_id)
             if before is not None:
-                anchor = await self._owned_round(connection, player_id, before)
+                anchor = (await connection.execute(_ROUND, {"round": before})).first()
+                _check_owner(None if anchor is None else anchor._mapping, player_id, before)
+                assert anchor is not None
                 query = query.where(rounds.c.seq < anchor.seq)
             if status is not None:
                 query = query.where(rounds.c.status == status)
             result = await connection.execute(query.order_by(rounds.c.seq.desc()).limit(limit))
-            return [json.loads(view) for (view,) in result]
+            return [str(view) for (view,) in result]
 
     async def replay(self, player_id: str, round_id: str) -> dict[str, Any]:
         """Every step of a round again, from its record: the player's view after each step.
@@ -205,16 +227,16 @@ class RoundService:
         The engine replays the stored bets, deck order and actions; each frame is ``game.view``
         at that point, so it shows only the cards the player could see then.
         """
-        async with self.database.transaction() as connection:
+        async with self.database.direct() as connection:
             row = await self._owned_round(connection, player_id, round_id)
-        game = self.game(row.game)
-        steps = json.loads(row.steps)
-        state = game.start(json.loads(row.bets), json.loads(row.deck))
+        game = self.game(row["game"])
+        steps = json.loads(row["steps"])
+        state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
         frames = [{"step": steps[0], **game.view(state)}]
         for step in steps[1:]:
             state, _ = game.apply(state, step["action"])
             frames.append({"step": step, **game.view(state)})
-        return {"id": row.id, "game": row.game, "status": row.status, "frames": frames}
+        return {"id": row["id"], "game": row["game"], "status": row["status"], "frames": frames}
 
     async def balance(self, player_id: str) -> int:
         async with self.database.transaction() as connection:
@@ -224,40 +246,66 @@ class RoundService:
         return balance
 
     # ---- the shared step --------------------------------------------------------------
+    @staticmethod
+    async def _locked_round(
+        connection: DirectConnection, player_id: str, round_id: str
+    ) -> tuple[dict[str, Any], int]:
+        """The player's round and their balance, both rows locked (one statement: it is the
+        first of every step, and on PostgreSQL each statement is a round trip)."""
+        row = await connection.one(_ROUND_AND_BALANCE, {"round": round_id})
+        _check_owner(row, player_id, round_id)
+        assert row is not None
+        return row, int(row["balance"])
+
+    async def _locked_balance(self, connection: DirectConnection, player_id: str) -> int:
+        """Lock the player (every write of theirs is serialised) and read their balance."""
+        balance = await ledger.balance_for_update(connection, player_id)
+        if balance is None:
+            raise NotFoundError(f"no player {player_id!r}")
+        return balance
+
     async def _apply(
-        self, connection: AsyncConnection, row: Row[Any], action: str, *, source: str
-    ) -> dict[str, Any]:
-        game = self.game(row.game)
-        if row.status != "open":
-            raise IllegalActionError(f"{action!r} is not allowed: round {row.id} is settled",
-                                     phase=row.phase, action=str(action))
-        state = self._replay(game, row)
-        game.check_action(state, action)
-        steps: list[dict[str, Any]] = json.loads(row.steps)
+        self, connection: DirectConnection, row: Mapping[str, Any], action: str, *, source: str,
+        balance: int,
+    ) -> tuple[ViewJSON, int]:
+        """One step of an open round: its view and the player's new balance.
+
+        ``balance`` is the player's, read under their lock in this transaction. The step's stake
+        must be covered before the engine deals the next card or reveals the dealer's, and the
+        stake, the new state and any settlement commit together (or nothing does).
+        """
+        game = self.game(row["game"])
+        round_id = str(row["id"])
+        if row["status"] != "open":
+            raise IllegalActionError(f"{action!r} is not allowed: round {round_id} is settled",
+                                     phase=row["phase"], action=str(action))
+        steps: list[dict[str, Any]] = json.loads(row["steps"])
         number = len(steps)
+        state = self._states.recall(round_id, number) or self._replay(game, row)
+        game.check_action(state, action)
         stake = game.stake_for(state, action)
+        if stake > balance:
+            raise InsufficientFundsError(f"insufficient funds: {stake} needed, balance is {balance}",
+                                         balance=balance, needed=stake)
         at = timestamp(self.clock())
-        # The stake is taken before the engine deals the next card or reveals the dealer's.
-        await ledger.post_transfer(connection, f"{row.id}:{number}", row.player_id, HOUSE, stake,
-                                   at=at, round_id=row.id, memo="stake", known_new=True)
         state, _events = game.apply(state, action)
         view = game.view(state)
+        movements = [ledger.Movement(f"{round_id}:{number}", -stake, "stake")]
         returned = 0
         if state.settlement is not None:
-            returned = int(state.settlement.to_dict()["total_returned"]) - int(row.total_returned)
-            await ledger.post_transfer(connection, f"{row.id}:{number}:return", HOUSE, row.player_id,
-                                       returned, at=at, round_id=row.id, memo="settlement",
-                                       known_new=True)
+            returned = int(state.settlement.total_returned) - int(row["total_returned"])
+            movements.append(ledger.Movement(f"{round_id}:{number}:return", returned, "settlement"))
+        balance = await ledger.post_player_movements(connection, str(row["player_id"]), movements, at=at,
+                                                     round_id=round_id, balance=balance)
         steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
                       "stake": stake, "returned": returned})
-        balance = await ledger.balance_of(connection, row.player_id) or 0
-        values = dict(row._mapping)
-        values.update(total_stake=row.total_stake + stake, total_returned=row.total_returned + returned)
+        values = dict(row)
+        values.update(total_stake=row["total_stake"] + stake, total_returned=row["total_returned"] + returned)
         changes = self._progress(game, state, steps, view, balance, values, at)
         changes.update(total_stake=values["total_stake"], total_returned=values["total_returned"])
-        await connection.execute(update(rounds).where(rounds.c.id == row.id).values(**changes))
-        values.update(changes)
-        return _view_of(values)
+        await connection.run(_UPDATE_ROUND, {"round": round_id, **changes})
+        self._states.remember(round_id, number + 1, state)
+        return str(changes["view"]), balance
 
     def _progress(
         self, game: AnyGame, state: RoundState, steps: list[dict[str, Any]], view: dict[str, Any],
@@ -286,31 +334,54 @@ class RoundService:
         }
         return {
             "status": full["status"], "phase": state.phase, "steps": json.dumps(steps),
-            "view": json.dumps(full), "updated_at": at, "settled_at": at if settled else None,
+            "view": json.dumps(full, separators=(",", ":")), "updated_at": at,
+            "settled_at": at if settled else None,
         }
 
     @staticmethod
-    def _replay(game: AnyGame, row: Row[Any]) -> RoundState:
-        state = game.start(json.loads(row.bets), json.loads(row.deck))
-        for step in json.loads(row.steps)[1:]:
+    def _replay(game: AnyGame, row: Mapping[str, Any]) -> RoundState:
+        state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
+        for step in json.loads(row["steps"])[1:]:
             state, _ = game.apply(state, step["action"])
         return state
 
     @staticmethod
-    async def _owned_round(connection: AsyncConnection, player_id: str, round_id: str) -> Row[Any]:
-        row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).first()
-        if row is None:
-            raise NotFoundError(f"no round {round_id!r}")
-        if row.player_id != player_id:
-            raise ForbiddenError(f"round {round_id!r} belongs to another player")
+    async def _owned_round(connection: DirectConnection, player_id: str, round_id: str) -> dict[str, Any]:
+        row = await connection.one(_ROUND, {"round": round_id})
+        _check_owner(row, player_id, round_id)
+        assert row is not None
         return row
 
-    @staticmethod
-    async def _present(connection: AsyncConnection, row: Row[Any]) -> dict[str, Any]:
-        view: dict[str, Any] = json.loads(row.view)
-        return view
+
+def _check_owner(row: Mapping[Any, Any] | None, player_id: str, round_id: str) -> None:
+    if row is None:
+        raise NotFoundError(f"no round {round_id!r}")
+    if row["player_id"] != player_id:
+        raise ForbiddenError(f"round {round_id!r} belongs to another player")
 
 
-def _view_of(values: Mapping[str, Any]) -> dict[str, Any]:
-    view: dict[str, Any] = json.loads(values["view"])
-    return view
+
+class RecentStates:
+    """The engine states of recently played open rounds, so a step need not replay the round.
+
+    Keyed by round id and the number of steps the state has seen: a state is used only when the
+    stored round has exactly that many steps (another process may have moved the round on, or
+    the transaction that made it may have rolled back), else the round is replayed from its
+    record. Bounded: the oldest entries go first. Settled rounds are dropped.
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._states: dict[str, tuple[int, RoundState]] = {}
+
+    def recall(self, round_id: str, steps: int) -> RoundState | None:
+        found = self._states.get(round_id)
+        return found[1] if found is not None and found[0] == steps else None
+
+    def remember(self, round_id: str, steps: int, state: RoundState) -> None:
+        self._states.pop(round_id, None)
+        if state.settlement is not None:
+            return
+        if len(self._states) >= self.capacity:
+            del self._states[next(iter(self._states))]
+        self._states[round_id] = (steps, state)

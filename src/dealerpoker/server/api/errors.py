@@ -36,7 +36,8 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> JSONRe
     return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
 
 
-def _domain_error(error: DealerPokerError) -> JSONResponse:
+def domain_error_response(error: DealerPokerError) -> JSONResponse:
+    """The 4xx response for an error of the domain (the message names the problem)."""
     message = str(error)
     if isinstance(error, AuthenticationError):
         return error_response(401, "unauthorized", message)
@@ -72,7 +73,7 @@ def _validation_message(error: RequestValidationError) -> tuple[int, str, str]:
 def install_error_handlers(app: FastAPI) -> None:
     async def on_domain(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, DealerPokerError)
-        return _domain_error(error)
+        return domain_error_response(error)
 
     async def on_validation(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)

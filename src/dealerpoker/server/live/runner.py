@@ -67,8 +67,12 @@ class TableRunner:
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
         view = core.seat_view(self.round, self.game, player_id) if self.round is not None else None
-        return {"type": "you", "round": self.round.round_id if self.round else None,
-                "phase": str(self.round.phase) if self.round else "idle", "seat": view}
+        message = {"type": "you", "round": self.round.round_id if self.round else None,
+                   "phase": str(self.round.phase) if self.round else "idle", "seat": view}
+        if view is not None and self.round is not None and self.round.phase is Phase.PAUSE:
+            # Settled and committed: the player's part of the round's audit record exists now.
+            message["record"] = f"/api/tables/{self.table.id}/rounds/{self.round.number}/record"
+        return message
 
     def _seated_messages(self) -> dict[str, dict[str, Any]]:
         assert self.round is not None

@@ -110,6 +110,7 @@ export class LiveTable {
     this.state = message;
     if (newRound && message.phase === "betting") {
       this.seat = null;
+      this.recordUrl = null;
       this.say("Place your bets: click a chip, then a betting field.", "info");
     }
     if (message.event === "no_more_bets") this.say("No more bets.", "info");
@@ -119,6 +120,7 @@ export class LiveTable {
   onSeat(message) {
     if (message.round && this.state.round && message.round !== this.state.round) return;
     this.seat = message.seat;
+    this.recordUrl = message.record ?? null; // the settled round's audit record (your part)
     const settlement = this.seat?.settlement;
     if (settlement && message.phase === "pause") {
       this.api.balance().then(({ balance }) => { this.balance = balance; this.render(); }).catch(() => {});
@@ -358,7 +360,11 @@ export class LiveTable {
           settlement.outcome === "fold" ? "Folded" : settlement.outcome === "win" ? "You win"
             : settlement.outcome === "tie" ? "Tie" : "Dealer wins"),
         h("p.result__amount", { id: "result-net", dataset: { net } }, `${net > 0 ? "+" : ""}${formatMoney(net)}`),
-        settlementTable(settlement));
+        settlementTable(settlement),
+        this.recordUrl ? h("button.btn.btn--small", {
+          type: "button", id: "verify-round",
+          onclick: () => { this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
+        }, "VERIFY THIS ROUND") : null);
     }
     const fairness = state.fairness;
     this.el.fair.textContent = fairness
