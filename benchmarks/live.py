@@ -74,6 +74,7 @@ class Level:
     rounds_done: int = 0
     errors: list[str] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
+    acks: list[float] = field(default_factory=list)  # bet/decide sent -> its reply (written) received
 
     def measured(self, number: int) -> bool:
         return self.first_measured is not None and number >= self.first_measured
@@ -101,10 +102,12 @@ class Level:
 _sending: set[asyncio.Task[None]] = set()
 
 
-def later(ws: Any, message: dict[str, Any], delay: float) -> None:
-    """Send after a player's think time (people do not all click in the same millisecond)."""
+def later(ws: Any, message: dict[str, Any], delay: float, sent: list[float]) -> None:
+    """Send after a player's think time (people do not all click in the same millisecond);
+    ``sent`` gets the moment it was sent (for the acknowledgement time)."""
     async def send() -> None:
         await asyncio.sleep(delay)
+        sent.append(time.time())
         await ws.send(json.dumps(message))
 
     task = asyncio.create_task(send())
@@ -119,6 +122,7 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
                            max_queue=None, open_timeout=60, ping_interval=None) as ws:
             level.connected += 1
             answered: set[tuple[int | None, int]] = set()
+            sent: list[float] = []
             if level.connected == level.players:
                 all_in.set()
             async for raw in ws:  # cancelled when the level ends
@@ -130,21 +134,28 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
                     level.latencies.append(received - message["sent_at"])
                     level.by_kind.setdefault(f"{kind}:{event or message.get('phase')}", []).append(
                         received - message["sent_at"])
+                # The reply to a bet (a seat in the betting phase) or a decision (a pending action)
+                # is sent once it is written: the acknowledgement.
+                seat = message.get("seat") if kind == "you" else None
+                if sent and seat and (message.get("phase") == "betting" or seat.get("pending")):
+                    level.acks.append(received - sent.pop())
                 if kind == "table" and event == "betting_open" and all_in.is_set():
                     if level.first_measured is None:
                         level.first_measured = number
                     bets = {"ante": 100, "bonus": 100} if rng.random() < 0.3 else {"ante": 100}
-                    later(ws, {"type": "bet", "bets": bets}, rng.uniform(0, think[0]))
+                    later(ws, {"type": "bet", "bets": bets}, rng.uniform(0, think[0]), sent)
                 elif kind == "you" and message.get("seat") and message["seat"]["legal_actions"] \
                         and (number, len(message["seat"]["steps"])) not in answered:
                     answered.add((number, len(message["seat"]["steps"])))  # one answer per decision
                     action = rng.choice(message["seat"]["legal_actions"])
-                    later(ws, {"type": "decide", "action": action}, rng.uniform(0, think[1]))
+                    later(ws, {"type": "decide", "action": action}, rng.uniform(0, think[1]), sent)
                 elif kind == "you" and message.get("phase") == "pause" and message.get("seat") \
                         and number is not None and level.measured(number):
                     level.own_settled.setdefault(number, []).append(received)
                 elif kind == "error":
                     level.errors.append(message["error"])
+                    if sent:
+                        sent.pop()  # refused: no acknowledgement to time
     except asyncio.CancelledError:
         pass
     except Exception as error:  # a client that fails counts as not held
@@ -284,6 +295,11 @@ def main() -> int:
             values.sort()
             print(f"  {kind:24} n={len(values):6} p50={values[len(values) // 2] * 1000:6.0f} ms "
                   f"p99={values[int(0.99 * len(values))] * 1000:6.0f} ms max={values[-1] * 1000:6.0f} ms")
+        if level.acks:
+            level.acks.sort()
+            print(f"  acknowledgement (bet/decide sent -> reply, written) n={len(level.acks)} "
+                  f"p50={level.acks[len(level.acks) // 2] * 1000:.0f} ms "
+                  f"p99={level.acks[int(0.99 * len(level.acks))] * 1000:.0f} ms", flush=True)
         if level.errors:
             print(f"  errors ({len(level.errors)}): {sorted(set(level.errors))[:5]}", flush=True)
         if level.holds():

@@ -224,3 +224,14 @@ def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: in
 def is_seat(predicate: Any = lambda seat: True) -> Any:
     """A ``you`` message with a seat for which ``predicate(seat)`` holds."""
     return lambda m: m["type"] == "you" and m.get("seat") is not None and predicate(m["seat"])
+
+
+class FakeClock:
+    """The injected clock of a table runner driven directly (no server): time moves only when a
+    test sets ``now``."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

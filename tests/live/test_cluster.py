@@ -8,8 +8,10 @@ round, once.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -58,7 +60,9 @@ def _cleanup(prefix: str) -> None:
 def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path, database) -> None:  # type: ignore[no-untyped-def]
     prefix = f"dptest:{secrets.token_hex(6)}:"
     tables = tmp_path / "tables.toml"
-    tables.write_text(FAST_TABLES.format(betting=8, decision=10, pause=1))
+    # The pre-flop timer keeps its deadline across the takeover (a few seconds): long enough to
+    # decide after it; the later points close early once the watcher (alone at them) decided.
+    tables.write_text(FAST_TABLES.format(betting=8, decision=15, pause=1))
     first = ServeProcess(tmp_path, database, tables, "first", redis=REDIS_URL, prefix=prefix)
     second = ServeProcess(tmp_path, database, tables, "second", redis=REDIS_URL, prefix=prefix)
     players: list[LivePlayer] = []
@@ -116,3 +120,36 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         second.stop()
         _cleanup(prefix)
 
+
+
+def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_the_counter() -> None:
+    from dealerpoker.server.live.cluster import RedisCluster
+    from dealerpoker.server.live.hub import LocalHub
+
+    prefix = f"dptest:{secrets.token_hex(6)}:"
+
+    async def scenario() -> None:
+        first = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        second = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        try:
+            token = await first.take_lease("t")
+            assert token >= 1
+            assert await second.take_lease("t") == 0  # held by the first
+            await first.redis.delete(f"{prefix}lease:t")  # the first's lease expires
+            newer = await second.take_lease("t")
+            assert newer > token
+            # Redis lost its counter (flushed): the database still holds epoch 50. The refused
+            # process lifts the counter and gives the lease up, so the next token is newer.
+            await second.redis.delete(f"{prefix}lease-epoch:t")
+            second._owned.add("t")
+            await second.stale("t", 50)
+            assert not second.owns("t") and await second.redis.get(f"{prefix}lease:t") is None
+            assert await first.take_lease("t") == 51
+        finally:
+            await first.redis.aclose()
+            await second.redis.aclose()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        _cleanup(prefix)

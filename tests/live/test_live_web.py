@@ -73,6 +73,9 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
             assert cards_one == cards_two and "back" not in cards_one
             hidden = one.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
             assert hidden == ["back"] * 2
+            # The Bonus is settled on the hole cards at the deal: one sees its result before deciding.
+            assert one.locator("#bonus-result").inner_text().startswith("Bonus")
+            assert two.locator("#bonus-result").is_hidden()
             one.locator('#decisions [data-action="bet"]').click()  # two lets the timer decide: fold
             one.wait_for_function("window.dealerpokerLive.seat?.pending === 'bet'")
             for point in ("preflop", "flop", "turn"):  # one lets the timer check on the flop and turn

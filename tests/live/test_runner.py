@@ -7,24 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from tests.live.conftest import FakeClock
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import commitment, deck_order, table_client_seed
 from dealerpoker.games import get_game
+from dealerpoker.server.live import table as core
 from dealerpoker.server.live.config import TableConfig, parse_tables
-from dealerpoker.server.live.ports import MemoryStore
+from dealerpoker.server.live.ports import MemoryStore, StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
-from dealerpoker.server.live.table import LiveTableError, Phase
+from dealerpoker.server.live.table import LiveTableError, Phase, Step
 
 SEED = "ab" * 32
-
-
-class FakeClock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Recorder:
@@ -50,7 +44,7 @@ def make(game: str, balances: dict[str, int], watchers: int = 1) -> Rig:
                                       'decision_seconds = 10\npause_seconds = 4')[0]
     clock, store, recorder = FakeClock(), MemoryStore(balances), Recorder()
     runner = TableRunner(table, get_game(game, table.rules), store, recorder, clock=clock,
-                         watchers=lambda: watchers, new_seed=lambda: SEED)
+                         watchers=lambda: watchers, new_seed=lambda: SEED, flush_delay=0.0)
     return runner, clock, store, recorder
 
 
@@ -61,6 +55,7 @@ def run(coro: Any) -> Any:
 def test_a_texas_round_on_the_clock_with_defaults_and_settlement() -> None:
     async def scenario() -> None:
         runner, clock, store, rec = make("texas-bonus", {"alice": 10_000, "bob": 10_000})
+        await runner.resume()
         assert await runner.advance() == 1015.0
         first = rec.table[-1]
         assert first["event"] == "betting_open" and first["fairness"]["commitment"] == commitment(SEED)
@@ -106,6 +101,7 @@ def test_a_texas_round_on_the_clock_with_defaults_and_settlement() -> None:
 def test_settlement_is_idempotent_when_a_round_is_settled_again_after_a_restart() -> None:
     async def scenario() -> None:
         runner, clock, store, rec = make("casino-holdem", {"p": 5_000})
+        await runner.resume()
         await runner.advance()
         await runner.bet("p", {"ante": 100})
         clock.now = 1015.0
@@ -127,22 +123,135 @@ def test_settlement_is_idempotent_when_a_round_is_settled_again_after_a_restart(
     run(scenario())
 
 
-def test_a_restart_in_a_decision_window_restarts_its_timer_with_the_same_cards() -> None:
+def test_a_restart_in_the_betting_window_keeps_the_bets_and_the_deadline() -> None:
     async def scenario() -> None:
-        runner, clock, store, _rec = make("texas-bonus", {"p": 5_000})
+        runner, clock, store, _rec = make("texas-bonus", {"p": 5_000, "q": 5_000, "r": 5_000})
+        await runner.resume()
         await runner.advance()
         await runner.bet("p", {"ante": 100})
+        await runner.bet("p", {"ante": 200, "bonus": 50})  # changed: the newest bets count
+        await runner.bet("q", {"ante": 100})
+        await runner.bet("r", {"ante": 100})
+        await runner.bet("r", {})  # withdrawn
+        clock.now = 1010.0  # the process dies here, 5 s before "no more bets"
+        again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1)
+        await again.resume()
+        assert again.round is not None and again.round.phase is Phase.BETTING
+        assert again.round.deadline == 1015.0  # the same window, not a new one
+        assert {p: dict(s.bets) for p, s in again.round.seats.items()} == {
+            "p": {"ante": 200, "bonus": 50}, "q": {"ante": 100}}
+        await again.bet("q", {"ante": 300})  # the window is still open after the restart
+        clock.now = 1015.0
+        await again.advance()
+        assert again.round.phase is Phase.DECISION and again.round.number == 1
+        assert store.balances == {"p": 4_750 + again.round.seats["p"].bonus_paid, "q": 4_700, "r": 5_000}
+        assert [t for t in store.posted if t.endswith(":bets")] == ["t/1:p:bets", "t/1:q:bets"]
+
+    run(scenario())
+
+
+def test_a_restart_after_the_window_ended_deals_with_the_bets_at_once() -> None:
+    async def scenario() -> None:
+        runner, clock, store, _rec = make("casino-holdem", {"p": 5_000})
+        await runner.resume()
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        clock.now = 1040.0  # down through the end of the window
+        again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1)
+        await again.resume()
+        await again.advance()
+        assert again.round is not None and again.round.number == 1 and again.round.phase is Phase.DECISION
+        assert again.round.deadline == 1050.0 and store.balances["p"] == 4_900
+
+    run(scenario())
+
+
+def test_a_restart_in_a_decision_keeps_the_decisions_sent_and_the_timer() -> None:
+    async def scenario() -> None:
+        runner, clock, store, _rec = make("texas-bonus", {"p": 5_000, "q": 5_000})
+        await runner.resume()
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        await runner.bet("q", {"ante": 100})
         clock.now = 1015.0
         await runner.advance()
         assert runner.round is not None
         cards = runner.round.deck
-        clock.now = 1020.0
+        await runner.decide("p", "bet")  # q has not decided: the point stays open
+        clock.now = 1020.0  # the process dies here, 5 s before the pre-flop timer ends
         again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1)
         await again.resume()
         assert again.round is not None and again.round.deck == cards
-        assert again.round.point == "preflop" and again.round.deadline == 1030.0
-        assert again.round.undecided == 1 and not again.round.all_decided()
-        assert store.balances["p"] == 4_900  # the ante was debited once
+        assert again.round.point == "preflop" and again.round.deadline == 1025.0
+        assert again.round.seats["p"].pending == "bet" and again.round.undecided == 1
+        with pytest.raises(LiveTableError, match="already chose bet"):
+            await again.decide("p", "fold")  # still final after the restart
+        assert store.balances == {"p": 4_900, "q": 4_900}  # the antes were debited once
+        clock.now = 1025.0
+        await again.advance()
+        assert again.round.point == "flop"
+        # The player's decision keeps the time it was accepted (before the restart).
+        assert again.round.seats["p"].steps[0] == Step("preflop", "bet", "player", 200, 1015.0)
+        assert again.round.seats["q"].steps[0] == Step("preflop", "fold", "timeout", 0, 1025.0)
+        assert store.balances == {"p": 4_700, "q": 4_900}
+
+    run(scenario())
+
+
+def test_once_everyone_had_decided_a_restart_closes_the_point_at_once() -> None:
+    async def scenario() -> None:
+        runner, clock, store, _rec = make("casino-holdem", {"p": 5_000})
+        await runner.resume()
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        clock.now = 1015.0
+        await runner.advance()
+        await runner.decide("p", "raise")  # the process dies before the point closes
+        again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1)
+        await again.resume()
+        await again.advance()
+        assert again.round is not None and again.round.phase is Phase.PAUSE
+        assert again.round.seats["p"].steps == (Step("flop", "raise", "player", 200, 1015.0),)
+
+    run(scenario())
+
+
+def test_an_owner_whose_lease_was_taken_over_commits_nothing_and_the_round_finishes_once() -> None:
+    async def scenario() -> None:
+        old, clock, store, _rec = make("texas-bonus", {"p": 5_000})
+        await old.resume(lease=7)
+        await old.advance()
+        await old.bet("p", {"ante": 100})
+        clock.now = 1015.0
+        await old.advance()  # dealt: the pre-flop timer runs
+        # The owner pauses; its lease expires and another process takes the table (token 8).
+        new = TableRunner(old.table, old.game, store, Recorder(), clock=clock, watchers=lambda: 1,
+                          new_seed=lambda: SEED)
+        await new.resume(lease=8)
+        records, posted = dict(store.records), dict(store.posted)
+        await new.decide("p", "bet")
+        clock.now = 1025.0
+        with pytest.raises(StaleLeaseError) as refused:
+            await old.advance()  # the old owner wakes up and closes the point: refused
+        assert (refused.value.token, refused.value.epoch) == (7, 8)
+        assert store.records == records and store.posted == posted
+        assert old.stale and old.round is None
+        with pytest.raises(LiveTableError) as gone:
+            await old.bet("p", {"ante": 100})
+        assert gone.value.code == "table_unavailable"
+        assert await old.advance() is None  # stopped for good
+        with pytest.raises(StaleLeaseError):
+            await store.claim("t", 7)
+        for now in (1025.0, 1035.0, 1045.0):
+            clock.now = now
+            await new.advance()
+        assert new.round is not None and new.round.phase is Phase.PAUSE
+        steps = [step.source for step in new.round.seats["p"].steps]
+        assert steps == ["player", "timeout", "timeout"]
+        net = core.settlements(new.round)["p"].net
+        assert store.balances["p"] == 5_000 + net
+        assert sorted(t for t in store.posted if t.startswith("t/1:p:")) == sorted(
+            ["t/1:p:bets", "t/1:p:preflop"] + (["t/1:p:settle"] if net > -300 else []))
 
     run(scenario())
 
@@ -150,6 +259,7 @@ def test_a_restart_in_a_decision_window_restarts_its_timer_with_the_same_cards()
 def test_bets_and_decisions_beyond_the_balance_are_refused() -> None:
     async def scenario() -> None:
         runner, clock, _store, _rec = make("texas-bonus", {"p": 150})
+        await runner.resume()
         await runner.advance()
         with pytest.raises(InsufficientFundsError):
             await runner.bet("p", {"ante": 200})
@@ -166,6 +276,7 @@ def test_bets_and_decisions_beyond_the_balance_are_refused() -> None:
 def test_a_player_who_cannot_cover_the_bets_at_the_close_sits_out() -> None:
     async def scenario() -> None:
         runner, clock, store, rec = make("casino-holdem", {"rich": 1_000, "poor": 1_000})
+        await runner.resume()
         await runner.advance()
         await runner.bet("rich", {"ante": 100})
         await runner.bet("poor", {"ante": 500})
@@ -182,6 +293,7 @@ def test_a_player_who_cannot_cover_the_bets_at_the_close_sits_out() -> None:
 def test_with_nobody_watching_the_table_idles_and_a_round_without_bets_pauses() -> None:
     async def scenario() -> None:
         runner, clock, _store, rec = make("texas-bonus", {}, watchers=0)
+        await runner.resume()
         assert await runner.advance() is None and runner.round is None and rec.table == []
         runner.watchers = lambda: 3
         assert await runner.advance() == 1015.0
@@ -212,6 +324,7 @@ def test_a_won_bonus_is_credited_in_the_deal_commit_and_told_to_its_player_at_on
         bets = {"p": {"ante": 100, "bonus": 50}, "q": {"ante": 100}}
         seed = _seed_dealing(bets, lambda state: state.bonus.status == "won")
         runner, clock, store, rec = make("texas-bonus", {"p": 10_000, "q": 10_000})
+        await runner.resume()
         runner.new_seed = lambda: seed
         await runner.advance()
         for player, b in bets.items():

@@ -10,6 +10,12 @@
   ``LEASE_RENEW`` seconds by a check-and-extend script. When the owner dies its key expires
   (``LEASE_TTL``) and the next process to try takes the table over; the new owner resumes the
   round from its last commit in the database (see ``runner``), so the round finishes once.
+- **Fencing token.** Taking the lease also increments ``{prefix}lease-epoch:{table}`` in the same
+  script: each owner gets a larger token than every owner before it. The runner claims the
+  table in the database with it (``live_leases``) before reading the round, and every commit is
+  conditional on it, so an owner that lost its lease without noticing (paused, partitioned)
+  has each later commit refused and stops (``stale``: it drops the table and lifts the Redis
+  counter to the database's epoch, in case Redis lost it, so the next owner's token is newer).
 - **Fan-out.** Table events are published once on ``{prefix}table:{table}``; players' own
   messages in one batch on ``{prefix}players:{table}``. Every process delivers them to its own
   WebSocket connections, so players may connect to any process.
@@ -45,6 +51,21 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+# Take the lease and, atomically with it, the next fencing token (0: someone else holds it).
+_ACQUIRE = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('incr', KEYS[2])
+end
+return 0
+"""
+# Lift the token counter to at least ARGV[1] (the epoch the database holds).
+_RAISE = """
+local current = tonumber(redis.call('get', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then
+  redis.call('set', KEYS[1], ARGV[1])
+end
+return 1
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -52,7 +73,8 @@ end
 return 0
 """
 
-Acquire = Callable[[str], Awaitable[None]]
+Acquire = Callable[[str, int | None], Awaitable[None]]  # (table, lease token or None)
+Release = Callable[[str], Awaitable[None]]
 Handle = Callable[[str, str, Any], Awaitable[dict[str, Any]]]
 
 
@@ -64,9 +86,11 @@ class Cluster(Protocol):
     def owns(self, table_id: str) -> bool: ...
     def watchers(self, table_id: str) -> int: ...
     async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]: ...
-    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Acquire,
+    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
                     handle: Handle) -> None: ...
     async def stop(self) -> None: ...
+    async def stale(self, table_id: str, epoch: int) -> None:
+        """The database refused this process's lease token (it holds ``epoch``): stop owning."""
 
 
 class LocalCluster:
@@ -76,7 +100,7 @@ class LocalCluster:
         self.hub = hub
         self.process_id = "local"
         self._tables: tuple[str, ...] = ()
-        self._release: Acquire | None = None
+        self._release: Release | None = None
 
     async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
         await self.hub.to_table(table_id, message)
@@ -93,11 +117,16 @@ class LocalCluster:
     async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
         raise RuntimeError("a single process owns every table: nothing to forward")
 
-    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Acquire,
+    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
                     handle: Handle) -> None:
         self._tables, self._release = tables, release
         for table_id in tables:
-            await acquire(table_id)
+            await acquire(table_id, None)  # no Redis: the database's counter gives the token
+
+    async def stale(self, table_id: str, epoch: int) -> None:
+        # Another process on the same database claimed the table (two servers without Redis):
+        # the newest claim wins; this one stops its clock, players here get "table_unavailable".
+        log.error("table %s: another process claimed it (epoch %d); its clock stops here", table_id, epoch)
 
     async def stop(self) -> None:
         if self._release is not None:
@@ -119,7 +148,7 @@ class RedisCluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._tables: tuple[str, ...] = ()
         self._acquire: Acquire | None = None
-        self._release: Acquire | None = None
+        self._release: Release | None = None
         self._handle: Handle | None = None
         self._pubsub: Any = None
         self._answering: set[asyncio.Task[None]] = set()
@@ -158,7 +187,7 @@ class RedisCluster:
             self._pending.pop(request, None)
 
     # ----- lifecycle ------------------------------------------------------------------------------
-    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Acquire,
+    async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
                     handle: Handle) -> None:
         self._tables, self._acquire, self._release, self._handle = tables, acquire, release, handle
         self._pubsub = self.redis.pubsub()
@@ -200,14 +229,30 @@ class RedisCluster:
                         if not await self.redis.eval(_RENEW, 1, key, self.process_id, ttl_ms):
                             log.warning("table %s: lease lost; stopping its clock here", table_id)
                             await self._lose(table_id)
-                    elif await self.redis.set(key, self.process_id, nx=True, px=int(LEASE_TTL * 1000)):
-                        log.info("table %s: this process (%s) owns the clock", table_id, self.process_id)
+                    elif token := await self.take_lease(table_id):
+                        log.info("table %s: this process (%s) owns the clock, token %d", table_id,
+                                 self.process_id, token)
                         self._owned.add(table_id)
                         assert self._acquire is not None
-                        await self._acquire(table_id)
+                        await self._acquire(table_id, token)
                 except Exception:
                     log.exception("table %s: lease check failed", table_id)
             await asyncio.sleep(LEASE_RENEW)
+
+    async def take_lease(self, table_id: str) -> int:
+        """Take the table's lease if free: its fencing token (> every earlier one), else 0."""
+        token = await self.redis.eval(_ACQUIRE, 2, self._key("lease", table_id),
+                                      self._key("lease-epoch", table_id), self.process_id,
+                                      str(int(LEASE_TTL * 1000)))
+        return int(token)
+
+    async def stale(self, table_id: str, epoch: int) -> None:
+        log.warning("table %s: a newer owner claimed it (epoch %d); this process stops its clock",
+                    table_id, epoch)
+        self._owned.discard(table_id)
+        with contextlib.suppress(Exception):
+            await self.redis.eval(_RAISE, 1, self._key("lease-epoch", table_id), str(epoch))
+            await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
 
     async def _count(self) -> None:
         while True:

@@ -6,23 +6,69 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+#: The step name of a player's pending opening bets; pending decisions use their point's name.
+BETS = "bets"
+
+
+class StaleLeaseError(RuntimeError):
+    """A newer lease token claimed the table: this process must stop driving it.
+
+    Raised by a store's fenced writes (``commit``, ``save_pending``) and ``claim``; ``epoch``
+    is the token the database holds.
+    """
+
+    def __init__(self, table_id: str, token: int, epoch: int) -> None:
+        super().__init__(f"table {table_id}: lease token {token} is stale (the table is at {epoch})")
+        self.table_id, self.token, self.epoch = table_id, token, epoch
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A bet or decision accepted but not yet committed: ``value`` is the bets' JSON or the action."""
+
+    number: int
+    player_id: str
+    step: str  # BETS or a decision point
+    value: str
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.number, self.player_id, self.step)
 
 
 class LiveStore(Protocol):
+    async def claim(self, table_id: str, token: int | None) -> int:
+        """Fence the table with a lease token: every later write must carry it (``fence``).
+
+        ``token`` from the lease (Redis ``INCR``) must be at least the stored epoch, else
+        ``StaleLeaseError``; ``None`` (a single process, no Redis) takes the stored epoch + 1.
+        Returns the token now in force. Claim before reading the round: from then on a
+        previous owner's writes are refused."""
+
     async def last_round(self, table_id: str) -> dict[str, Any] | None:
         """The newest stored record of the table (``to_record`` form), or None."""
 
-    async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
+    async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
-        """One transaction: the record, each player's stake (player -> house) and return
-        (house -> player) with txid ``{round}:{player}:{step}``, and each of ``extra_credits``
-        (``{other_step: {player: amount}}``, e.g. the Bonus paid at the deal) with txid
-        ``{round}:{player}:{other_step}``. A txid already posted is not posted again. If some
-        players cannot cover their debit, nothing is committed and those players are returned
-        (the caller drops them and commits again)."""
+        """One transaction, refused (``StaleLeaseError``) unless ``fence`` is the table's epoch:
+        the record, each player's stake (player -> house) and return (house -> player) with txid
+        ``{round}:{player}:{step}``, and each of ``extra_credits`` (``{other_step: {player:
+        amount}}``, e.g. the Bonus paid at the deal) with txid ``{round}:{player}:{other_step}``.
+        A txid already posted is not posted again. If some players cannot cover their debit,
+        nothing is committed and those players are returned (the caller drops them and commits
+        again). Opening a round (phase ``betting``) drops the pending bets and decisions of the
+        table's earlier rounds."""
+
+    async def save_pending(self, table_id: str, items: Sequence[Pending], *, fence: int) -> None:
+        """Write accepted bets and decisions (newer values replace older ones), fenced."""
+
+    async def pending(self, table_id: str, number: int) -> list[Pending]:
+        """The bets and decisions written for the round ``number`` of the table."""
 
     async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
         """A player's balance (None for an unknown player); may be cached unless ``fresh``."""
@@ -45,14 +91,37 @@ class MemoryStore:
         self.posted: dict[str, int] = {}  # txid -> signed amount for the player
         self.records: dict[tuple[str, int], dict[str, Any]] = {}
         self.commits = 0
+        self.epochs: dict[str, int] = {}
+        self.saved: dict[tuple[str, int, str, str], Pending] = {}
+
+    async def claim(self, table_id: str, token: int | None) -> int:
+        epoch = self.epochs.get(table_id, 0)
+        if token is None:
+            token = epoch + 1
+        elif token < epoch:
+            raise StaleLeaseError(table_id, token, epoch)
+        self.epochs[table_id] = token
+        return token
+
+    def _fence(self, table_id: str, fence: int) -> None:
+        if self.epochs.get(table_id) != fence:
+            raise StaleLeaseError(table_id, fence, self.epochs.get(table_id, 0))
+
+    async def save_pending(self, table_id: str, items: Sequence[Pending], *, fence: int) -> None:
+        self._fence(table_id, fence)
+        self.saved.update(((table_id, *item.key), item) for item in items)
+
+    async def pending(self, table_id: str, number: int) -> list[Pending]:
+        return [item for (t, n, _p, _s), item in self.saved.items() if t == table_id and n == number]
 
     async def last_round(self, table_id: str) -> dict[str, Any] | None:
         numbers = [n for (t, n) in self.records if t == table_id]
         return self.records[(table_id, max(numbers))] if numbers else None
 
-    async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
+    async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+        self._fence(record["table"], fence)
         round_id = f"{record['table']}/{record['number']}"
         refused = frozenset(
             player for player, amount in debits.items()
@@ -72,6 +141,9 @@ class MemoryStore:
                 self.house -= sign * amount
         self.posted.update(posted_now)
         self.records[(record["table"], record["number"])] = record
+        if record["phase"] == "betting":
+            self.saved = {k: v for k, v in self.saved.items()
+                          if k[0] != record["table"] or k[1] >= record["number"]}
         self.commits += 1
         return frozenset()
 

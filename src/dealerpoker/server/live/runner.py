@@ -3,13 +3,24 @@
 Order of every transition (habit 1 of ARCHITECTURE.md): compute the next round purely, commit it
 with its ledger entries in one transaction, then publish. So a street is never shown before
 the stakes of the decisions that led to it are committed, and a restart resumes from the last
-commit: the betting window or decision timer that was running starts again, a round at the
-showdown is settled (idempotent txids: nothing is paid twice).
+commit: a round at the showdown is settled (idempotent txids: nothing is paid twice).
 
 Bets are validated (limits, balance) when placed, and debited when the window closes, all in
 one transaction: a player whose balance no longer covers them at that moment leaves the round.
 A decision is checked against the balance when sent and debited, with every other decision of
 that point, when the point closes; if it can no longer be covered the timeout action replaces it.
+The deal's transaction also credits every won Bonus (texas-bonus pays it on the hole cards).
+
+Crash safety of what is not committed yet: every accepted bet and decision is written behind
+(``live.pending``: batched, at most ``FLUSH_DELAY`` plus one write later) and the player's reply
+("accepted": their ``you`` message) is sent only once it is written. The window's and each
+timer's deadline are in the committed record. After a restart the table resumes the same window
+or timer with its original deadline (closing it at once if it has passed) and every bet or
+decision that was acknowledged; one that was not acknowledged may be lost and must be sent again.
+
+Fencing: each (re)start or takeover claims the table with a lease token (Redis ``INCR``, or the
+database's own counter without Redis) before reading the round; every commit and pending write
+is refused once a newer token claimed the table (``StaleLeaseError``), and the runner stops.
 
 With nobody watching, the table idles: no betting window opens until someone joins. A round
 whose window closes without bets deals nothing and goes to the pause.
@@ -18,6 +29,8 @@ whose window closes without bets deals nothing and goes to the pause.
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -27,12 +40,14 @@ from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
 from dealerpoker.server.live import table as core
 from dealerpoker.server.live.config import TableConfig
-from dealerpoker.server.live.ports import LiveStore, Publisher
+from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
+from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
 from dealerpoker.server.live.record import Fairness, from_record, to_record
 from dealerpoker.server.live.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
 IDLE_RECHECK = 1.0
+log = logging.getLogger("dealerpoker.live.runner")
 
 
 class TableRunner:
@@ -40,7 +55,8 @@ class TableRunner:
 
     def __init__(self, table: TableConfig, game: LiveGame, store: LiveStore, publisher: Publisher,
                  *, clock: Clock, watchers: Callable[[], int] = lambda: 0,
-                 new_seed: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
+                 new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
+                 flush_delay: float = FLUSH_DELAY) -> None:
         self.table = table
         self.game = game
         self.store = store
@@ -52,6 +68,9 @@ class TableRunner:
         self.fairness: Fairness | None = None
         self.wakeup = asyncio.Event()
         self._lock = asyncio.Lock()
+        self.token: int | None = None  # the lease token this runner's writes carry
+        self.stale = False              # a newer token claimed the table: this runner stopped
+        self.writer = PendingWriter(self._write_pending, delay=flush_delay)
 
     # ----- views and messages -------------------------------------------------------------
     def table_message(self, event: str) -> dict[str, Any]:
@@ -80,8 +99,10 @@ class TableRunner:
 
     # ----- intents ----------------------------------------------------------------------------
     async def bet(self, player_id: str, bets: Mapping[str, int]) -> dict[str, Any]:
-        """Place/replace (``{}``: withdraw) a player's bets; returns their seat message."""
+        """Place/replace (``{}``: withdraw) a player's bets; returns their seat message once the
+        bets are written (they survive a crash from then on)."""
         async with self._lock:
+            self._check_running()
             if self.round is None:
                 raise LiveTableError("no betting window is open", code="no_more_bets")
             updated = core.place_bets(self.round, self.game, player_id, bets, now=self.clock())
@@ -89,10 +110,16 @@ class TableRunner:
             if seat is not None:
                 await self._require_funds(player_id, seat.opening_stake)
             self.round = updated
-            return self.seat_message(player_id)
+            reply = self.seat_message(player_id)
+            value = json.dumps(dict(seat.bets) if seat is not None else {}, sort_keys=True)
+            written = self.writer.put(Pending(updated.number, player_id, BETS, value))
+        await self._written(written)
+        return reply
 
     async def decide(self, player_id: str, action: str) -> dict[str, Any]:
+        """Accept a decision at the current point; returns the seat message once it is written."""
         async with self._lock:
+            self._check_running()
             if self.round is None:
                 raise LiveTableError("no decision is open at this table now", code="no_decision_open")
             updated = core.decide(self.round, self.game, player_id, action, now=self.clock())
@@ -101,7 +128,28 @@ class TableRunner:
             self.round = updated
             if updated.all_decided():
                 self.wakeup.set()
-            return self.seat_message(player_id)
+            reply = self.seat_message(player_id)
+            point = updated.point
+            assert point is not None
+            value = json.dumps({"action": action, "at": updated.seats[player_id].pending_at})
+            written = self.writer.put(Pending(updated.number, player_id, point, value))
+        await self._written(written)
+        return reply
+
+    def _check_running(self) -> None:
+        if self.stale:
+            raise LiveTableError("this table moved to another server: send it again in a moment",
+                                 code="table_unavailable")
+
+    async def _written(self, written: asyncio.Future[None]) -> None:
+        try:
+            await asyncio.shield(written)
+        except StaleLeaseError:
+            raise LiveTableError("this table moved to another server: send it again in a moment",
+                                 code="table_unavailable") from None
+
+    async def _write_pending(self, items: Any) -> None:
+        await self.store.save_pending(self.table.id, items, fence=self._fence())
 
     async def _require_funds(self, player_id: str, needed: int) -> None:
         balance = await self.store.balance(player_id)
@@ -112,48 +160,91 @@ class TableRunner:
                                          balance=balance or 0, needed=needed)
 
     # ----- the clock ----------------------------------------------------------------------------
-    async def resume(self) -> bool:
-        """Pick up the table's last stored round after a (re)start or a takeover."""
+    async def resume(self, lease: int | None = None) -> bool:
+        """Pick up the table's last stored round after a (re)start or a takeover.
+
+        First claims the table with the lease token ``lease`` (None: the database's counter),
+        so a previous owner can write nothing more; then restores the last commit and the bets
+        or decisions accepted since, keeping the stored deadline.
+        """
         async with self._lock:
-            self.round = self.fairness = None
-            record = await self.store.last_round(self.table.id)
-            if record is None:
-                return False
-            self.round, self.fairness = from_record(record, self.game)
-            now = self.clock()
-            if self.round.phase is Phase.BETTING:
-                self.round = replace(self.round, deadline=now + self.table.betting_seconds)
-            elif self.round.phase is Phase.DECISION:
-                self.round = replace(self.round, deadline=now + self.table.decision_seconds)
-            return True
+            return await self._resume(lease)
+
+    async def _resume(self, lease: int | None) -> bool:
+        self.round = self.fairness = None
+        self.token = await self.store.claim(self.table.id, lease)
+        self.stale = False
+        self.writer.reopen()
+        record = await self.store.last_round(self.table.id)
+        if record is None:
+            return False
+        rnd, self.fairness = from_record(record, self.game)
+        self.round = await self._restore_pending(rnd)
+        return True
+
+    async def _restore_pending(self, rnd: LiveRound) -> LiveRound:
+        items = await self.store.pending(self.table.id, rnd.number)
+        if rnd.phase is Phase.BETTING:
+            bets = {item.player_id: json.loads(item.value) for item in items if item.step == BETS}
+            rnd, invalid = core.restore_bets(rnd, self.game, bets)
+        else:
+            decisions = {item.player_id: _decision(item.value) for item in items if item.step == rnd.point}
+            rnd, invalid = core.restore_decisions(rnd, self.game, decisions)
+        if invalid:
+            log.warning("table %s: left out the stored bets/decisions no longer valid of %s",
+                        self.table.id, ", ".join(sorted(invalid)))
+        return rnd
 
     async def advance(self) -> float | None:
-        """Make every transition due now; returns when to call again (None: on a wake-up)."""
+        """Make every transition due now; returns when to call again (None: on a wake-up).
+
+        Raises ``StaleLeaseError`` (and stops this runner) once a newer lease token claimed the
+        table: the commit that found out wrote nothing. A runner never resumed resumes first
+        (without a lease token: the database's counter).
+        """
         async with self._lock:
-            while True:
-                now = self.clock()
-                rnd = self.round
-                if rnd is None or (rnd.phase is Phase.PAUSE and now >= (rnd.deadline or 0)):
-                    if self.watchers() == 0:
-                        return None
-                    await self._open(1 if rnd is None else rnd.number + 1, now)
-                elif rnd.phase is Phase.BETTING and now >= (rnd.deadline or 0):
-                    self.round = core.close_betting(rnd, now=now)
-                    await self.publisher.to_table(self.table.id, self.table_message("no_more_bets"))
-                elif rnd.phase is Phase.CLOSED:
-                    await self._deal(now)
-                elif rnd.phase is Phase.DECISION and rnd.decision_due(now):
-                    await self._close_point(now)
-                elif rnd.phase is Phase.SHOWDOWN:
-                    await self._settle(now)
-                else:
-                    return rnd.deadline
+            if self.stale:
+                return None
+            try:
+                if self.token is None:
+                    await self._resume(None)
+                return await self._advance()
+            except StaleLeaseError as error:
+                self.stale, self.round = True, None
+                self.writer.close(error)
+                raise
+
+    async def _advance(self) -> float | None:
+        while True:
+            now = self.clock()
+            rnd = self.round
+            if rnd is None or (rnd.phase is Phase.PAUSE and now >= (rnd.deadline or 0)):
+                if self.watchers() == 0:
+                    return None
+                await self._open(1 if rnd is None else rnd.number + 1, now)
+            elif rnd.phase is Phase.BETTING and now >= (rnd.deadline or 0):
+                # Every accepted bet is answered (written) before "no more bets" goes out.
+                await self.writer.drain()
+                self.round = core.close_betting(rnd, now=now)
+                await self.publisher.to_table(self.table.id, self.table_message("no_more_bets"))
+            elif rnd.phase is Phase.CLOSED:
+                await self._deal(now)
+            elif rnd.phase is Phase.DECISION and rnd.decision_due(now):
+                # Every accepted decision is answered before the next street: a point that closes
+                # early (everyone decided) does not overtake the last decider's reply.
+                await self.writer.drain()
+                await self._close_point(now)
+            elif rnd.phase is Phase.SHOWDOWN:
+                await self._settle(now)
+            else:
+                return rnd.deadline
 
     async def _open(self, number: int, now: float) -> None:
         seed = self.new_seed()
         self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
         self.round = core.open_round(self.table, number=number, now=now)
-        await self.store.commit(to_record(self.round, self.fairness), step="open", debits={}, credits={})
+        await self.store.commit(to_record(self.round, self.fairness), fence=self._fence(), step="open",
+                                debits={}, credits={})
         await self.publisher.to_table(self.table.id, self.table_message("betting_open"))
 
     async def _deal(self, now: float) -> None:
@@ -166,7 +257,7 @@ class TableRunner:
             deck = deck_order(fairness.server_seed, client_seed, rnd.number)
             dealt = core.deal(rnd, self.game, self.table, deck, set(rnd.seats), now=now)
             # The Bonus is paid on the hole cards at once: in the deal's own transaction.
-            refused = await self.store.commit(to_record(dealt, fairness), step="bets",
+            refused = await self.store.commit(to_record(dealt, fairness), fence=self._fence(), step="bets",
                                               debits=core.opening_stakes(rnd), credits={},
                                               extra_credits={"bonus": core.bonus_payouts(dealt)})
             if not refused:
@@ -184,7 +275,8 @@ class TableRunner:
         while True:
             after = core.apply_decisions(rnd, self.game, self.table, plan, unpaid, now=now)
             stakes = {p: a for p, a in plan.stakes().items() if p not in unpaid}
-            refused = await self.store.commit(to_record(after, self._fair()), step=plan.point,
+            refused = await self.store.commit(to_record(after, self._fair()), fence=self._fence(),
+                                              step=plan.point,
                                               debits=stakes, credits={})
             if not refused:
                 break
@@ -196,8 +288,8 @@ class TableRunner:
         rnd = self.round
         assert rnd is not None
         finished = core.finish(rnd, self.table, now=now)
-        await self.store.commit(to_record(finished, self._fair()), step="settle", debits={},
-                                credits=core.returns(rnd))
+        await self.store.commit(to_record(finished, self._fair()), fence=self._fence(), step="settle",
+                                debits={}, credits=core.returns(rnd))
         self.round = finished
         await self.publisher.to_table(self.table.id, self.table_message("settled"))
         await self.publisher.to_players(self.table.id, self._seated_messages())
@@ -211,15 +303,21 @@ class TableRunner:
         if rnd.phase is Phase.DECISION:
             await self.publisher.to_players(self.table.id, self._seated_messages())
 
+    def _fence(self) -> int:
+        assert self.token is not None, "resume() claims the table before anything is written"
+        return self.token
+
     def _fair(self) -> Fairness:
         assert self.fairness is not None
         return self.fairness
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """The table's loop until ``stop`` is set: advance, then sleep until the next deadline."""
-        if await self.resume():
-            # Whoever watches gets the round as stored (bets of an open window were in the
-            # memory of the process that stopped: they must be placed again).
+    async def run(self, stop: asyncio.Event, *, lease: int | None = None) -> None:
+        """The table's loop until ``stop`` is set: advance, then sleep until the next deadline.
+
+        ``lease`` is the token of the lease that gave this process the table's clock.
+        """
+        if await self.resume(lease):
+            # Whoever watches gets the round as stored, with the bets and decisions accepted.
             await self.publisher.to_table(self.table.id, self.table_message("resumed"))
             if self.round is not None and self.round.seats:
                 await self.publisher.to_players(self.table.id, self._seated_messages())
@@ -233,6 +331,12 @@ class TableRunner:
             waiter.cancel()
             stopper.cancel()
             self.wakeup.clear()
+
+
+def _decision(value: str) -> tuple[str, float | None]:
+    """A pending decision as written by ``decide``: the action and when it was accepted."""
+    data = json.loads(value)
+    return str(data["action"]), data.get("at")
 
 
 def _refused(player_id: str) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Tables of the live rounds (created by migration ``0003``, audit columns by ``0004``)."""
+"""Tables of the live rounds (created by migration ``0003``, audit columns by ``0004``, the
+lease epochs and pending bets/decisions by ``0005``)."""
 
 from __future__ import annotations
 
@@ -37,4 +38,25 @@ live_seats = Table(
     PrimaryKeyConstraint("table_id", "number", "player_id", name="pk_live_seats"),
     Index("ix_live_seats_player", "player_id"),
     Index("ix_live_seats_player_updated", "player_id", "updated_at"),
+)
+
+# The newest lease token (fencing token) that claimed each table; every commit checks it.
+live_leases = Table(
+    "live_leases", metadata,
+    Column("table_id", String(40), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", name="pk_live_leases"),
+)
+
+# Bets and decisions accepted before their step is committed (see ``live.pending``).
+live_pending = Table(
+    "live_pending", metadata,
+    Column("table_id", String(40), nullable=False),
+    Column("number", BigInteger, nullable=False),
+    Column("player_id", String(40), nullable=False),
+    Column("step", String(16), nullable=False),  # "bets" or the decision point
+    Column("value", Text, nullable=False),       # the bets' JSON, or the action
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("table_id", "number", "player_id", "step", name="pk_live_pending"),
 )

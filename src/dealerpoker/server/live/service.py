@@ -38,6 +38,7 @@ from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.config import TableConfig, load_tables
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
+from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
@@ -95,11 +96,11 @@ class LiveTables:
         self._tasks.clear()
         await self.cluster.stop()
 
-    async def _acquire(self, table_id: str) -> None:
-        """This process now owns the table's clock: resume its round and run it."""
+    async def _acquire(self, table_id: str, lease: int | None) -> None:
+        """This process now owns the table's clock (lease token ``lease``): resume its round, run it."""
         await self._release(table_id)
         stop = asyncio.Event()
-        task = asyncio.create_task(self._guard(self.runners[table_id], stop), name=f"table {table_id}")
+        task = asyncio.create_task(self._guard(self.runners[table_id], stop, lease), name=f"table {table_id}")
         self._clocks[table_id] = (task, stop)
 
     async def _release(self, table_id: str) -> None:
@@ -107,17 +108,22 @@ class LiveTables:
         if clock is not None:
             task, stop = clock
             stop.set()
+            await self.runners[table_id].writer.drain()  # acknowledged bets are written first
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _guard(self, runner: TableRunner, stop: asyncio.Event) -> None:
-        """Run a table's loop; after an unexpected error, resume it from its last commit."""
+    async def _guard(self, runner: TableRunner, stop: asyncio.Event, lease: int | None) -> None:
+        """Run a table's loop; after an unexpected error, resume it from its last commit; once a
+        newer lease token claimed the table, stop driving it."""
         while not stop.is_set():
             try:
-                await runner.run(stop)
+                await runner.run(stop, lease=lease)
             except asyncio.CancelledError:
                 raise
+            except StaleLeaseError as error:
+                await self.cluster.stale(runner.table.id, error.epoch)
+                return
             except Exception:
                 log.exception("table %s: the loop failed; resuming from the last commit", runner.table.id)
                 await asyncio.sleep(1.0)

@@ -1,8 +1,11 @@
 """The live tables' store on the server's database: the shared ledger and the round records.
 
-A commit is one transaction: every player's stake or return of the step is posted to the same
-double-entry ledger as solo play (txid ``{round}:{player}:{step}``, player <-> house), and
-the round's record and changed seats are written. The postings of a step are batched: one query
+A commit is one transaction, fenced: it first checks (and on PostgreSQL locks) the table's
+lease epoch in ``live_leases``, and is refused (``StaleLeaseError``) unless the committing
+process holds the newest token that claimed the table. Then every player's stake or return of
+the step is posted to the same double-entry ledger as solo play (txid
+``{round}:{player}:{step}``, player <-> house), and the round's record and changed seats are
+written. The postings of a step are batched: one query
 finds the txids already posted (they are skipped: a retried or resumed step never moves money
 twice), one reads (and on PostgreSQL locks, in id order) the balances, one updates them and one
 inserts the entries. If any player cannot cover a stake, nothing is written and they are named.
@@ -15,12 +18,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.server.db import Database
-from dealerpoker.server.live.schema import live_rounds, live_seats
+from dealerpoker.server.live.ports import Pending, StaleLeaseError
+from dealerpoker.server.live.schema import live_leases, live_pending, live_rounds, live_seats
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
 T = TypeVar("T")
@@ -47,6 +51,58 @@ class SqlStore:
         self._written: dict[tuple[str, int], dict[str, str]] = {}
         self._balances: dict[str, tuple[int, float]] = {}  # player -> (balance, when read)
 
+    async def claim(self, table_id: str, token: int | None) -> int:
+        at = self.now()
+        dialect: Any = sqlite if self.database.is_sqlite else postgresql
+        async with self.database.transaction() as connection:
+            first = dialect.insert(live_leases).values(table_id=table_id, epoch=0, updated_at=at)
+            await connection.execute(first.on_conflict_do_nothing(index_elements=["table_id"]))
+            query = select(live_leases.c.epoch).where(live_leases.c.table_id == table_id)
+            if not self.database.is_sqlite:
+                query = query.with_for_update()
+            epoch = int(await connection.scalar(query) or 0)
+            if token is None:
+                token = epoch + 1
+            elif token < epoch:
+                raise StaleLeaseError(table_id, token, epoch)
+            await connection.execute(update(live_leases).where(live_leases.c.table_id == table_id)
+                                     .values(epoch=token, updated_at=at))
+        return token
+
+    async def _fence(self, connection: AsyncConnection, table_id: str, fence: int) -> None:
+        """Refuse the transaction unless ``fence`` is the table's epoch (a row lock on PostgreSQL
+        until the commit, so a claim by a newer owner waits for it or refuses it)."""
+        result = await connection.execute(
+            update(live_leases).where(live_leases.c.table_id == table_id, live_leases.c.epoch == fence)
+            .values(epoch=fence))
+        if result.rowcount != 1:
+            epoch = await connection.scalar(
+                select(live_leases.c.epoch).where(live_leases.c.table_id == table_id))
+            raise StaleLeaseError(table_id, fence, int(epoch or 0))
+
+    async def save_pending(self, table_id: str, items: Sequence[Pending], *, fence: int) -> None:
+        if not items:
+            return
+        at = self.now()
+        dialect: Any = sqlite if self.database.is_sqlite else postgresql
+        statement = dialect.insert(live_pending)
+        statement = statement.on_conflict_do_update(
+            index_elements=["table_id", "number", "player_id", "step"],
+            set_={"value": statement.excluded.value, "updated_at": statement.excluded.updated_at})
+        rows = [{"table_id": table_id, "number": item.number, "player_id": item.player_id, "step": item.step,
+                 "value": item.value, "updated_at": at} for item in items]
+        async with self.database.transaction() as connection:
+            await self._fence(connection, table_id, fence)
+            for chunk in _chunks(rows):
+                await connection.execute(statement, chunk)
+
+    async def pending(self, table_id: str, number: int) -> list[Pending]:
+        async with self.database.transaction() as connection:
+            rows = await connection.execute(
+                select(live_pending.c.player_id, live_pending.c.step, live_pending.c.value)
+                .where(live_pending.c.table_id == table_id, live_pending.c.number == number))
+            return [Pending(number, str(player), str(step), str(value)) for player, step, value in rows]
+
     async def last_round(self, table_id: str) -> dict[str, Any] | None:
         async with self.database.transaction() as connection:
             row = (await connection.execute(
@@ -64,7 +120,7 @@ class SqlStore:
         self._written[(table_id, number)] = {p: _seat_key(s) for p, s in record["seats"].items()}
         return record
 
-    async def commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
+    async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
         key = (str(record["table"]), int(record["number"]))
@@ -73,6 +129,7 @@ class SqlStore:
         written = dict(self._written.get(key, {}))
         try:
             async with self.database.transaction() as connection:
+                await self._fence(connection, key[0], fence)
                 lock = not self.database.is_sqlite
                 balances = await post_batch(connection, round_id, step, debits, credits, at=at, lock=lock)
                 for other, amounts in (extra_credits or {}).items():
@@ -80,6 +137,9 @@ class SqlStore:
                                                      lock=lock))
                 await self._write_round(connection, record, at, settled=step == "settle")
                 written = await self._write_seats(connection, record, written, step, at)
+                if record["phase"] == "betting":  # a new round: the earlier rounds' intents are moot
+                    await connection.execute(delete(live_pending).where(
+                        live_pending.c.table_id == key[0], live_pending.c.number < key[1]))
         except _Refused as refused:
             return refused.players
         fetched = time.monotonic()

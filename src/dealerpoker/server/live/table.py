@@ -193,9 +193,55 @@ def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str
         if player_id not in rnd.seats:
             return rnd
         return replace(rnd, seats={k: v for k, v in rnd.seats.items() if k != player_id})
+    return replace(rnd, seats={**rnd.seats, player_id: Seat(player_id, _valid_bets(game, bets))})
+
+
+def _valid_bets(game: LiveGame, bets: Mapping[str, int]) -> dict[str, int]:
     validated = game.validate_bets(bets)
-    clean = {name: int(amount) for name, amount in dict(validated).items() if int(amount) > 0}
-    return replace(rnd, seats={**rnd.seats, player_id: Seat(player_id, clean)})
+    return {name: int(amount) for name, amount in dict(validated).items() if int(amount) > 0}
+
+
+def restore_bets(rnd: LiveRound, game: LiveGame,
+                 bets: Mapping[str, Mapping[str, int]]) -> tuple[LiveRound, list[str]]:
+    """Put the bets accepted in this window before a restart back (they were in time, whatever
+    the clock says now). Returns the round and the players whose stored bets the table's
+    limits no longer allow (left out)."""
+    if rnd.phase is not Phase.BETTING:
+        return rnd, []
+    seats, invalid = dict(rnd.seats), []
+    for player, placed in bets.items():
+        try:
+            valid = _valid_bets(game, placed) if placed else {}
+        except DealerPokerError:
+            invalid.append(player)
+            continue
+        if valid:
+            seats[player] = Seat(player, valid)
+        else:
+            seats.pop(player, None)  # withdrawn
+    return replace(rnd, seats=seats), invalid
+
+
+def restore_decisions(rnd: LiveRound, game: LiveGame,
+                      decisions: Mapping[str, tuple[str, float | None]]) -> tuple[LiveRound, list[str]]:
+    """Put the decisions accepted at the current point before a restart back (final once
+    accepted), each ``(action, accepted at)``. Returns the round and the players whose stored
+    decision is not legal here."""
+    if rnd.phase is not Phase.DECISION:
+        return rnd, []
+    seats, invalid, undecided = dict(rnd.seats), [], rnd.undecided
+    for player, (action, accepted_at) in decisions.items():
+        seat = seats.get(player)
+        if seat is None or seat.state is None or seat.state.phase != rnd.point or seat.pending is not None:
+            continue
+        try:
+            game.check_action(seat.state, action)
+        except DealerPokerError:
+            invalid.append(player)
+            continue
+        seats[player] = replace(seat, pending=action, pending_at=accepted_at)
+        undecided -= 1
+    return replace(rnd, seats=seats, undecided=undecided), invalid
 
 
 def close_betting(rnd: LiveRound, *, now: float) -> LiveRound:

@@ -7,7 +7,7 @@ import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
 import { liveReplayView, liveRoundsList } from "./live-history.js";
-import { settlementTable } from "./panels.js";
+import { bonusText, settlementTable } from "./panels.js";
 
 const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
 const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
@@ -29,6 +29,7 @@ export class LiveTable {
     this.config = null;
     this.state = { phase: "unknown" };
     this.seat = null;
+    this.bonusTold = null; // the round whose Bonus result was announced
     this.balance = null;
     this.selected = 0;
     this.skew = 0; // server clock - our clock (seconds)
@@ -121,6 +122,15 @@ export class LiveTable {
     if (message.round && this.state.round && message.round !== this.state.round) return;
     this.seat = message.seat;
     this.recordUrl = message.record ?? null; // the settled round's audit record (your part)
+    // The Bonus is paid at the deal: say so (once per round) and show the credited balance.
+    const bonus = this.seat?.bonus;
+    if (bonus && bonus.status !== "pending" && this.bonusTold !== message.round && message.phase !== "pause") {
+      this.bonusTold = message.round;
+      if (bonus.status === "won") {
+        this.api.balance().then(({ balance }) => { this.balance = balance; this.render(); }).catch(() => {});
+      }
+      this.say(bonusText(bonus).text, bonus.status === "won" ? "win" : "info");
+    }
     const settlement = this.seat?.settlement;
     if (settlement && message.phase === "pause") {
       this.api.balance().then(({ balance }) => { this.balance = balance; this.render(); }).catch(() => {});
@@ -163,6 +173,7 @@ export class LiveTable {
     this.el.player = h("div.cards", { id: "player-cards", "aria-label": "The shared player hand" });
     this.el.dealerHand = h("p.hand-name", { id: "dealer-hand" });
     this.el.playerHand = h("p.hand-name", { id: "player-hand" });
+    this.el.bonus = h("p.bonus-result", { id: "bonus-result", hidden: true });
     this.el.spots = h("div.spots", { id: "spots" });
     this.el.decisionSpots = h("div.spots.spots--decisions", { id: "decision-spots" });
     this.el.decisions = h("div.live__decisions", { id: "decisions" });
@@ -191,7 +202,7 @@ export class LiveTable {
         h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
         h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
         h("div.zone.zone--player", {}, h("h2.zone__title", {}, "Player hand (shared)"), this.el.player,
-          this.el.playerHand),
+          this.el.playerHand, this.el.bonus),
         h("div.zone.zone--bets", {}, h("h2.zone__title", {}, "Your bets"),
           h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
         this.el.result),
@@ -345,6 +356,13 @@ export class LiveTable {
     const settlement = seat?.settlement ?? null;
     this.el.playerHand.textContent = settlement?.player_hand?.name ?? "";
     this.el.dealerHand.textContent = settlement?.dealer_hand?.name ?? "";
+    const bonus = seat?.bonus ?? null;
+    this.el.bonus.hidden = !bonus;
+    if (bonus) {
+      const { text, won } = bonusText(bonus);
+      this.el.bonus.textContent = text;
+      this.el.bonus.classList.toggle("is-win", won);
+    }
 
     const actions = [...(seat?.legal_actions ?? [])].sort((a, b) => ACTION_ORDER.indexOf(a) - ACTION_ORDER.indexOf(b));
     this.el.decisions.replaceChildren(...actions.map((action) => h(`button.btn.btn--action.btn--${action}`, {

@@ -164,3 +164,15 @@ export function settlementTable(settlement) {
         h("td", {}, formatMoney(line.returned)),
         h("td", {}, `${line.net > 0 ? "+" : ""}${formatMoney(line.net)}`)))));
 }
+
+/** The Bonus result paid on the hole cards (solo and live): its text, and whether it won. */
+export function bonusText(bonus) {
+  const title = fieldTitle(bonus.field ?? "bonus");
+  const name = bonus.line ?? bonus.name ?? "";
+  const net = bonus.net ?? (bonus.returned !== undefined ? bonus.returned - (bonus.stake ?? 0) : null);
+  const won = net !== null && net > 0;
+  if (bonus.status === "pending" || bonus.pending) return { text: `${title}: waits for the showdown`, won };
+  if (won) return { text: `${title} wins +${formatMoney(net)}${name ? ` — ${name}` : ""}`, won };
+  if (net !== null && net < 0) return { text: `${title} loses${name ? ` — ${name}` : ""}`, won };
+  return { text: `${title}${name ? `: ${name}` : ""}`, won };
+}

@@ -6,7 +6,7 @@ import { ApiError, newIdempotencyKey } from "./api.js";
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { chipFace, fewestChips, formatMoney, stackFor } from "./money.js";
-import { historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
+import { bonusText, historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
 import { nextDealLine } from "./verify.js";
 
 // Keys for the decisions (F/B/C/R); "call" is the engine's alias of "raise".
@@ -232,15 +232,9 @@ export class Table {
       this.el.bonus.hidden = true;
       return;
     }
-    const name = bonus.line ?? bonus.name ?? "";
-    const net = bonus.net ?? (bonus.returned !== undefined ? bonus.returned - (bonus.stake ?? 0) : null);
-    let text;
-    if (bonus.status === "pending" || bonus.pending) text = `${fieldTitle(bonus.field ?? "bonus")}: waits for the showdown`;
-    else if (net !== null && net > 0) text = `${fieldTitle(bonus.field ?? "bonus")} wins +${formatMoney(net)}${name ? ` — ${name}` : ""}`;
-    else if (net !== null && net < 0) text = `${fieldTitle(bonus.field ?? "bonus")} loses${name ? ` — ${name}` : ""}`;
-    else text = `${fieldTitle(bonus.field ?? "bonus")}${name ? `: ${name}` : ""}`;
+    const { text, won } = bonusText(bonus);
     this.el.bonus.textContent = text;
-    this.el.bonus.classList.toggle("is-win", net !== null && net > 0);
+    this.el.bonus.classList.toggle("is-win", won);
     this.el.bonus.hidden = false;
   }
 
