@@ -202,6 +202,25 @@ def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 
     raise AssertionError(f"no betting window took the bets {bets} in {windows} tries")
 
 
+def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: int = 5) -> dict[str, int]:
+    """Every player places ``bets`` in the same betting window of a table on the real clock;
+    returns their balances from just before that window.
+
+    On a loaded machine a window may close before every bet arrives (``no_more_bets``): then,
+    once that round is over (those who got in play it out on the timers), the next window.
+    """
+    for _ in range(windows):
+        window = players[0].until(is_table("betting_open"))
+        start = {p.id: p.balance() for p in players}  # debits come at the window's close
+        replies = [p.reply({"type": "bet", "bets": bets}) for p in players]
+        if all(r["type"] == "you" and r["seat"] is not None for r in replies):
+            return start
+        assert all(r["type"] == "you" or r.get("error") == "no_more_bets" for r in replies), replies
+        players[0].until(lambda m, r=window["round"]: m["type"] == "table" and m.get("round") == r
+                         and m.get("event") in {"settled", "no_bets"})
+    raise AssertionError(f"no betting window took every player's bets {bets} in {windows} tries")
+
+
 def is_seat(predicate: Any = lambda seat: True) -> Any:
     """A ``you`` message with a seat for which ``predicate(seat)`` holds."""
     return lambda m: m["type"] == "you" and m.get("seat") is not None and predicate(m["seat"])

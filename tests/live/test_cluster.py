@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, is_table
+from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, bet_together, is_seat, is_table
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 from tests.support.databases import audit as audit_database
 
@@ -70,15 +70,8 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         on_first, on_second = LivePlayer(first.base, "texas-fast"), LivePlayer(second.base, "texas-fast")
         players += [on_first, on_second]
         process = {on_first.next()["process"]: first, on_second.next()["process"]: second}
-        start = {p.id: p.balance() for p in players}
-        on_first.until(lambda m: is_table("betting_open")(m) and m["deadline"] - time.time() > 5,
-                                timeout=40)
-        for player in players:
-            player.send({"type": "bet", "bets": {"ante": 100}})
-            reply = player.until(lambda m: m["type"] == "error" or (m["type"] == "you" and m.get("seat")))
-            assert reply["type"] == "you", (reply, player.received)
-        seen = [p.until(lambda m: m["type"] == "table" and m.get("point") == "preflop", timeout=20)
-                for p in players]
+        start = bet_together(players, {"ante": 100})
+        seen = [p.until(lambda m: m["type"] == "table" and m.get("point") == "preflop") for p in players]
         assert seen[0]["round"] == seen[1]["round"] and seen[0]["player_cards"] == seen[1]["player_cards"]
         round_id = seen[0]["round"]
 
@@ -87,18 +80,21 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         survivor = second if owner is first else first
         watcher = on_second if owner is first else on_first
         owner.kill()  # mid-round: the pre-flop decision timer is running
-        resumed = watcher.until(is_table("resumed"), timeout=20)
+        resumed = watcher.until(is_table("resumed"))
         assert resumed["round"] == round_id and resumed["player_cards"] == seen[0]["player_cards"]
         assert _lease_owner(prefix, "texas-fast") not in ("", owner_id)
-        watcher.send({"type": "decide", "action": "bet"})
-        while True:
-            mine = watcher.until(lambda m: m["type"] == "you" and m.get("round") == round_id
-                                 and bool(m["seat"])
-                                 and (m["phase"] == "pause" or "check" in m["seat"]["legal_actions"]),
-                                 timeout=40)
-            if mine["phase"] == "pause":
-                break
-            watcher.send({"type": "decide", "action": "check"})
+        # The other player says nothing: the survivor's pre-flop timer folds for them. The watcher
+        # decides every point (a point it alone is at closes at once).
+        for point, action in (("preflop", "bet"), ("flop", "check"), ("turn", "check")):
+            if point != "preflop":
+                watcher.until(lambda m, p=point: is_table("decision")(m) and m["point"] == p)
+            watcher.send({"type": "decide", "action": action})
+            done = (point, action)  # accepted, or (a point it alone is at) already applied
+            answer = watcher.until(lambda m, d=done: m["type"] == "error" or is_seat(
+                lambda s: s["pending"] == d[1] or d in [(t["point"], t["action"]) for t in s["steps"]])(m))
+            assert answer["type"] == "you", answer
+        mine = watcher.until(lambda m: m["type"] == "you" and m.get("phase") == "pause"
+                             and m.get("round") == round_id)
         other = next(p for p in players if p is not watcher)
         other.close()
         back = LivePlayer(survivor.base, "texas-fast", same_as=other)  # reconnects to the survivor
@@ -106,9 +102,11 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert back.next()["type"] == "welcome"
         state = back.until(lambda m: m["type"] == "you")
         assert state["round"] != round_id or state["seat"]["settlement"]["outcome"] == "fold"
-        assert mine["seat"]["steps"][0] == {"point": "preflop", "action": "bet", "source": "player",
-                                            "stake": 200}
-        time.sleep(1.5)  # let any duplicate settlement show up, if there were one
+        assert [(s["point"], s["action"], s["source"], s["stake"]) for s in mine["seat"]["steps"]] == [
+            ("preflop", "bet", "player", 200), ("flop", "check", "player", 0), ("turn", "check", "player", 0)]
+        # Whatever the owner publishes comes in order: once the next round opened, a second
+        # settlement of this one would have been seen.
+        watcher.until(lambda m: is_table("betting_open")(m) and m["round"] != round_id)
         settled = [m for m in watcher.received if m.get("event") == "settled" and m.get("round") == round_id]
         assert len(settled) == 1
         assert watcher.balance() == start[watcher.id] + mine["seat"]["settlement"]["net"]
