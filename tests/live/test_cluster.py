@@ -9,6 +9,7 @@ round, once.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import time
@@ -148,6 +149,47 @@ def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_th
         finally:
             await first.redis.aclose()
             await second.redis.aclose()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        _cleanup(prefix)
+
+
+def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_redis_once() -> None:
+    from dealerpoker.server.live.cluster import RedisCluster
+    from dealerpoker.server.live.hub import Connection, LocalHub
+
+    prefix = f"dptest:{secrets.token_hex(6)}:"
+
+    async def nothing(*_args: Any) -> Any:
+        return None
+
+    async def scenario() -> None:
+        here = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        there = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        mine, theirs = Connection("a", "t"), Connection("b", "t")
+        here.hub.join(mine)
+        there.hub.join(theirs)
+        try:
+            for cluster in (here, there):
+                await cluster.start(("t",), nothing, nothing, nothing)
+            await here.to_table("t", {"type": "table", "event": "decision"})
+            assert mine.queue.qsize() == 1  # before any round trip through Redis
+            await here.to_players("t", {"a": {"type": "you", "n": 1}, "b": {"type": "you", "n": 2}})
+            assert mine.queue.qsize() == 2
+            for _ in range(100):
+                if theirs.queue.qsize() == 2:
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.3)  # the publisher's own copies come back too: it skips them
+            got_here = [json.loads(mine.queue.get_nowait() or "") for _ in range(mine.queue.qsize())]
+            got_there = [json.loads(theirs.queue.get_nowait() or "") for _ in range(theirs.queue.qsize())]
+            assert [m.get("event") or m.get("n") for m in got_here] == ["decision", 1]
+            assert [m.get("event") or m.get("n") for m in got_there] == ["decision", 2]
+        finally:
+            await here.stop()
+            await there.stop()
 
     try:
         asyncio.run(scenario())

@@ -91,14 +91,18 @@ def test_a_websocket_needs_a_token_and_a_known_table(tmp_path) -> None:  # type:
         with connect(f"ws{base[4:]}/ws/tables/texas-fast", open_timeout=60) as ws:
             ws.send('{"type": "auth", "token": "nope"}')
             assert json.loads(ws.recv(timeout=60))["error"] == "unauthorized"
+        with connect(f"ws{base[4:]}/ws/tables/texas-fast", open_timeout=60) as ws:
+            ws.send(b"\x00\x01")  # a binary frame that is no auth message: refused, not a crash
+            assert json.loads(ws.recv(timeout=60))["error"] == "unauthorized"
         player = LivePlayer(base, "no-such-table")
         assert player.next()["error"] == "not_found"
         player.close()
 
 
 @pytest.mark.parametrize("message", ['{"type": "bet", "bets": {"ante": -5}}', '{"type": "dance"}', "[1, 2]",
-                                     '{"type": "bet", "bets": {"ante": 10000000}}', "not json"])
-def test_bad_messages_get_an_error_and_change_nothing(tmp_path, message: str) -> None:  # type: ignore[no-untyped-def]
+                                     '{"type": "bet", "bets": {"ante": 10000000}}', "not json",
+                                     b'{"type": "dance"}', b"\xff\xfe not UTF-8"])
+def test_bad_messages_get_an_error_and_change_nothing(tmp_path, message: str | bytes) -> None:  # type: ignore[no-untyped-def]
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock()) as (base, _app):
         player = LivePlayer(base, "casino-fast")
         try:

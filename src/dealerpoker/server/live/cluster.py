@@ -157,13 +157,20 @@ class RedisCluster:
         return f"{self.prefix}{kind}:{name}"
 
     # ----- fan-out ------------------------------------------------------------------------------
+    # The owner delivers to its own connections at once (not after a round trip through Redis,
+    # which its next step could delay); a published batch names its origin, which skips it.
     async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._key("table", table_id), serialise(message, time.time()))
+        text = serialise(message, time.time())
+        self.hub.deliver_table(table_id, text)
+        await self.redis.publish(self._key("table", table_id), f"{self.process_id}|{text}")
+        await asyncio.sleep(0)
 
     async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
         now = time.time()
-        batch = json.dumps({player: serialise(m, now) for player, m in messages.items()})
-        await self.redis.publish(self._key("players", table_id), batch)
+        texts = {player: serialise(m, now) for player, m in messages.items()}
+        self.hub.deliver_players(table_id, texts)
+        await self.redis.publish(self._key("players", table_id), f"{self.process_id}|{json.dumps(texts)}")
+        await asyncio.sleep(0)
 
     def owns(self, table_id: str) -> bool:
         return table_id in self._owned
@@ -299,10 +306,14 @@ class RedisCluster:
                                  json.dumps({"request": request["request"], "reply": reply}))
 
     async def _dispatch(self, kind: str, name: str, data: str) -> None:
-        if kind == "table":
-            self.hub.deliver_table(name, data)
-        elif kind == "players":
-            self.hub.deliver_players(name, json.loads(data))
+        if kind in ("table", "players"):
+            origin, _, text = data.partition("|")
+            if origin == self.process_id:
+                return
+            if kind == "table":
+                self.hub.deliver_table(name, text)
+            else:
+                self.hub.deliver_players(name, json.loads(text))
         elif kind == "intent" and name in self._owned:
             # Answered in its own task, so a slow intent never holds up the fan-out.
             task = asyncio.create_task(self._answer(name, json.loads(data)))

@@ -7,6 +7,11 @@ current state) rather than slowing the table down for everyone.
 
 Every message carries ``sent_at`` (the server clock, epoch seconds, when it was serialised) so
 clients can measure delivery latency and correct their countdowns for clock skew.
+
+Publishing yields to the event loop once the texts are queued, and every ``FANOUT_BATCH``
+players' own messages: the connections' senders write what is queued before the table goes on
+to its next step (a commit of thousands of ledger entries, say), which would otherwise hold the
+messages already stamped for as long as it runs.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 QUEUE_LIMIT = 256
+FANOUT_BATCH = 250
 
 
 def serialise(message: Mapping[str, Any], now: float) -> str:
@@ -91,8 +97,16 @@ class LocalHub:
     # The Publisher interface, for a single process.
     async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
         self.deliver_table(table_id, serialise(message, self.clock()))
+        await asyncio.sleep(0)  # the senders write it now
 
     async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
-        now = self.clock()
-        self.deliver_players(table_id, {p: serialise(m, now) for p, m in messages.items()
-                                        if (table_id, p) in self._players})
+        batch: dict[str, str] = {}
+        for player, message in messages.items():
+            if (table_id, player) in self._players:
+                batch[player] = serialise(message, self.clock())
+                if len(batch) >= FANOUT_BATCH:
+                    self.deliver_players(table_id, batch)
+                    batch = {}
+                    await asyncio.sleep(0)
+        self.deliver_players(table_id, batch)
+        await asyncio.sleep(0)

@@ -234,15 +234,29 @@ async def get_table(table_id: str, request: Request, _player: PlayerDep) -> dict
     return live.summary(table_id)
 
 
+async def _receive(websocket: WebSocket) -> Any:
+    """The client's next message as JSON (None when it is not JSON text); a binary frame is read
+    as UTF-8 text rather than ending the connection with a server error."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    if text is None:
+        try:
+            text = bytes(frame.get("bytes") or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 async def _authenticate(websocket: WebSocket, services: Services) -> str:
     header = websocket.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
-        first = await asyncio.wait_for(websocket.receive_text(), timeout=10)
-        try:
-            message = json.loads(first)
-        except ValueError:
-            message = None
+        message = await asyncio.wait_for(_receive(websocket), timeout=10)
         if not isinstance(message, dict) or message.get("type") != "auth" \
                 or not isinstance(message.get("token"), str):
             raise AuthenticationError('send {"type": "auth", "token": "<bearer token>"} first')
@@ -276,11 +290,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
-            text = await websocket.receive_text()
-            try:
-                message: Any = json.loads(text)
-            except ValueError:
-                message = None
+            message = await _receive(websocket)
             reply = await live.intent(table_id, player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:
