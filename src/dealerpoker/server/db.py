@@ -154,15 +154,39 @@ class Database:
                     await transaction.commit()
                 reusable = True
             finally:
-                # Kept for the next unit of work: a checkout from SQLAlchemy's pool and back
-                # costs about as much CPU as a whole round step. A connection whose commit or
-                # rollback failed is given up.
-                if reusable and len(self._direct_idle) < self._direct_keep:
-                    self._direct_idle.append(raw)
-                elif reusable:
-                    await greenlet_spawn(raw.close)
-                else:
-                    await greenlet_spawn(raw.invalidate)
+                await self._release(raw, reusable)  # given up if its commit or rollback failed
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncpgDirect | None]:
+        """PostgreSQL: the driver's connection outside any transaction, each statement committed
+        on its own (a round step's read and its single writing statement, see ``pgsteps``).
+        None on SQLite, whose steps always take ``direct``."""
+        if self.is_sqlite:
+            yield None
+            return
+        raw = self._direct_idle.pop() if self._direct_idle else await self.engine.raw_connection()
+        driver: Any = raw.driver_connection
+        reusable = False
+        try:
+            yield AsyncpgDirect(driver, self._compiler)
+            reusable = True
+        except Exception:
+            # An error between statements or of one (which PostgreSQL rolled back on its own)
+            # leaves the connection as it was; a cancelled or broken one is given up.
+            reusable = not driver.is_closed() and not driver.is_in_transaction()
+            raise
+        finally:
+            await self._release(raw, reusable)
+
+    async def _release(self, raw: PoolProxiedConnection, reusable: bool) -> None:
+        """Keep a driver connection for the next unit of work (a checkout from SQLAlchemy's pool
+        and back costs about as much CPU as a whole round step), or give up a broken one."""
+        if reusable and len(self._direct_idle) < self._direct_keep:
+            self._direct_idle.append(raw)
+        elif reusable:
+            await greenlet_spawn(raw.close)
+        else:
+            await greenlet_spawn(raw.invalidate)
 
     async def dispose(self) -> None:
         while self._direct_idle:

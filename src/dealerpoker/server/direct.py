@@ -112,3 +112,7 @@ class AsyncpgDirect:
     async def run_many(self, statement: ClauseElement, rows: Sequence[Mapping[str, Any]]) -> None:
         query = self.compiler.query(statement, tuple(rows[0]), many=True)
         await self.connection.executemany(query.sql, [query.arguments(row) for row in rows])
+
+    async def value(self, sql: str, arguments: Sequence[Any]) -> Any:
+        """The first column of the first row of a PostgreSQL statement (``pgsteps``)."""
+        return await self.connection.fetchval(sql, *arguments)

@@ -109,37 +109,48 @@ async def post_player_movements(
     by that balance before anything is credited (``InsufficientFundsError`` otherwise, nothing
     changed).
     """
-    moving = [movement for movement in movements if movement.amount != 0]
-    for movement in moving:
-        if isinstance(movement.amount, bool) or not isinstance(movement.amount, int):
-            raise ValueError(f"transfer {movement.txid}: amount must be an integer, got {movement.amount!r}")
-    if not moving:
+    debits, delta, entries = player_entries(player, movements)
+    if not entries:
         return balance
-    debits = -sum(movement.amount for movement in moving if movement.amount < 0)
     if debits > balance:
         raise InsufficientFundsError(f"insufficient funds: {debits} needed, balance is {balance}",
                                      balance=balance, needed=debits)
-    delta = sum(movement.amount for movement in moving)
     moved = await connection.one(_MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
     if moved is None:
         found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
         current = None if found is None else int(found["balance"])
         raise InsufficientFundsError(
             f"insufficient funds: {debits} needed, balance is {current}" if current is not None
-            else f"transfer {moving[0].txid}: unknown account {player!r}",
+            else f"transfer {entries[0][0]}: unknown account {player!r}",
             balance=current or 0, needed=debits)
-    entries = []
-    for movement in moving:
+    await connection.run_many(_INSERT_ENTRIES, [
+        {"txid": txid, "account_id": account, "amount": amount, "round_id": round_id, "memo": memo,
+         "created_at": at}
+        for txid, account, amount, memo in entries])
+    return int(moved["balance"])
+
+
+Entry = tuple[str, str, int, str]
+"""A ledger entry: txid, account, signed amount, memo."""
+
+
+def player_entries(player: str, movements: Sequence[Movement]) -> tuple[int, int, list[Entry]]:
+    """The entries of player <-> house movements (two per non-zero movement), with what they
+    debit the player (to be covered by the balance first) and their net effect on it."""
+    entries: list[Entry] = []
+    debits = delta = 0
+    for movement in movements:
+        if movement.amount == 0:
+            continue
+        if isinstance(movement.amount, bool) or not isinstance(movement.amount, int):
+            raise ValueError(f"transfer {movement.txid}: amount must be an integer, got {movement.amount!r}")
         source, target = (player, HOUSE) if movement.amount < 0 else (HOUSE, player)
         amount = abs(movement.amount)
-        entries += [
-            {"txid": movement.txid, "account_id": source, "amount": -amount, "round_id": round_id,
-             "memo": movement.memo, "created_at": at},
-            {"txid": movement.txid, "account_id": target, "amount": amount, "round_id": round_id,
-             "memo": movement.memo, "created_at": at},
-        ]
-    await connection.run_many(_INSERT_ENTRIES, entries)
-    return int(moved["balance"])
+        entries += [(movement.txid, source, -amount, movement.memo),
+                    (movement.txid, target, amount, movement.memo)]
+        debits += amount if movement.amount < 0 else 0
+        delta += movement.amount
+    return debits, delta, entries
 
 
 async def balance_for_update(connection: DirectConnection, player: str) -> int | None:

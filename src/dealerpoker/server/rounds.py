@@ -6,6 +6,12 @@ the settlement in the same transaction. A round is stored as its record (bets, d
 actions with time and source) and replays through the engine; the player's view after the
 last step is stored beside it for history.
 
+On PostgreSQL a player's step first tries two round trips instead of six to eight
+(``pgsteps``): read the rows (or take them as this process last wrote them, ``KnownRows``),
+compute the step, and write it all in one statement that checks the rows are unchanged; if
+they are not, or the step would be refused, nothing was written and the locked unit of work
+above decides.
+
 Transaction ids: ``{round}:{step}`` debits the stake of step ``step`` (step 0 = the opening
 bets), ``{round}:{step}:return`` credits what that step returned (the Texas Bonus at step 0,
 the settlement at the final step).
@@ -23,13 +29,13 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 
-from dealerpoker.errors import IllegalActionError, InsufficientFundsError
+from dealerpoker.errors import DealerPokerError, IllegalActionError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState
-from dealerpoker.server import ledger
+from dealerpoker.server import ledger, pgsteps
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
-from dealerpoker.server.direct import DirectConnection
+from dealerpoker.server.direct import AsyncpgDirect, DirectConnection
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
 from dealerpoker.server.schema import accounts, players, rounds
 
@@ -59,6 +65,38 @@ _NEXT_NONCE = update(players).where(players.c.id == bindparam("player"))
 
 
 @dataclass(frozen=True, slots=True)
+class _Opening:
+    """A new round, shuffled and dealt, before it is written."""
+
+    round_id: str
+    nonce: int
+    next_seed: str
+    state: RoundState
+    view: dict[str, Any]
+    movements: list[ledger.Movement]
+    steps: list[dict[str, Any]]
+    values: dict[str, Any]
+    """The round's row but for the columns each step changes."""
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """A round's next step as the engine played it, before it is written."""
+
+    game: AnyGame
+    round_id: str
+    number: int
+    state: RoundState
+    view: dict[str, Any]
+    movements: list[ledger.Movement]
+    steps: list[dict[str, Any]]
+    at: str
+    stake: int
+    returned: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundPage:
     rounds: list[dict[str, Any]]
 
@@ -85,6 +123,7 @@ class RoundService:
         self.deal = deal
         self.id_factory = id_factory
         self._states = RecentStates()
+        self._known = KnownRows()
         # Each game's rules fingerprint (a hash of its rules document: worth computing once).
         self._fingerprints = {game.name: game.rules.fingerprint() for game in self.games.values()}
 
@@ -102,6 +141,9 @@ class RoundService:
         game = self.game(game_name)
         valid = game.validate_bets(bets)
         stake = sum(valid.values())
+        view = await self._open_unlocked(player_id, game, valid, stake, idempotency_key)
+        if view is not None:
+            return view
         async with self.database.direct() as connection:
             balance = await self._locked_balance(connection, player_id)
             if idempotency_key is not None:
@@ -120,41 +162,89 @@ class RoundService:
             player = await connection.one(_PLAYER_SEEDS, {"player": player_id})
             if player is None:
                 raise NotFoundError(f"no player {player_id!r}")
-            nonce = int(player["nonce"])
-            # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
-            # player who never asked gets a fresh one, whose commitment the first view shows.
-            server_seed = player["next_server_seed"] or draw_server_seed(self.rng)
-            deal = self.deal(server_seed, str(player["client_seed"]), nonce)
+            opening = self._opening(player_id, game, valid, stake, idempotency_key, player)
             await connection.run(_NEXT_NONCE, {
-                "player": player_id, "nonce": nonce + 1, "next_server_seed": draw_server_seed(self.rng)})
-            state = game.start(valid, deal.deck)
-            round_id = self.id_factory()
-            at = timestamp(self.clock())
-            returned = 0
-            view = game.view(state)
-            bonus = view.get("bonus")
-            if isinstance(bonus, dict) and bonus.get("status") == "won":
-                returned = int(bonus["returned"])
+                "player": player_id, "nonce": opening.nonce + 1, "next_server_seed": opening.next_seed})
             balance = await ledger.post_player_movements(
-                connection, player_id,
-                [ledger.Movement(f"{round_id}:0", -stake, "stake"),
-                 ledger.Movement(f"{round_id}:0:return", returned, "bonus")],
-                at=at, round_id=round_id, balance=balance)
-            steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
-                      "returned": returned}]
-            values = {
-                "id": round_id, "player_id": player_id, "game": game.name,
-                "rules_version": game.rules.rules_version, "rules_fingerprint": self._fingerprints[game.name],
-                "idempotency_key": idempotency_key, "bets": json.dumps(valid),
-                "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed,
-                "commitment": deal.commitment, "client_seed": str(player["client_seed"]), "nonce": nonce,
-                "algorithm": deal.algorithm, "total_stake": stake, "total_returned": returned,
-                "created_at": at,
-            }
-            values.update(self._progress(game, state, steps, view, balance, values, at))
+                connection, player_id, opening.movements, at=opening.at, round_id=opening.round_id,
+                balance=balance)
+            values = self._opened_row(game, opening, balance)
             await connection.run(_INSERT_ROUND, values)
-        self._states.remember(round_id, 1, state)
+        self._states.remember(opening.round_id, 1, opening.state)
         return str(values["view"])
+
+    async def _open_unlocked(
+        self, player_id: str, game: AnyGame, valid: dict[str, int], stake: int, idempotency_key: str | None
+    ) -> ViewJSON | None:
+        """PostgreSQL: open the round in two round trips (``pgsteps``), or None (nothing changed)
+        when the locked path must decide: an unknown player, funds short of the bets, a used
+        idempotency key, or rows that changed between the read and the write."""
+        async with self.database.autocommit() as connection:
+            if connection is None:
+                return None
+            if idempotency_key is None:
+                player = await connection.one(pgsteps.PLAYER, {"player": player_id})
+            else:
+                player = await connection.one(
+                    pgsteps.PLAYER_AND_KEY, {"player": player_id, "idempotency_key": idempotency_key})
+            if player is None or player.get("key_round") is not None or stake > int(player["balance"]):
+                return None
+            balance = int(player["balance"])
+            opening = self._opening(player_id, game, valid, stake, idempotency_key, player)
+            debits, delta, entries = ledger.player_entries(player_id, opening.movements)
+            if debits > balance:
+                return None
+            values = self._opened_row(game, opening, balance + delta)
+            written = await pgsteps.write_opening(
+                connection, player_id=player_id, balance=balance, nonce=opening.nonce,
+                client_seed=str(player["client_seed"]), committed_seed=player["next_server_seed"],
+                next_seed=opening.next_seed, delta=delta, at=opening.at, entries=entries, values=values)
+            if not written:
+                return None
+            self._known.wrote(player_id, balance + delta, values)
+        self._states.remember(opening.round_id, 1, opening.state)
+        return str(values["view"])
+
+    def _opening(
+        self, player_id: str, game: AnyGame, valid: dict[str, int], stake: int, idempotency_key: str | None,
+        player: Mapping[str, Any],
+    ) -> _Opening:
+        """Shuffle and deal a new round from the player's seeds (nothing written yet)."""
+        nonce = int(player["nonce"])
+        # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
+        # player who never asked gets a fresh one, whose commitment the first view shows.
+        server_seed = player["next_server_seed"] or draw_server_seed(self.rng)
+        deal = self.deal(server_seed, str(player["client_seed"]), nonce)
+        next_seed = draw_server_seed(self.rng)
+        state = game.start(valid, deal.deck)
+        round_id = self.id_factory()
+        at = timestamp(self.clock())
+        returned = 0
+        view = game.view(state)
+        bonus = view.get("bonus")
+        if isinstance(bonus, dict) and bonus.get("status") == "won":
+            returned = int(bonus["returned"])
+        movements = [ledger.Movement(f"{round_id}:0", -stake, "stake"),
+                     ledger.Movement(f"{round_id}:0:return", returned, "bonus")]
+        steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
+                  "returned": returned}]
+        values = {
+            "id": round_id, "player_id": player_id, "game": game.name,
+            "rules_version": game.rules.rules_version, "rules_fingerprint": self._fingerprints[game.name],
+            "idempotency_key": idempotency_key, "bets": json.dumps(valid),
+            "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed,
+            "commitment": deal.commitment, "client_seed": str(player["client_seed"]), "nonce": nonce,
+            "algorithm": deal.algorithm, "total_stake": stake, "total_returned": returned,
+            "created_at": at,
+        }
+        return _Opening(round_id, nonce, next_seed, state, view, movements, steps, values, at)
+
+    def _opened_row(self, game: AnyGame, opening: _Opening, balance: int) -> dict[str, Any]:
+        """The new round's row, its view showing ``balance`` (the player's after the deal)."""
+        values = dict(opening.values)
+        values.update(self._progress(game, opening.state, opening.steps, opening.view, balance, values,
+                                     opening.at))
+        return values
 
     async def act(self, player_id: str, round_id: str, action: str, *, step: int | None = None) -> ViewJSON:
         """The player's decision: debit its stake, apply it, credit the settlement if it ends the round.
@@ -162,6 +252,9 @@ class RoundService:
         ``step`` (optional) is the step number the client means this action to be; repeating a
         request whose step already happened returns the round unchanged (a safe retry).
         """
+        unlocked = await self._act_unlocked(player_id, round_id, action, step)
+        if unlocked is not None:
+            return unlocked
         async with self.database.direct() as connection:
             row, balance = await self._locked_round(connection, player_id, round_id)
             steps = json.loads(row["steps"])
@@ -174,6 +267,55 @@ class RoundService:
                     f"({'settled' if row['status'] == 'settled' else 'waiting for step ' + str(len(steps))})")
             view, _ = await self._apply(connection, row, action, source="player", balance=balance)
             return view
+
+    async def _act_unlocked(
+        self, player_id: str, round_id: str, action: str, step: int | None
+    ) -> ViewJSON | None:
+        """PostgreSQL: the step in one round trip (``pgsteps``) when this process wrote the round
+        and the player's balance last, else in two (a read first), or None (nothing changed)
+        when the locked path must decide: anything but a legal, covered next step of the
+        player's open round (its errors and a retry's answer come from there), or a round or
+        balance that changed before the write."""
+        async with self.database.autocommit() as connection:
+            if connection is None:
+                return None
+            known = self._known.round_and_balance(round_id, player_id)
+            if known is not None:
+                view = await self._step_unlocked(connection, player_id, known[0], known[1], action, step)
+                if view is not None:
+                    return view
+                self._known.forget(round_id, player_id)
+            row = await connection.one(pgsteps.ROUND_AND_BALANCE, {"round": round_id})
+            if row is None:
+                return None
+            return await self._step_unlocked(connection, player_id, row, int(row["balance"]), action, step)
+
+    async def _step_unlocked(
+        self, connection: AsyncpgDirect, player_id: str, row: Mapping[str, Any], balance: int, action: str,
+        step: int | None,
+    ) -> ViewJSON | None:
+        """Write the step if ``row`` and ``balance`` are still the round's and the player's."""
+        round_id = str(row["id"])
+        if row["player_id"] != player_id or row["status"] != "open" or row["game"] not in self.games:
+            return None
+        if step is not None and step != len(json.loads(row["steps"])):
+            return None
+        try:
+            planned = self._next_step(row, action, source="player", balance=balance)
+        except DealerPokerError:
+            return None
+        debits, delta, entries = ledger.player_entries(player_id, planned.movements)
+        if debits > balance:
+            return None
+        changes = self._step_changes(row, planned, balance + delta)
+        written = await pgsteps.write_step(
+            connection, round_id=round_id, steps_read=str(row["steps"]), balance=balance, delta=delta,
+            at=planned.at, entries=entries, changes=changes)
+        if not written:
+            return None
+        self._known.wrote(player_id, balance + delta, {**row, **changes})
+        self._states.remember(round_id, planned.number + 1, planned.state)
+        return str(changes["view"])
 
     async def complete_abandoned(self) -> int:
         """Finish every open round untouched for ``abandon_after`` with the timer's defaults."""
@@ -274,6 +416,18 @@ class RoundService:
         must be covered before the engine deals the next card or reveals the dealer's, and the
         stake, the new state and any settlement commit together (or nothing does).
         """
+        planned = self._next_step(row, action, source=source, balance=balance)
+        balance = await ledger.post_player_movements(
+            connection, str(row["player_id"]), planned.movements, at=planned.at, round_id=planned.round_id,
+            balance=balance)
+        changes = self._step_changes(row, planned, balance)
+        await connection.run(_UPDATE_ROUND, {"round": planned.round_id, **changes})
+        self._states.remember(planned.round_id, planned.number + 1, planned.state)
+        return str(changes["view"]), balance
+
+    def _next_step(self, row: Mapping[str, Any], action: str, *, source: str, balance: int) -> _Step:
+        """The engine's next step of an open round (nothing written yet); raises if the action is
+        not allowed or ``balance`` does not cover its stake."""
         game = self.game(row["game"])
         round_id = str(row["id"])
         if row["status"] != "open":
@@ -295,17 +449,19 @@ class RoundService:
         if state.settlement is not None:
             returned = int(state.settlement.total_returned) - int(row["total_returned"])
             movements.append(ledger.Movement(f"{round_id}:{number}:return", returned, "settlement"))
-        balance = await ledger.post_player_movements(connection, str(row["player_id"]), movements, at=at,
-                                                     round_id=round_id, balance=balance)
         steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
                       "stake": stake, "returned": returned})
+        return _Step(game, round_id, number, state, view, movements, steps, at, stake, returned)
+
+    def _step_changes(self, row: Mapping[str, Any], planned: _Step, balance: int) -> dict[str, Any]:
+        """The round's columns after the step, its view showing ``balance`` (the player's after it)."""
         values = dict(row)
-        values.update(total_stake=row["total_stake"] + stake, total_returned=row["total_returned"] + returned)
-        changes = self._progress(game, state, steps, view, balance, values, at)
+        values.update(total_stake=row["total_stake"] + planned.stake,
+                      total_returned=row["total_returned"] + planned.returned)
+        changes = self._progress(planned.game, planned.state, planned.steps, planned.view, balance, values,
+                                 planned.at)
         changes.update(total_stake=values["total_stake"], total_returned=values["total_returned"])
-        await connection.run(_UPDATE_ROUND, {"round": round_id, **changes})
-        self._states.remember(round_id, number + 1, state)
-        return str(changes["view"]), balance
+        return changes
 
     def _progress(
         self, game: AnyGame, state: RoundState, steps: list[dict[str, Any]], view: dict[str, Any],
@@ -385,3 +541,44 @@ class RecentStates:
         if len(self._states) >= self.capacity:
             del self._states[next(iter(self._states))]
         self._states[round_id] = (steps, state)
+
+
+class KnownRows:
+    """PostgreSQL: the open rounds and the players' balances as this process last wrote them
+    (``_act_unlocked``), so the next step can skip reading them.
+
+    Only a guess: the step's statement writes only if the round's steps and the balance in the
+    database are still exactly these (``pgsteps``), else the step reads them and tries again.
+    Bounded: the oldest entries go first. Settled rounds are dropped.
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._rounds: dict[str, dict[str, Any]] = {}
+        self._balances: dict[str, int] = {}
+
+    def round_and_balance(self, round_id: str, player_id: str) -> tuple[dict[str, Any], int] | None:
+        row = self._rounds.get(round_id)
+        balance = self._balances.get(player_id)
+        return None if row is None or balance is None else (row, balance)
+
+    def wrote(self, player_id: str, balance: int, row: dict[str, Any]) -> None:
+        """The player's balance and a round of theirs as a committed statement left them."""
+        _put(self._balances, player_id, balance, self.capacity)
+        if row["status"] == "open":
+            # Not the stored view (the largest column, which a step does not read).
+            kept = {name: value for name, value in row.items() if name not in ("view", "balance")}
+            _put(self._rounds, str(row["id"]), kept, self.capacity)
+        else:
+            self._rounds.pop(str(row["id"]), None)
+
+    def forget(self, round_id: str, player_id: str) -> None:
+        self._rounds.pop(round_id, None)
+        self._balances.pop(player_id, None)
+
+
+def _put(entries: dict[str, Any], key: str, value: Any, capacity: int) -> None:
+    entries.pop(key, None)
+    if len(entries) >= capacity:
+        del entries[next(iter(entries))]
+    entries[key] = value

@@ -1,0 +1,225 @@
+"""A round step's writes: all or nothing, never on rows that changed since they were read.
+
+On PostgreSQL a step is one statement that writes only if the round and the balance are still
+as the server read (or last wrote) them (``pgsteps``), else the locked path decides. These
+tests change the rows behind a server's back (a second server on the same database, or a
+statement with stale values) and check that every answer and the ledger stay exact; they run
+on SQLite too, where every step takes the locked path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from conftest import Player, TestClient, audit, make_client
+from dealerpoker.server import Settings, create_app, ledger, pgsteps
+from dealerpoker.server.schema import accounts, ledger_entries, players, rounds
+
+
+@pytest.fixture
+def shared_url(database_url: str, tmp_path: Path) -> str:
+    """A database two servers can share (a file for SQLite)."""
+    return f"sqlite:///{tmp_path / 'casino.db'}" if database_url == "sqlite://" else database_url
+
+
+class SamePlayer(Player):
+    """A player already created, through another server."""
+
+    def __init__(self, client: TestClient, other: Player) -> None:
+        self.client, self.id, self.token = client, other.id, other.token
+        self.start_balance, self.headers = other.start_balance, other.headers
+
+
+def on_loop(client: TestClient, body: Any) -> Any:
+    """Run ``body(services)`` on the app's own event loop."""
+    services = client.app.state.services
+
+    async def run() -> Any:
+        return await body(services)
+
+    assert client.portal is not None
+    return client.portal.call(run)
+
+
+def entries_of(client: TestClient, round_id: str) -> list[tuple[str, str, int]]:
+    async def body(services: Any) -> list[tuple[str, str, int]]:
+        async with services.database.transaction() as connection:
+            rows = await connection.execute(
+                select(ledger_entries.c.txid, ledger_entries.c.account_id, ledger_entries.c.amount)
+                .where(ledger_entries.c.round_id == round_id).order_by(ledger_entries.c.id))
+            return [(str(txid), str(account), int(amount)) for txid, account, amount in rows]
+
+    result: list[tuple[str, str, int]] = on_loop(client, body)
+    return result
+
+
+def check_view(player: Player, view: dict[str, Any], steps: int) -> None:
+    assert len(view["steps"]) == steps
+    assert view["balance"] == player.balance()
+    assert player.get(f"/api/rounds/{view['id']}").json() == view
+
+
+def test_two_servers_acting_for_one_player_stay_exact(shared_url: str) -> None:
+    with make_client(shared_url, seed=1) as one, make_client(shared_url, seed=2) as two:
+        alice = Player(one)
+        same = SamePlayer(two, alice)
+        view = alice.open("texas-bonus", ante=100, bonus=100)
+        check_view(alice, view, 1)
+        # The other server moves the balance and then the round on: the first server's idea of
+        # both is stale for its next step, which must still be right.
+        other = same.open("casino-holdem", ante=100)
+        check_view(same, other, 1)
+        view = alice.act(view["id"], "bet")
+        check_view(alice, view, 2)
+        view = same.act(view["id"], "check")
+        check_view(same, view, 3)
+        view = alice.act(view["id"], "check")
+        check_view(alice, view, 4)
+        assert view["status"] == "settled"
+        other = alice.act(other["id"], "raise")
+        check_view(alice, other, 2)
+        # A new client seed set through the other server is the one the next deal uses.
+        assert same.client.request("PUT", "/api/fairness/client-seed", json={"client_seed": "fresh"},
+                                   headers=same.headers).status_code == 200
+        third = alice.open("casino-holdem", ante=100)
+        assert third["fairness"]["client_seed"] == "fresh"
+        assert third["fairness"]["nonce"] == 2
+        check_view(alice, third, 1)
+        third = same.act(third["id"], "fold")
+        check_view(same, third, 2)
+        for round_id in (view["id"], other["id"], third["id"]):
+            entries = entries_of(one, round_id)
+            txids = [txid for txid, _, _ in entries]
+            assert all(txids.count(txid) == 2 for txid in txids)
+            final = alice.get(f"/api/rounds/{round_id}").json()
+            assert sum(amount for _, account, amount in entries if account == alice.id) \
+                == final["total_returned"] - final["total_stake"]
+        assert alice.balance() == alice.start_balance - sum(
+            r["total_stake"] - r["total_returned"] for r in alice.get("/api/rounds").json()["rounds"])
+        assert audit(one).ok
+
+
+def test_a_step_short_of_funds_mid_round_changes_nothing(database_url: str) -> None:
+    with make_client(database_url, starting_balance=250) as client:
+        player = Player(client)
+        view = player.open("texas-bonus", ante=100)  # 150 left; the flop bet needs 200
+        before = entries_of(client, view["id"])
+        for _ in range(2):  # again once the server has read the round afresh
+            refused = player.post(f"/api/rounds/{view['id']}/actions", {"action": "bet"})
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["error"] == "insufficient_funds" and refused.json()["balance"] == 150
+            assert player.get(f"/api/rounds/{view['id']}").json() == view
+            assert entries_of(client, view["id"]) == before
+            assert player.balance() == 150
+        folded = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold", "step": 1})
+        assert folded.status_code == 200, folded.text
+        check_view(player, folded.json(), 2)
+        # A retry of the step answers the same and posts nothing.
+        entries = entries_of(client, view["id"])
+        retry = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold", "step": 1})
+        assert retry.status_code == 200 and retry.json() == folded.json()
+        assert entries_of(client, view["id"]) == entries
+        assert player.balance() == 150
+        assert audit(client).ok
+
+
+@pytest.mark.postgres
+def test_a_statement_on_stale_rows_writes_nothing(postgres_database: str) -> None:
+    with make_client(postgres_database) as client:
+        player = Player(client)
+        view = player.open("texas-bonus", ante=100)
+        balance = player.balance()
+
+        async def state(services: Any) -> tuple[Any, ...]:
+            async with services.database.transaction() as connection:
+                return (
+                    await connection.scalar(select(accounts.c.balance).where(accounts.c.id == player.id)),
+                    (await connection.execute(select(players).where(players.c.id == player.id))).one(),
+                    (await connection.execute(select(rounds).order_by(rounds.c.seq))).all(),
+                    await connection.scalar(select(func.count()).select_from(ledger_entries)),
+                )
+
+        before = on_loop(client, state)
+        round_row = before[2][0]._mapping
+        entries = [(f"{view['id']}:1", player.id, -200, "stake"), (f"{view['id']}:1", "house", 200, "stake")]
+        changes = {"status": "open", "phase": "turn", "steps": "[]", "view": "{}", "settled_at": None,
+                   "total_stake": 300, "total_returned": 0}
+
+        async def stale_writes(services: Any) -> list[bool]:
+            async with services.database.autocommit() as connection:
+                step = {"round_id": view["id"], "delta": -200, "at": "2026-01-01T00:00:00.000000Z",
+                        "entries": entries, "changes": changes}
+                results = [
+                    await pgsteps.write_step(connection, steps_read=round_row["steps"] + " ",
+                                             balance=balance, **step),
+                    await pgsteps.write_step(connection, steps_read=round_row["steps"],
+                                             balance=balance + 1, **step),
+                ]
+                values = {**round_row, "id": "r_new", "idempotency_key": None}
+                opening = {"player_id": player.id, "client_seed": str(before[1].client_seed),
+                           "committed_seed": before[1].next_server_seed, "next_seed": "0" * 64,
+                           "delta": -100, "at": "2026-01-01T00:00:00.000000Z",
+                           "entries": [("r_new:0", player.id, -100, "stake"),
+                                       ("r_new:0", "house", 100, "stake")],
+                           "values": values}
+                results += [
+                    await pgsteps.write_opening(connection, balance=balance, nonce=int(before[1].nonce) + 1,
+                                                **opening),
+                    await pgsteps.write_opening(connection, balance=balance - 1, nonce=int(before[1].nonce),
+                                                **opening),
+                    # The round's id is taken: the unique constraint refuses it, nothing is written.
+                    await pgsteps.write_opening(connection, balance=balance, nonce=int(before[1].nonce),
+                                                **{**opening, "values": {**values, "id": view["id"]}}),
+                ]
+                return results
+
+        assert on_loop(client, stale_writes) == [False] * 5
+        assert on_loop(client, state) == before
+        # The connection is still good for the next step.
+        assert player.act(view["id"], "bet")["balance"] == balance - 200
+        assert audit(client).ok
+
+
+async def _storm_two_servers(database_url: str) -> None:
+    apps = [create_app(Settings(database_url=database_url, starting_balance=1_000), rng=random.Random(seed))
+            for seed in (3, 4)]
+    async with apps[0].router.lifespan_context(apps[0]), apps[1].router.lifespan_context(apps[1]):
+        clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+                   for app in apps]
+        try:
+            session = (await clients[0].post("/api/session")).json()
+            headers = {"Authorization": f"Bearer {session['token']}"}
+            # Two antes of 300 fit in 1,000 after a first round: of 20 parallel deals through
+            # two servers exactly three open.
+            deal = {"game": "casino-holdem", "bets": {"ante": 300}}
+            first = await clients[1].post("/api/rounds", json=deal, headers=headers)
+            assert first.status_code == 200
+            responses = await asyncio.gather(*(
+                clients[i % 2].post("/api/rounds", json=deal, headers=headers) for i in range(20)))
+            assert sorted(r.status_code for r in responses) == [200] * 2 + [409] * 18
+            opened = [first.json()["id"]] + [r.json()["id"] for r in responses if r.status_code == 200]
+            acts = await asyncio.gather(*(
+                clients[i % 2].post(f"/api/rounds/{round_id}/actions", json={"action": "fold"},
+                                    headers=headers)
+                for round_id in opened for i in range(10)))
+            assert [r.status_code for r in acts].count(200) == len(opened)
+            assert all(r.json()["error"] == "illegal_action" for r in acts if r.status_code != 200)
+            balance = (await clients[0].get("/api/balance", headers=headers)).json()["balance"]
+            assert balance == 1_000 - 900
+        finally:
+            for client in clients:
+                await client.aclose()
+        async with apps[0].state.services.database.transaction() as connection:
+            report = await ledger.audit(connection)
+            assert report.ok, report
+
+
+def test_parallel_requests_through_two_servers_are_serialised(shared_url: str) -> None:
+    asyncio.run(_storm_two_servers(shared_url))
