@@ -15,7 +15,7 @@ over the rounds that started after everyone was connected:
 Targets (issue 6): 2,000 players at one table with p99 delivery < 500 ms and every settlement
 committed within 2 s of the reveal. The largest count that holds is reported.
 
-    .venv/bin/python benchmarks/live.py                       # 500, 1000, 2000, 3000 players
+    .venv/bin/python benchmarks/live.py                       # 500 ... 4000 players, up to the first that fails
     .venv/bin/python benchmarks/live.py --players 2000 --rounds 3 --no-write
 
 Bounded: loopback only, at most --max-players clients, each level stops after --level-timeout s.
@@ -272,7 +272,7 @@ def describe(level: Level) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, nargs="*", default=[250, 500, 1000, 2000])
+    parser.add_argument("--players", type=int, nargs="*", default=[500, 1000, 2000, 3000, 4000])
     parser.add_argument("--keep-going", action="store_true", help="measure every count, even after one fails")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-players", type=int, default=5000)
