@@ -254,8 +254,7 @@ class TableRunner:
         seed = self.new_seed()
         self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
         self.round = core.open_round(self.table, number=number, now=now)
-        await self._commit(to_record(self.round, self.fairness), step="open",
-                                debits={}, credits={})
+        await self._commit(to_record(self.round, self.fairness), step="open", debits={}, credits={})
         await self.publisher.to_table(self.table.id, self.table_message("betting_open"))
 
     async def _deal(self, now: float) -> None:
@@ -269,8 +268,8 @@ class TableRunner:
             dealt = core.deal(rnd, self.game, self.table, deck, set(rnd.seats), now=now)
             # The Bonus is paid on the hole cards at once: in the deal's own transaction.
             refused = await self._commit(to_record(dealt, fairness), step="bets",
-                                              debits=core.opening_stakes(rnd), credits={},
-                                              extra_credits={"bonus": core.bonus_payouts(dealt)})
+                                         debits=core.opening_stakes(rnd), credits={},
+                                         extra_credits={"bonus": core.bonus_payouts(dealt)})
             if not refused:
                 break
             await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})
@@ -286,9 +285,8 @@ class TableRunner:
         while True:
             after = core.apply_decisions(rnd, self.game, self.table, plan, unpaid, now=now)
             stakes = {p: a for p, a in plan.stakes().items() if p not in unpaid}
-            refused = await self._commit(to_record(after, self._fair()),
-                                              step=plan.point,
-                                              debits=stakes, credits={})
+            refused = await self._commit(to_record(after, self._fair()), step=plan.point,
+                                         debits=stakes, credits={})
             if not refused:
                 break
             unpaid |= refused
@@ -300,7 +298,7 @@ class TableRunner:
         assert rnd is not None
         finished = core.finish(rnd, self.table, now=now)
         await self._commit(to_record(finished, self._fair()), step="settle",
-                                debits={}, credits=core.returns(rnd))
+                           debits={}, credits=core.returns(rnd))
         self.round = finished
         await self.publisher.to_table(self.table.id, self.table_message("settled"))
         await self.publisher.to_players(self.table.id, self._seated_messages(after_commit=True))
