@@ -15,7 +15,7 @@ over the rounds that started after everyone was connected:
 Targets (issue 6): 2,000 players at one table with p99 delivery < 500 ms and every settlement
 committed within 2 s of the reveal. The largest count that holds is reported.
 
-    .venv/bin/python benchmarks/live.py                       # 500 ... 4000 players, up to the first that fails
+    .venv/bin/python benchmarks/live.py          # 500 ... 4000 players, up to the first that fails
     .venv/bin/python benchmarks/live.py --players 2000 --rounds 3 --no-write
 
 Bounded: loopback only, at most --max-players clients, each level stops after --level-timeout s.
