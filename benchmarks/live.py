@@ -15,7 +15,7 @@ over the rounds that started after everyone was connected:
 Targets (issue 6): 2,000 players at one table with p99 delivery < 500 ms and every settlement
 committed within 2 s of the reveal. The largest count that holds is reported.
 
-    .venv/bin/python benchmarks/live.py                       # 500, 1000, 2000, 3000 players
+    .venv/bin/python benchmarks/live.py          # 500 ... 4000 players, up to the first that fails
     .venv/bin/python benchmarks/live.py --players 2000 --rounds 3 --no-write
 
 Bounded: loopback only, at most --max-players clients, each level stops after --level-timeout s.
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -271,7 +272,7 @@ def describe(level: Level) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, nargs="*", default=[250, 500, 1000, 2000])
+    parser.add_argument("--players", type=int, nargs="*", default=[500, 1000, 2000, 3000, 4000])
     parser.add_argument("--keep-going", action="store_true", help="measure every count, even after one fails")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-players", type=int, default=5000)
@@ -285,36 +286,46 @@ def main() -> int:
     header = ("| players | connected | rounds measured | messages | p50 ms | p99 ms | max ms "
               "| reveal -> settlement committed, max ms | reveal -> every player has own settlement, "
               "max ms | every bettor settled | target |\n|---|---|---|---|---|---|---|---|---|---|---|")
-    rows, largest = [], 0
+    rows, details, largest = [], [], 0
+    load_before = os.getloadavg()
     for count in counts:
         level = asyncio.run(run_level(count, args.rounds, args.level_timeout,
                                       (args.betting, args.decision, args.pause)))
         rows.append(describe(level))
         print(rows[-1], flush=True)
+        lines = []
         for kind, values in sorted(level.by_kind.items()):
             values.sort()
-            print(f"  {kind:24} n={len(values):6} p50={values[len(values) // 2] * 1000:6.0f} ms "
-                  f"p99={values[int(0.99 * len(values))] * 1000:6.0f} ms max={values[-1] * 1000:6.0f} ms")
+            p50, p99 = values[len(values) // 2] * 1000, values[int(0.99 * len(values))] * 1000
+            lines.append(f"  {kind:24} n={len(values):6} p50={p50:6.0f} ms p99={p99:6.0f} ms "
+                         f"max={values[-1] * 1000:6.0f} ms")
         if level.acks:
             level.acks.sort()
-            print(f"  acknowledgement (bet/decide sent -> reply, written) n={len(level.acks)} "
-                  f"p50={level.acks[len(level.acks) // 2] * 1000:.0f} ms "
-                  f"p99={level.acks[int(0.99 * len(level.acks))] * 1000:.0f} ms", flush=True)
+            lines.append(f"  acknowledgement (bet/decide sent -> reply, written) n={len(level.acks)} "
+                         f"p50={level.acks[len(level.acks) // 2] * 1000:.0f} ms "
+                         f"p99={level.acks[int(0.99 * len(level.acks))] * 1000:.0f} ms")
+        print("\n".join(lines), flush=True)
+        details.append(f"{count} players, delivery by message kind:\n" + "\n".join(lines))
         if level.errors:
             print(f"  errors ({len(level.errors)}): {sorted(set(level.errors))[:5]}", flush=True)
         if level.holds():
             largest = max(largest, count)
         elif count > largest and not args.keep_going:
             break  # a larger count will not hold either
-    body = (f"Measured {machine()}. Shared machine: other helpers' builds and tests were running at the "
-            f"same time, so these figures are pessimistic. Clients and server share the same 2 cores.\n\n"
+    load_after = os.getloadavg()
+    load = "load average (1, 5, 15 min) {:.1f}, {:.1f}, {:.1f} before, {:.1f}, {:.1f}, {:.1f} after".format(
+        *load_before, *load_after)
+    body = (f"Measured {machine()}; {load} (the benchmark's own clients and server count in it; "
+            f"above ~2 before, other work competed and the figures are pessimistic). Clients and "
+            f"server share the same 2 cores.\n\n"
             f"`.venv/bin/python benchmarks/live.py --players {' '.join(map(str, counts))} "
-            f"--rounds {args.rounds}` "
+            f"--rounds {args.rounds}{' --keep-going' if args.keep_going else ''}` "
             f"(SQLite, one texas-bonus table, timers {args.betting:g}/{args.decision:g}/{args.pause:g} s, "
             f"every player bets within the first half of the window and decides at random within the "
             f"first half of each timer).\n\n{header}\n" + "\n".join(rows) +
             f"\n\nTarget: 2,000 players, p99 < {LATENCY_TARGET * 1000:.0f} ms, settlement within "
-            f"{SETTLE_TARGET:g} s of the reveal. **Largest count that holds: {largest or 'none'}.**\n")
+            f"{SETTLE_TARGET:g} s of the reveal. **Largest count that holds: {largest or 'none'}.**\n\n"
+            "```\n" + "\n\n".join(details) + "\n```\n")
     print(body)
     if not args.no_write:
         write_section("Live tables", body)

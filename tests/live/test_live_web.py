@@ -18,10 +18,13 @@ from tests.support.browser import ARTIFACTS
 pytestmark = pytest.mark.browser
 
 
-def _player_page(browser: Any, errors: list[str]) -> Any:
+def _player_page(browser: Any, errors: list[str], balance_reads: list[str] | None = None) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # its own session
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
+    if balance_reads is not None:
+        page.on("request", lambda request: balance_reads.append(request.url)
+                if request.url.endswith("/api/balance") else None)
     page.set_default_timeout(60_000)  # generous: the machine may be heavily loaded
     return page
 
@@ -49,7 +52,8 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
     clock = ManualClock()
     url = f"sqlite:///{tmp_path}/web.db"
     with live_server(url, clock=clock, betting=600, decision=600, pause=600) as (base, _app):
-        one, two = _player_page(browser, errors), _player_page(browser, errors)
+        balance_reads: list[str] = []  # the pages' own GET /api/balance
+        one, two = _player_page(browser, errors, balance_reads), _player_page(browser, errors, balance_reads)
         # The lobby lists the live tables with their player counts.
         one.goto(f"{base}/#/")
         entry = one.locator('[data-table="live-texas-fast"]')
@@ -68,6 +72,7 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
                                        " && window.dealerpokerLive.deadlineLeft() > 0", timeout=60_000)
             assert one.locator("#countdown").inner_text().strip().isdigit()
             start = {"one": _balance(base, one), "two": _balance(base, two)}
+            reads_before_round = len(balance_reads)
             for page, chip in ((one, 0), (two, 1)):
                 page.locator("#chip-tray .chip").nth(chip).click()
                 page.locator('.spot[data-field="ante"]').click()
@@ -117,6 +122,8 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
         assert _balance(base, one) == start["one"] + net_one
         assert _balance(base, two) == start["two"] - 500
         _shows_ledger_balance(base, two)
+        # Every balance shown since the bets came with the seat messages: no page asked for it.
+        assert balance_reads[reads_before_round:] == []
         ARTIFACTS.mkdir(exist_ok=True)
         one.screenshot(path=str(ARTIFACTS / "live-texas-settled.png"), full_page=True)
         for page in (one, two):

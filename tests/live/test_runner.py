@@ -77,6 +77,8 @@ def test_a_texas_round_on_the_clock_with_defaults_and_settlement() -> None:
         await runner.advance()
         assert store.balances["alice"] == 9_600 and store.balances["bob"] == 9_500
         assert runner.round.point == "flop"
+        # The seat messages after a commit carry the balances it left (no client has to ask).
+        assert {p: m["balance"] for p, m in rec.players[-1].items()} == {"alice": 9_600, "bob": 9_500}
         assert runner.round.seats["bob"].steps[0].source == "timeout"
         clock.now = 1035.0
         await runner.advance()  # alice checks by default on the flop
@@ -89,6 +91,7 @@ def test_a_texas_round_on_the_clock_with_defaults_and_settlement() -> None:
         assert settled["bob"]["seat"]["settlement"]["outcome"] == "fold"
         alice = settled["alice"]["seat"]["settlement"]
         assert store.balances["alice"] == 10_000 + alice["net"]
+        assert {p: m["balance"] for p, m in settled.items()} == store.balances  # bob's from the deal
         assert sum(store.balances.values()) + store.house == 20_000
         assert rec.table[-1]["fairness"]["server_seed"] == SEED  # revealed after the round
         clock.now = 1049.0
@@ -118,6 +121,8 @@ def test_settlement_is_idempotent_when_a_round_is_settled_again_after_a_restart(
         await again.resume()
         await again.advance()
         assert store.balances["p"] == balance and store.posted == posted
+        # Nothing moved in this process's commits: the settled message has no balance to tell.
+        assert "balance" not in rec.players[-1]["p"]
         assert again.round is not None and again.round.phase is Phase.PAUSE
 
     run(scenario())

@@ -64,6 +64,10 @@ class LiveStore(Protocol):
         again). Opening a round (phase ``betting``) drops the pending bets and decisions of the
         table's earlier rounds."""
 
+    def moved_balances(self) -> Mapping[str, int]:
+        """After a commit: the balance of each player whose money that commit moved, as it
+        committed them (empty after a refused commit, and for txids found already posted)."""
+
     async def save_pending(self, table_id: str, items: Sequence[Pending], *, fence: int) -> None:
         """Write accepted bets and decisions (newer values replace older ones), fenced."""
 
@@ -93,6 +97,7 @@ class MemoryStore:
         self.commits = 0
         self.epochs: dict[str, int] = {}
         self.saved: dict[tuple[str, int, str, str], Pending] = {}
+        self.moved: dict[str, int] = {}
 
     async def claim(self, table_id: str, token: int | None) -> int:
         epoch = self.epochs.get(table_id, 0)
@@ -126,6 +131,7 @@ class MemoryStore:
         refused = frozenset(
             player for player, amount in debits.items()
             if f"{round_id}:{player}:{step}" not in self.posted and self.balances.get(player, 0) < amount)
+        self.moved = {}
         if refused:
             return refused
         moves = [(step, -1, debits), (step, 1, credits)]
@@ -139,6 +145,7 @@ class MemoryStore:
                 posted_now[txid] = posted_now.get(txid, 0) + sign * amount
                 self.balances[player] += sign * amount
                 self.house -= sign * amount
+                self.moved[player] = self.balances[player]
         self.posted.update(posted_now)
         self.records[(record["table"], record["number"])] = record
         if record["phase"] == "betting":
@@ -146,6 +153,9 @@ class MemoryStore:
                           if k[0] != record["table"] or k[1] >= record["number"]}
         self.commits += 1
         return frozenset()
+
+    def moved_balances(self) -> Mapping[str, int]:
+        return self.moved
 
     async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
         return self.balances.get(player_id)

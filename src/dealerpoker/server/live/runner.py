@@ -71,6 +71,7 @@ class TableRunner:
         self.token: int | None = None  # the lease token this runner's writes carry
         self.stale = False              # a newer token claimed the table: this runner stopped
         self.writer = PendingWriter(self._write_pending, delay=flush_delay)
+        self._balances: dict[str, int] = {}  # each balance as this round's commits left it
 
     # ----- views and messages -------------------------------------------------------------
     def table_message(self, event: str) -> dict[str, Any]:
@@ -93,9 +94,18 @@ class TableRunner:
             message["record"] = f"/api/tables/{self.table.id}/rounds/{self.round.number}/record"
         return message
 
-    def _seated_messages(self) -> dict[str, dict[str, Any]]:
+    def _seated_messages(self, *, after_commit: bool = False) -> dict[str, dict[str, Any]]:
+        """Every seated player's own message; ``after_commit``: with the balance this round's
+        commits left (every seated player's money moved at the deal), so no client has to ask.
+        Money moved outside this table since (solo play in another window) shows from the next
+        round's deal on."""
         assert self.round is not None
-        return {player: self.seat_message(player) for player in self.round.seats}
+        messages = {player: self.seat_message(player) for player in self.round.seats}
+        if after_commit:
+            for player, message in messages.items():
+                if player in self._balances:
+                    message["balance"] = self._balances[player]
+        return messages
 
     # ----- intents ----------------------------------------------------------------------------
     async def bet(self, player_id: str, bets: Mapping[str, int]) -> dict[str, Any]:
@@ -172,6 +182,7 @@ class TableRunner:
 
     async def _resume(self, lease: int | None) -> bool:
         self.round = self.fairness = None
+        self._balances = {}
         self.token = await self.store.claim(self.table.id, lease)
         self.stale = False
         self.writer.reopen()
@@ -243,8 +254,7 @@ class TableRunner:
         seed = self.new_seed()
         self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
         self.round = core.open_round(self.table, number=number, now=now)
-        await self.store.commit(to_record(self.round, self.fairness), fence=self._fence(), step="open",
-                                debits={}, credits={})
+        await self._commit(to_record(self.round, self.fairness), step="open", debits={}, credits={})
         await self.publisher.to_table(self.table.id, self.table_message("betting_open"))
 
     async def _deal(self, now: float) -> None:
@@ -257,9 +267,9 @@ class TableRunner:
             deck = deck_order(fairness.server_seed, client_seed, rnd.number)
             dealt = core.deal(rnd, self.game, self.table, deck, set(rnd.seats), now=now)
             # The Bonus is paid on the hole cards at once: in the deal's own transaction.
-            refused = await self.store.commit(to_record(dealt, fairness), fence=self._fence(), step="bets",
-                                              debits=core.opening_stakes(rnd), credits={},
-                                              extra_credits={"bonus": core.bonus_payouts(dealt)})
+            refused = await self._commit(to_record(dealt, fairness), step="bets",
+                                         debits=core.opening_stakes(rnd), credits={},
+                                         extra_credits={"bonus": core.bonus_payouts(dealt)})
             if not refused:
                 break
             await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})
@@ -275,9 +285,8 @@ class TableRunner:
         while True:
             after = core.apply_decisions(rnd, self.game, self.table, plan, unpaid, now=now)
             stakes = {p: a for p, a in plan.stakes().items() if p not in unpaid}
-            refused = await self.store.commit(to_record(after, self._fair()), fence=self._fence(),
-                                              step=plan.point,
-                                              debits=stakes, credits={})
+            refused = await self._commit(to_record(after, self._fair()), step=plan.point,
+                                         debits=stakes, credits={})
             if not refused:
                 break
             unpaid |= refused
@@ -288,11 +297,11 @@ class TableRunner:
         rnd = self.round
         assert rnd is not None
         finished = core.finish(rnd, self.table, now=now)
-        await self.store.commit(to_record(finished, self._fair()), fence=self._fence(), step="settle",
-                                debits={}, credits=core.returns(rnd))
+        await self._commit(to_record(finished, self._fair()), step="settle",
+                           debits={}, credits=core.returns(rnd))
         self.round = finished
         await self.publisher.to_table(self.table.id, self.table_message("settled"))
-        await self.publisher.to_players(self.table.id, self._seated_messages())
+        await self.publisher.to_players(self.table.id, self._seated_messages(after_commit=True))
 
     async def _after_commit(self, step: str) -> None:
         rnd = self.round
@@ -301,7 +310,17 @@ class TableRunner:
         event = events.get(rnd.phase, step)
         await self.publisher.to_table(self.table.id, self.table_message(event))
         if rnd.phase is Phase.DECISION:
-            await self.publisher.to_players(self.table.id, self._seated_messages())
+            await self.publisher.to_players(self.table.id, self._seated_messages(after_commit=True))
+
+    async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
+                      credits: Mapping[str, int],
+                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+        refused = await self.store.commit(record, fence=self._fence(), step=step, debits=debits,
+                                          credits=credits, extra_credits=extra_credits)
+        if record["phase"] == "betting":
+            self._balances = {}
+        self._balances.update(self.store.moved_balances())
+        return refused
 
     def _fence(self) -> int:
         assert self.token is not None, "resume() claims the table before anything is written"

@@ -50,6 +50,7 @@ class SqlStore:
         # What this process last wrote of each seat, so a step rewrites only the seats it changed.
         self._written: dict[tuple[str, int], dict[str, str]] = {}
         self._balances: dict[str, tuple[int, float]] = {}  # player -> (balance, when read)
+        self._moved: dict[str, int] = {}  # the last commit's players' balances
 
     async def claim(self, table_id: str, token: int | None) -> int:
         at = self.now()
@@ -127,6 +128,7 @@ class SqlStore:
         round_id = f"{key[0]}/{key[1]}"
         at = self.now()
         written = dict(self._written.get(key, {}))
+        self._moved = {}
         try:
             async with self.database.transaction() as connection:
                 await self._fence(connection, key[0], fence)
@@ -146,6 +148,7 @@ class SqlStore:
         if len(self._balances) > BALANCE_CACHE_SIZE:
             self._balances.clear()
         self._balances.update((player, (balance, fetched)) for player, balance in balances.items())
+        self._moved = balances
         # Only the newest round of a table is ever written again.
         self._written = {k: v for k, v in self._written.items() if k[0] != key[0]}
         self._written[key] = written
@@ -201,6 +204,9 @@ class SqlStore:
                         updated_at=bindparam("p_at"), settlement=bindparam("p_settlement")),
                 changed)
         return written
+
+    def moved_balances(self) -> Mapping[str, int]:
+        return self._moved
 
     async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
         """A player's balance for the early check of a bet or decision.

@@ -139,18 +139,20 @@ export class LiveTable {
   }
 
   /**
-   * Re-read the balance when this seat message follows a commit that moved the player's money:
-   * the deal (bets debited, a won Bonus paid), a decision point with a stake, the settlement.
-   * The server sends no balance in the fan-out (no per-player database work there); only a
-   * player whose money moved asks, once per money moment.
+   * Follow the balance through the commits that moved the player's money: the deal (bets
+   * debited, a won Bonus paid), a decision point with a stake, the settlement. The seat message
+   * sent after such a commit carries the balance it left; only when it does not (a round
+   * resumed after a restart, say) is the balance read again, once per money moment.
    */
   followLedger(message) {
     const seat = message.seat;
     const committed = seat && (seat.settlement || ["decision", "showdown"].includes(message.phase));
+    if (typeof message.balance === "number") this.balance = message.balance;
     if (!committed) return;
     const moment = `${message.round}|${seat.total_stake}|${seat.bonus?.status ?? ""}|${seat.settlement ? "settled" : ""}`;
     if (moment === this.ledgerMoment) return;
     this.ledgerMoment = moment;
+    if (typeof message.balance === "number") return;
     this.api.balance().then(({ balance }) => {
       if (this.ledgerMoment === moment) this.balance = balance;
       this.render();
