@@ -71,7 +71,7 @@ def test_two_workers_play_rounds_on_one_database(tmp_path: Path, database: str) 
             r["total_returned"] for r in rounds)
         children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
         workers = [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-        assert len(workers) == 2, children
+        assert len(workers) == 2, {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in children}
     finally:
         server.stop()
     assert audit_database(database).ok

@@ -62,6 +62,7 @@ def cached_rtps(rules: Rules) -> Mapping[str, Fraction | None]:
 
 #: How ``serve --workers N`` hands its options to the worker processes (JSON).
 WORKER_OPTIONS = "DEALERPOKER_SERVE_WORKER_OPTIONS"
+WORKER_HEALTHCHECK_SECONDS = 30
 _UVICORN: dict[str, Any] = {"access_log": False, "ws": "websockets-sansio", "ws_per_message_deflate": False}
 
 
@@ -111,8 +112,11 @@ def run(args: argparse.Namespace) -> int:
     asyncio.run(prepare_database(settings))
     os.environ[WORKER_OPTIONS] = json.dumps({key: value for key, value in vars(args).items()
                                              if key != "func"})
+    # uvicorn replaces a worker that does not answer its health check within the timeout (5 s by
+    # default); a worker starved of CPU on a busy 2-core machine is not hung, and replacing it
+    # would cut its players' connections.
     uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, host=args.host, port=args.port,
-                log_level=args.log_level, **_UVICORN)
+                log_level=args.log_level, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **_UVICORN)
     return 0
 
 
