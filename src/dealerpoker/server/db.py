@@ -128,7 +128,7 @@ class Database:
         (``ledger.balance_for_update``).
         """
         async with self._lock if self._lock is not None else nullcontext():
-            raw = self._direct_idle.pop() if self._direct_idle else await self.engine.raw_connection()
+            raw = await self._checkout()
             reusable = False
             try:
                 driver: Any = raw.driver_connection
@@ -164,7 +164,7 @@ class Database:
         if self.is_sqlite:
             yield None
             return
-        raw = self._direct_idle.pop() if self._direct_idle else await self.engine.raw_connection()
+        raw = await self._checkout()
         driver: Any = raw.driver_connection
         reusable = False
         try:
@@ -177,6 +177,9 @@ class Database:
             raise
         finally:
             await self._release(raw, reusable)
+
+    async def _checkout(self) -> PoolProxiedConnection:
+        return self._direct_idle.pop() if self._direct_idle else await self.engine.raw_connection()
 
     async def _release(self, raw: PoolProxiedConnection, reusable: bool) -> None:
         """Keep a driver connection for the next unit of work (a checkout from SQLAlchemy's pool

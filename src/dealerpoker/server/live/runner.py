@@ -94,17 +94,16 @@ class TableRunner:
             message["record"] = f"/api/tables/{self.table.id}/rounds/{self.round.number}/record"
         return message
 
-    def _seated_messages(self, *, after_commit: bool = False) -> dict[str, dict[str, Any]]:
-        """Every seated player's own message; ``after_commit``: with the balance this round's
-        commits left (every seated player's money moved at the deal), so no client has to ask.
-        Money moved outside this table since (solo play in another window) shows from the next
-        round's deal on."""
+    def _seated_messages(self) -> dict[str, dict[str, Any]]:
+        """Every seated player's own message, with the balance this round's commits in this
+        process left (every seated player's money moved at the deal; none after a restart), so
+        no client has to ask. Money moved outside this table since (solo play in another
+        window) shows from the next round's deal on."""
         assert self.round is not None
         messages = {player: self.seat_message(player) for player in self.round.seats}
-        if after_commit:
-            for player, message in messages.items():
-                if player in self._balances:
-                    message["balance"] = self._balances[player]
+        for player, message in messages.items():
+            if player in self._balances:
+                message["balance"] = self._balances[player]
         return messages
 
     # ----- intents ----------------------------------------------------------------------------
@@ -301,7 +300,7 @@ class TableRunner:
                            debits={}, credits=core.returns(rnd))
         self.round = finished
         await self.publisher.to_table(self.table.id, self.table_message("settled"))
-        await self.publisher.to_players(self.table.id, self._seated_messages(after_commit=True))
+        await self.publisher.to_players(self.table.id, self._seated_messages())
 
     async def _after_commit(self, step: str) -> None:
         rnd = self.round
@@ -310,7 +309,7 @@ class TableRunner:
         event = events.get(rnd.phase, step)
         await self.publisher.to_table(self.table.id, self.table_message(event))
         if rnd.phase is Phase.DECISION:
-            await self.publisher.to_players(self.table.id, self._seated_messages(after_commit=True))
+            await self.publisher.to_players(self.table.id, self._seated_messages())
 
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],

@@ -147,12 +147,13 @@ export class LiveTable {
   followLedger(message) {
     const seat = message.seat;
     const committed = seat && (seat.settlement || ["decision", "showdown"].includes(message.phase));
-    if (typeof message.balance === "number") this.balance = message.balance;
+    const carried = typeof message.balance === "number";
+    if (carried) this.balance = message.balance;
     if (!committed) return;
     const moment = `${message.round}|${seat.total_stake}|${seat.bonus?.status ?? ""}|${seat.settlement ? "settled" : ""}`;
     if (moment === this.ledgerMoment) return;
     this.ledgerMoment = moment;
-    if (typeof message.balance === "number") return;
+    if (carried) return;
     this.api.balance().then(({ balance }) => {
       if (this.ledgerMoment === moment) this.balance = balance;
       this.render();
