@@ -15,7 +15,8 @@ import random
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Row, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, validate_client_seed
@@ -102,13 +103,13 @@ class FairnessService:
 
 
 async def store_rules_document(connection: AsyncConnection, game: AnyGame, at: str) -> None:
-    fingerprint = game.rules.fingerprint()
-    found = await connection.scalar(
-        select(rules_documents.c.fingerprint).where(rules_documents.c.fingerprint == fingerprint))
-    if found is None:
-        await connection.execute(insert(rules_documents).values(
-            fingerprint=fingerprint, game=game.name, rules_version=game.rules.rules_version,
-            document=json.dumps(game.rules.to_dict()), created_at=at))
+    """Store the game's rules document under its fingerprint, once: a document already there
+    (written by another process starting at the same moment, say) is left as it is."""
+    dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
+    await connection.execute(dialect.insert(rules_documents).values(
+        fingerprint=game.rules.fingerprint(), game=game.name, rules_version=game.rules.rules_version,
+        document=json.dumps(game.rules.to_dict()), created_at=at).on_conflict_do_nothing(
+        index_elements=["fingerprint"]))
 
 
 async def _rules_document(
