@@ -19,6 +19,14 @@ results go to ``benchmarks/RESULTS.md`` ("Server").
 PostgreSQL is measured with one server process and, when Redis is available (``--redis``, or
 ``DEALERPOKER_TEST_REDIS_URL``, which several workers need for the live tables), also with two
 (``--postgres-workers 1,2``).
+
+Before and after a change, on the same run of the machine: ``--compare REVISION`` serves a git
+revision's code (its ``src`` unpacked to a scratch directory, run with this virtualenv) in turn
+with this checkout's, ``--repeat N`` times, and reports the ratios of the medians; ``--general``
+adds this checkout without its special paths for speed, to show what they buy:
+
+    .venv/bin/python benchmarks/server.py --seconds 15 --postgres-workers 1 --repeat 3 \
+        --compare 2a651d9 --general --postgres postgresql://postgres@127.0.0.1:5432/test
 """
 
 from __future__ import annotations
@@ -186,12 +194,39 @@ async def load(port: int, clients: int, seconds: float) -> tuple[Tally, float]:
     return tally, time.perf_counter() - began
 
 
-def start_server(database_url: str, port: int, extra: list[str]) -> subprocess.Popen[bytes]:
-    command = [str(Path(sys.executable).parent / "dealerpoker"), "serve", "--port", str(port),
-               "--database", database_url, "--starting-balance", str(10**12), "--log-level", "warning",
-               "--no-rtp", *extra]
+@dataclass(frozen=True)
+class Code:
+    """Which server code a run serves: this checkout's, or a git revision's ``src`` (``source``)."""
+
+    label: str
+    source: Path | None = None
+    environment: tuple[tuple[str, str], ...] = ()
+
+
+GENERAL = (("DEALERPOKER_GENERAL_PATHS", "1"),)
+"""The server without its special paths for speed (ASGI fast path, PostgreSQL round store)."""
+
+
+def checkout(revision: str, into: Path) -> Code:
+    """The ``src`` tree of a git revision of this repository, unpacked into ``into``."""
+    repository = Path(__file__).resolve().parent.parent
+    commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", revision], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    archive = subprocess.run(["git", "-C", str(repository), "archive", commit, "src"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return Code(f"{revision} ({commit})", into / "src")
+
+
+def start_server(database_url: str, port: int, extra: list[str], code: Code) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-c", "import sys; from dealerpoker.cli import main; sys.exit(main())",
+               "serve", "--port", str(port), "--database", database_url, "--starting-balance", str(10**12),
+               "--log-level", "warning", "--no-rtp", *extra]
     # Its own Redis key prefix, in case the run uses Redis (several workers share live tables).
-    environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dp_bench_{secrets.token_hex(4)}:"}
+    environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dp_bench_{secrets.token_hex(4)}:",
+                   **dict(code.environment)}
+    if code.source is not None:
+        environment["PYTHONPATH"] = str(code.source)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -208,9 +243,9 @@ def start_server(database_url: str, port: int, extra: list[str]) -> subprocess.P
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
-TABLE_HEAD = ("| database | clients | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors "
-              "| server CPU ms/round | database CPU ms/round | load generator CPU ms/round | target |\n"
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+TABLE_HEAD = ("| database | code | clients | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors "
+              "| server CPU ms/round | database CPU ms/round | load generator CPU ms/round | load (1 min) "
+              "| target |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
 def tree_cpu_seconds(root: int) -> float:
@@ -260,11 +295,11 @@ def reference_cpu_ms() -> float:
 
 
 def run_one(label: str, database_url: str, clients: int, seconds: float, extra: list[str],
-            database_pids: Any = None) -> dict[str, Any]:
+            database_pids: Any = None, code: Code = Code("this checkout")) -> dict[str, Any]:
     """One measurement; ``database_pids()`` lists the database server's processes serving this
     run (PostgreSQL backends), whose CPU time is counted separately."""
     port = free_port()
-    server = start_server(database_url, port, extra)
+    server = start_server(database_url, port, extra, code)
     try:
         asyncio.run(load(port, clients, 2.0))  # warm up (imports, JIT, caches, connections)
         backends = database_pids() if database_pids else []
@@ -285,7 +320,8 @@ def run_one(label: str, database_url: str, clients: int, seconds: float, extra: 
     latencies = sorted(tally.latencies)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     rounds = max(tally.rounds, 1)
-    return {"database": label, "clients": clients, "rounds": tally.rounds, "serve_args": extra,
+    return {"database": label, "code": code.label, "clients": clients, "rounds": tally.rounds,
+            "serve_args": extra,
             "errors": tally.errors, "seconds": elapsed, "rounds_per_s": tally.rounds / elapsed,
             "requests_per_s": len(latencies) / elapsed,
             "p50_ms": statistics.median(latencies) * 1000, "p99_ms": p99 * 1000,
@@ -348,6 +384,14 @@ def main() -> None:
                              "SQLite is served by one process)")
     parser.add_argument("--serve-args", default="", metavar="ARGS",
                         help="more `dealerpoker serve` options for every run")
+    parser.add_argument("--compare", metavar="REVISION", action="append", default=[],
+                        help="also serve a git revision's code (e.g. main~3), alternating with this "
+                             "checkout's on each database (repeatable)")
+    parser.add_argument("--general", action="store_true",
+                        help="also serve this checkout without its special paths for speed "
+                             "(DEALERPOKER_GENERAL_PATHS=1: no ASGI fast path, no PostgreSQL round store)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="measure each (database, code) N times, alternating the codes")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     args = parser.parse_args()
     extra = args.serve_args.split()
@@ -359,40 +403,26 @@ def main() -> None:
     if any(n > 1 for n in postgres_workers) and not args.redis:
         parser.error("--postgres-workers above 1 needs --redis URL (or DEALERPOKER_TEST_REDIS_URL)")
 
-    load_before, reference_before = os.getloadavg(), reference_cpu_ms()
-    results = []
-    if not args.no_sqlite:
-        with tempfile.TemporaryDirectory() as scratch:
-            results.append(run_one("SQLite", f"sqlite:///{scratch}/bench.db", args.clients, args.seconds,
-                                   extra))
-            print(results[-1], flush=True)
-    for workers in postgres_workers if args.postgres else []:
-        from sqlalchemy.engine import make_url
-
-        name = f"dp_bench_{secrets.token_hex(4)}"
-        postgres_database(args.postgres, "create", name)
-        try:
-            url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-            options = ["--workers", str(workers), "--redis", str(args.redis)] if workers > 1 else []
-            label = "PostgreSQL" if workers == 1 else f"PostgreSQL, {workers} workers"
-            results.append(run_one(label, url, args.clients, args.seconds, [*extra, *options],
-                                   database_pids=lambda name=name: postgres_backends(args.postgres, name)))
-            print(results[-1], flush=True)
-        finally:
-            postgres_database(args.postgres, "drop", name)
+    with tempfile.TemporaryDirectory() as scratch:
+        codes = [checkout(revision, Path(tempfile.mkdtemp(dir=scratch))) for revision in args.compare]
+        codes.append(Code("this checkout"))
+        if args.general:
+            codes.append(Code("this checkout, general paths", environment=GENERAL))
+        load_before, reference_before = os.getloadavg(), reference_cpu_ms()
+        results = measure(args, codes, extra, postgres_workers, Path(scratch))
+        load_after, reference_after = os.getloadavg(), reference_cpu_ms()
 
     command = " ".join([".venv/bin/python benchmarks/server.py", *sys.argv[1:]])
     rows = "\n".join(
-        f"| {r['database']} | {r['clients']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
+        f"| {r['database']} | {r['code']} | {r['clients']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
         f"{r['requests_per_s']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
         f"{r['server_cpu_ms_per_round']:.2f} | "
         f"{_database_cpu(r['database_cpu_ms_per_round'])} | "
-        f"{r['client_cpu_ms_per_round']:.2f} | "
+        f"{r['client_cpu_ms_per_round']:.2f} | {_loads(r['loadavg'])[:3]} | "
         f"{'met' if r['rounds_per_s'] >= 200 and r['p99_ms'] < 100 and not r['errors'] else 'not met'} |"
         for r in results)
-    load_after, reference_after = os.getloadavg(), reference_cpu_ms()
-    servers = "; ".join(f"{r['database']}: `dealerpoker serve {' '.join(r['serve_args']) or '(defaults)'}`"
-                        for r in results)
+    servers = "; ".join(dict.fromkeys(
+        f"{r['database']}: `dealerpoker serve {' '.join(r['serve_args']) or '(defaults)'}`" for r in results))
     body = f"""Measured {machine()} with `{command}`.
 Servers: {servers} (plus `--starting-balance 10**12 --no-rtp --log-level warning`). Load average
 {_loads(load_before)} before, {_loads(load_after)} after: the load generator and the server share
@@ -410,14 +440,71 @@ workers, "database CPU" that of the PostgreSQL backends serving the run (SQLite 
 server), both read from /proc. They depend much less on other work than the wall-clock rates,
 though they too grow with the load like the reference loop. 200 rounds/s need server + database
 + load generator CPU per round well under 10 ms (2 cores), and one server process under 5 ms.
-Target: >= 200 rounds/s with p99 < 100 ms.
+"code": which server code served the run (`--compare REVISION`: a git revision's, alternating
+with this checkout's; "general paths": without the ASGI fast path and the PostgreSQL round
+store). Target: >= 200 rounds/s with p99 < 100 ms.
 
 {TABLE_HEAD}
 {rows}
-"""
+{_ratios(results)}"""
     print(body)
     if not args.no_write:
         write_section("Server", body)
+
+
+def measure(args: argparse.Namespace, codes: list[Code], extra: list[str], postgres_workers: list[int],
+            scratch: Path) -> list[dict[str, Any]]:
+    """Every (database, code) run, the codes alternating within each repetition."""
+    from sqlalchemy.engine import make_url
+
+    results = []
+    for repetition in range(args.repeat):
+        for code in codes if not args.no_sqlite else []:
+            path = scratch / f"bench-{repetition}-{secrets.token_hex(4)}.db"
+            results.append(run_one("SQLite", f"sqlite:///{path}", args.clients, args.seconds, extra,
+                                   code=code))
+            print(results[-1], flush=True)
+        for workers in postgres_workers if args.postgres else []:
+            for code in codes:
+                name = f"dp_bench_{secrets.token_hex(4)}"
+                postgres_database(args.postgres, "create", name)
+                try:
+                    url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
+                    options = ["--workers", str(workers), "--redis", str(args.redis)] if workers > 1 else []
+                    label = "PostgreSQL" if workers == 1 else f"PostgreSQL, {workers} workers"
+                    results.append(run_one(
+                        label, url, args.clients, args.seconds, [*extra, *options], code=code,
+                        database_pids=lambda name=name: postgres_backends(args.postgres, name)))
+                    print(results[-1], flush=True)
+                finally:
+                    postgres_database(args.postgres, "drop", name)
+    return results
+
+
+def _ratios(results: list[dict[str, Any]]) -> str:
+    """Each code's median rounds/s and CPU per round relative to the first code's, per database."""
+    first = results[0]["code"] if results else None
+    lines = []
+    for database in dict.fromkeys(r["database"] for r in results):
+        runs = [r for r in results if r["database"] == database]
+        base = [r for r in runs if r["code"] == first]
+        for code in dict.fromkeys(r["code"] for r in runs if r["code"] != first):
+            mine = [r for r in runs if r["code"] == code]
+            lines.append(f"| {database} | {code} vs {first} | "
+                         f"{_median(mine, 'rounds_per_s') / _median(base, 'rounds_per_s'):.2f}x | "
+                         f"{_median(mine, 'cpu') / _median(base, 'cpu'):.2f}x |")
+    if not lines:
+        return ""
+    return ("\nRatios of medians (rounds/s: higher is better; CPU per round, server + database: lower is "
+            "better):\n\n| database | codes | rounds/s | CPU per round |\n|---|---|---:|---:|\n"
+            + "\n".join(lines) + "\n")
+
+
+def _median(runs: list[dict[str, Any]], key: str) -> float:
+    if key == "cpu":
+        return statistics.median(r["server_cpu_ms_per_round"] + (r["database_cpu_ms_per_round"] or 0)
+                                 for r in runs)
+    return statistics.median(float(r[key]) for r in runs)
 
 
 def _database_cpu(value: float | None) -> str:

@@ -1,10 +1,10 @@
 """A round step's writes: all or nothing, never on rows that changed since they were read.
 
-On PostgreSQL a step is one statement that writes only if the round and the balance are still
-as the server read (or last wrote) them (``pgsteps``), else the locked path decides. These
-tests change the rows behind a server's back (a second server on the same database, or a
-statement with stale values) and check that every answer and the ledger stay exact; they run
-on SQLite too, where every step takes the locked path.
+A step is written only if the round (and the balance, where the store read it) are still as
+the server read (or last wrote) them, else it is read and computed again (``rounds.service``).
+These tests change the rows behind a server's back (a second server on the same database) and
+check that every answer and the ledger stay exact, on SQLite and PostgreSQL. A write from stale
+reads is tested store by store in ``test_round_stores.py``.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from conftest import Player, TestClient, audit, make_client
-from dealerpoker.server import Settings, create_app, ledger, pgsteps
-from dealerpoker.server.schema import accounts, ledger_entries, players, rounds
+from dealerpoker.server import Settings, create_app, ledger
+from dealerpoker.server.schema import ledger_entries
 
 
 @pytest.fixture
@@ -127,63 +127,6 @@ def test_a_step_short_of_funds_mid_round_changes_nothing(database_url: str) -> N
         assert retry.status_code == 200 and retry.json() == folded.json()
         assert entries_of(client, view["id"]) == entries
         assert player.balance() == 150
-        assert audit(client).ok
-
-
-@pytest.mark.postgres
-def test_a_statement_on_stale_rows_writes_nothing(postgres_database: str) -> None:
-    with make_client(postgres_database) as client:
-        player = Player(client)
-        view = player.open("texas-bonus", ante=100)
-        balance = player.balance()
-
-        async def state(services: Any) -> tuple[Any, ...]:
-            async with services.database.transaction() as connection:
-                return (
-                    await connection.scalar(select(accounts.c.balance).where(accounts.c.id == player.id)),
-                    (await connection.execute(select(players).where(players.c.id == player.id))).one(),
-                    (await connection.execute(select(rounds).order_by(rounds.c.seq))).all(),
-                    await connection.scalar(select(func.count()).select_from(ledger_entries)),
-                )
-
-        before = on_loop(client, state)
-        round_row = before[2][0]._mapping
-        entries = [(f"{view['id']}:1", player.id, -200, "stake"), (f"{view['id']}:1", "house", 200, "stake")]
-        changes = {"status": "open", "phase": "turn", "steps": "[]", "view": "{}", "settled_at": None,
-                   "total_stake": 300, "total_returned": 0}
-
-        async def stale_writes(services: Any) -> list[bool]:
-            async with services.database.autocommit() as connection:
-                step = {"round_id": view["id"], "delta": -200, "at": "2026-01-01T00:00:00.000000Z",
-                        "entries": entries, "changes": changes}
-                results = [
-                    await pgsteps.write_step(connection, steps_read=round_row["steps"] + " ",
-                                             balance=balance, **step),
-                    await pgsteps.write_step(connection, steps_read=round_row["steps"],
-                                             balance=balance + 1, **step),
-                ]
-                values = {**round_row, "id": "r_new", "idempotency_key": None}
-                opening = {"player_id": player.id, "client_seed": str(before[1].client_seed),
-                           "committed_seed": before[1].next_server_seed, "next_seed": "0" * 64,
-                           "delta": -100, "at": "2026-01-01T00:00:00.000000Z",
-                           "entries": [("r_new:0", player.id, -100, "stake"),
-                                       ("r_new:0", "house", 100, "stake")],
-                           "values": values}
-                results += [
-                    await pgsteps.write_opening(connection, balance=balance, nonce=int(before[1].nonce) + 1,
-                                                **opening),
-                    await pgsteps.write_opening(connection, balance=balance - 1, nonce=int(before[1].nonce),
-                                                **opening),
-                    # The round's id is taken: the unique constraint refuses it, nothing is written.
-                    await pgsteps.write_opening(connection, balance=balance, nonce=int(before[1].nonce),
-                                                **{**opening, "values": {**values, "id": view["id"]}}),
-                ]
-                return results
-
-        assert on_loop(client, stale_writes) == [False] * 5
-        assert on_loop(client, state) == before
-        # The connection is still good for the next step.
-        assert player.act(view["id"], "bet")["balance"] == balance - 200
         assert audit(client).ok
 
 

@@ -19,9 +19,9 @@ async def _admin(url: str, statement: str) -> None:
     import asyncpg
     from sqlalchemy.engine import make_url
 
-    from dealerpoker.server.db import async_url
+    from dealerpoker.server.db import driver_url
 
-    parsed = make_url(async_url(url))
+    parsed = make_url(driver_url(url))
     connection = await asyncpg.connect(user=parsed.username, password=parsed.password, host=parsed.host,
                                        port=parsed.port, database=parsed.database)
     try:

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy import insert, select
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server import ledger
+from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import HOUSE, accounts, players
 
 
@@ -31,7 +31,7 @@ def token_hash(token: str) -> str:
 
 
 async def create_player(
-    connection: AsyncConnection,
+    connection: Connection,
     *,
     starting_balance: int,
     at: str,
@@ -49,7 +49,7 @@ async def create_player(
     return NewPlayer(player_id, token, starting_balance)
 
 
-async def player_for_token(connection: AsyncConnection, token: str) -> str:
+async def player_for_token(connection: Connection, token: str) -> str:
     """The player id a bearer token belongs to."""
     found = await connection.scalar(select(players.c.id).where(players.c.token_hash == token_hash(token)))
     if found is None:

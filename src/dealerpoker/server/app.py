@@ -34,9 +34,10 @@ from dealerpoker.server.api.errors import install_error_handlers
 from dealerpoker.server.api.fairness import install_fairness_api
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.db import Database
-from dealerpoker.server.rounds import RoundService
+from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
+from dealerpoker.server.wallet import LedgerWallet
 
 log = logging.getLogger("dealerpoker.server")
 
@@ -97,9 +98,11 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     games = load_games(settings)
+    wallet = LedgerWallet(database)
+    store = round_store(database, wallet, general=settings.general_paths)
     services = Services(
-        settings=settings, database=database, games=games,
-        rounds=RoundService(database, games, rng=rng, clock=clock,
+        settings=settings, database=database, games=games, wallet=wallet,
+        rounds=RoundService(store, wallet, games, rng=rng, clock=clock,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock,
         games_document=games_document(games),
@@ -123,6 +126,7 @@ def create_app(
                     await task
             for hook in services.shutdown:
                 await hook()
+            await store.close()
             await database.dispose()
 
     app = FastAPI(
@@ -133,7 +137,8 @@ def create_app(
     )
     app.state.services = services
     install_error_handlers(app)
-    fastpath.install(app, services)
+    if not settings.general_paths:
+        fastpath.install(app, services)
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")

@@ -17,15 +17,16 @@ from typing import Any
 
 from sqlalchemy import Row, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, validate_client_seed
 from dealerpoker.fairness.record import build_record
 from dealerpoker.games import AnyGame
 from dealerpoker.server.clock import Clock, timestamp
-from dealerpoker.server.db import Database
+from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.dealing import draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
+from dealerpoker.server.ledger import txid
+from dealerpoker.server.rounds.plan import decision_point
 from dealerpoker.server.schema import ledger_entries, players, rounds, rules_documents
 
 __all__ = ["FairnessService", "round_record"]
@@ -60,7 +61,7 @@ class FairnessService:
                 update(players).where(players.c.id == player_id).values(client_seed=client_seed))
             return await self._info(connection, player_id)
 
-    async def _info(self, connection: AsyncConnection, player_id: str) -> dict[str, Any]:
+    async def _info(self, connection: Connection, player_id: str) -> dict[str, Any]:
         player = (await connection.execute(
             select(players.c.client_seed, players.c.nonce, players.c.next_server_seed)
             .where(players.c.id == player_id))).first()
@@ -102,7 +103,7 @@ class FairnessService:
                 yield await round_record(connection, row, self.games)
 
 
-async def store_rules_document(connection: AsyncConnection, game: AnyGame, at: str) -> None:
+async def store_rules_document(connection: Connection, game: AnyGame, at: str) -> None:
     """Store the game's rules document under its fingerprint, once: a document already there
     (written by another process starting at the same moment, say) is left as it is."""
     dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
@@ -113,7 +114,7 @@ async def store_rules_document(connection: AsyncConnection, game: AnyGame, at: s
 
 
 async def _rules_document(
-    connection: AsyncConnection, row: Row[Any], games: Mapping[str, AnyGame]
+    connection: Connection, row: Row[Any], games: Mapping[str, AnyGame]
 ) -> dict[str, Any]:
     stored = await connection.scalar(
         select(rules_documents.c.document).where(rules_documents.c.fingerprint == row.rules_fingerprint))
@@ -128,7 +129,7 @@ async def _rules_document(
 
 
 async def round_record(
-    connection: AsyncConnection, row: Row[Any], games: Mapping[str, AnyGame]
+    connection: Connection, row: Row[Any], games: Mapping[str, AnyGame]
 ) -> dict[str, Any]:
     """Build a settled round's record (``dealerpoker.fairness.verify``, version 1) from its row."""
     view = json.loads(row.view)
@@ -152,17 +153,20 @@ async def round_record(
         deck=json.loads(row.deck),
         bets=json.loads(row.bets),
         dealt={"player": view["player_cards"], "dealer": view["dealer_cards"], "board": view["board"]},
-        actions=_actions(row.id, steps[1:]),
+        actions=_actions(row.id, row.player_id, games.get(row.game), steps[1:]),
         ledger=[{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
                  "at": e.created_at} for e in entries],
         settlement=view["settlement"],
     )
 
 
-def _actions(round_id: str, steps: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _actions(round_id: str, player_id: str, game: AnyGame | None,
+             steps: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The player's decisions (step 0, the deal, is the opening bets) with their ledger txids."""
     return [{"step": s["step"], "action": s["action"], "source": s["source"], "at": s["at"],
-             "stake": s["stake"], "txid": f"{round_id}:{s['step']}"} for s in steps]
+             "stake": s["stake"],
+             "txid": None if game is None else txid(round_id, player_id, decision_point(game, s["step"]))}
+            for s in steps]
 
 
 async def settled_records(

@@ -1,198 +1,233 @@
 """The double-entry ledger: append-only entries, one pair per transfer, idempotent txids.
 
-Every movement of money is a transfer between two accounts, written as two entries (the debit
-negative, the credit positive) under one transaction id. A txid is unique: posting it again
-does nothing, so a retried request never moves money twice. A player's balance can never go
-negative. Callers run these inside ``Database.transaction`` together with the state change the
-money belongs to, so both commit or neither does.
+Every movement of money is a transfer between a player's account and the house, written as two
+entries (the debit negative, the credit positive) under one transaction id. A txid is unique:
+posting it again does nothing, so a retried request never moves money twice. A player's
+balance can never go negative. Callers run :func:`post` inside a unit of work together with
+the state change the money belongs to, so both commit or neither does.
 
 The sum of every account's balance (players plus house) never changes: it starts at zero and
 every transfer adds ``-amount + amount``.
+
+**Transaction ids** (one scheme for solo and live rounds): ``{round}:{player}:{moment}``, one
+transfer per player per money moment of a round. ``round`` is a solo round's id (``r_...``) or a
+live round's ``{table}/{number}``; ``moment`` is ``bets`` (the opening bets), ``bonus`` (a Texas
+Bonus paid on the hole cards, at the deal), a decision point (``preflop``, ``flop``, ``turn``:
+the stake of the decision taken there) or ``settle`` (what the settlement returns, net of what
+the deal already paid). A new player's float is ``session:{player}``. Solo rounds played before
+migration 0006 had ``{round}:{step}`` and ``{round}:{step}:return``; 0006 rewrote them.
+
+>>> txid("r_1f2e", "p_7a", "bets"), txid("texas-1/42", "p_7a", "flop")
+('r_1f2e:p_7a:bets', 'texas-1/42:p_7a:flop')
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.errors import InsufficientFundsError
-from dealerpoker.server.direct import DirectConnection
+from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+
+BETS, BONUS, SETTLE = "bets", "bonus", "settle"
+"""The money moments besides the decision points (named by the game's phases)."""
+
+
+def txid(round_id: str, player_id: str, moment: str) -> str:
+    """The transaction id of a player's transfer at a money moment of a round."""
+    return f"{round_id}:{player_id}:{moment}"
 
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    txid: str
-    from_account: str
-    to_account: str
-    amount: int
-
-
-async def post_transfer(
-    connection: AsyncConnection,
-    txid: str,
-    from_account: str,
-    to_account: str,
-    amount: int,
-    *,
-    at: str,
-    round_id: str | None = None,
-    memo: str = "",
-    known_new: bool = False,
-) -> bool:
-    """Move ``amount`` minor units; False (and nothing changed) when ``txid`` is already posted.
-
-    Raises ``InsufficientFundsError`` (with the balance) when a player account cannot cover it;
-    the house may go below zero (it is the casino's side of every bet). ``known_new`` skips the
-    look-up when the caller derived the txid from state it holds locked (the unique constraint
-    on ``(txid, account)`` still refuses a duplicate).
-    """
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        raise ValueError(f"transfer {txid}: amount must be an integer >= 0, got {amount!r}")
-    if from_account == to_account:
-        raise ValueError(f"transfer {txid}: from and to are the same account {from_account!r}")
-    if not known_new and await is_posted(connection, txid):
-        return False
-    if amount == 0:
-        return True  # nothing to record; a zero stake is not a ledger movement
-    await _move(connection, txid, from_account, -amount)
-    await _move(connection, txid, to_account, amount)
-    await connection.execute(insert(ledger_entries), [
-        {"txid": txid, "account_id": from_account, "amount": -amount, "round_id": round_id,
-         "memo": memo, "created_at": at},
-        {"txid": txid, "account_id": to_account, "amount": amount, "round_id": round_id,
-         "memo": memo, "created_at": at},
-    ])
-    return True
-
-
-# The hot path's statements, built once and run through ``Database.direct()`` (see ``direct``).
-_BALANCE_FOR_UPDATE = (select(accounts.c.balance).where(accounts.c.id == bindparam("player"))
-                       .with_for_update())
-# The guard is in the statement too, so it holds even if a caller forgot the lock.
-_MOVE_PLAYER_BALANCE = (
-    update(accounts).where(accounts.c.id == bindparam("player"))
-    .where(accounts.c.balance >= bindparam("debits"))
-    .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
-_INSERT_ENTRIES = insert(ledger_entries).inline()  # no RETURNING of the generated ids
-
-
-@dataclass(frozen=True, slots=True)
-class Movement:
-    """One transfer between a player and the house, seen from the player's side."""
+    """Money between a player and the house, seen from the player's side."""
 
     txid: str
+    player: str
     amount: int
     """Minor units: negative = the player pays the house (a stake), positive = the house pays."""
     memo: str
 
 
-async def post_player_movements(
-    connection: DirectConnection,
-    player: str,
-    movements: Sequence[Movement],
-    *,
-    at: str,
-    round_id: str | None = None,
-    balance: int,
-) -> int:
-    """Post several player <-> house transfers whose txids are new; the player's new balance.
+class UncoveredStakesError(InsufficientFundsError):
+    """Some players' balances do not cover their stakes: nothing was posted.
 
-    The hot path of a round step (a stake, and the settlement it may return): one guarded
-    balance update for their sum and one insert of all their entries, instead of a statement
-    per transfer. The caller holds the player's lock (``balance_for_update``), derived the txids
-    from the state it holds locked (the unique constraint on ``(txid, account)`` still refuses
-    a duplicate) and passes the ``balance`` it read under that lock. The debits must be covered
-    by that balance before anything is credited (``InsufficientFundsError`` otherwise, nothing
-    changed).
+    ``players`` names them all; ``balance`` and ``needed`` are the first one's.
     """
-    debits, delta, entries = player_entries(player, movements)
-    if not entries:
-        return balance
-    if debits > balance:
-        raise InsufficientFundsError(f"insufficient funds: {debits} needed, balance is {balance}",
-                                     balance=balance, needed=debits)
-    moved = await connection.one(_MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
-    if moved is None:
-        found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
-        current = None if found is None else int(found["balance"])
-        raise InsufficientFundsError(
-            f"insufficient funds: {debits} needed, balance is {current}" if current is not None
-            else f"transfer {entries[0][0]}: unknown account {player!r}",
-            balance=current or 0, needed=debits)
-    await connection.run_many(_INSERT_ENTRIES, [
-        {"txid": txid, "account_id": account, "amount": amount, "round_id": round_id, "memo": memo,
-         "created_at": at}
-        for txid, account, amount, memo in entries])
-    return int(moved["balance"])
+
+    def __init__(self, refused: Mapping[str, tuple[int, int]]) -> None:
+        player = min(refused)
+        balance, needed = refused[player]
+        super().__init__(f"insufficient funds: {needed} needed, balance is {balance}",
+                         balance=balance, needed=needed)
+        self.players = frozenset(refused)
 
 
 Entry = tuple[str, str, int, str]
 """A ledger entry: txid, account, signed amount, memo."""
 
 
-def player_entries(player: str, movements: Sequence[Movement]) -> tuple[int, int, list[Entry]]:
-    """The entries of player <-> house movements (two per non-zero movement), with what they
-    debit the player (to be covered by the balance first) and their net effect on it."""
-    entries: list[Entry] = []
-    debits = delta = 0
-    for movement in movements:
-        if movement.amount == 0:
-            continue
-        if isinstance(movement.amount, bool) or not isinstance(movement.amount, int):
-            raise ValueError(f"transfer {movement.txid}: amount must be an integer, got {movement.amount!r}")
-        source, target = (player, HOUSE) if movement.amount < 0 else (HOUSE, player)
-        amount = abs(movement.amount)
-        entries += [(movement.txid, source, -amount, movement.memo),
-                    (movement.txid, target, amount, movement.memo)]
-        debits += amount if movement.amount < 0 else 0
-        delta += movement.amount
-    return debits, delta, entries
+def entries(transfers: Iterable[Transfer]) -> list[Entry]:
+    """Both entries of each transfer (none for a zero amount), in order."""
+    found: list[Entry] = []
+    for transfer in transfers:
+        amount = transfer.amount
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise ValueError(f"transfer {transfer.txid}: amount must be an integer, got {amount!r}")
+        if amount:
+            found += [(transfer.txid, transfer.player, amount, transfer.memo),
+                      (transfer.txid, HOUSE, -amount, transfer.memo)]
+    return found
 
 
-async def balance_for_update(connection: DirectConnection, player: str) -> int | None:
-    """A player's balance, locking their account row until the transaction ends (PostgreSQL;
-    SQLite has one writer at a time and ignores the lock clause). None: no such account."""
-    found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
-    return None if found is None else int(found["balance"])
+def stakes(transfers: Iterable[Transfer]) -> dict[str, int]:
+    """What the transfers take from each player (each player's stakes, positive)."""
+    taken: dict[str, int] = {}
+    for transfer in transfers:
+        if transfer.amount < 0:
+            taken[transfer.player] = taken.get(transfer.player, 0) - transfer.amount
+    return taken
 
 
-async def _move(connection: AsyncConnection, txid: str, account: str, delta: int) -> None:
-    if account == HOUSE:
-        return  # the house's balance is the sum of its entries (no hot row)
-    statement = update(accounts).where(accounts.c.id == account).values(balance=accounts.c.balance + delta)
-    if delta < 0:
-        # The guard is in the statement itself, so it holds even without the caller's lock.
-        statement = statement.where(accounts.c.balance >= -delta)
-    result = await connection.execute(statement)
-    if result.rowcount != 1:
-        balance = await balance_of(connection, account)
-        raise InsufficientFundsError(
-            f"insufficient funds: {-delta} needed, balance is {balance}"
-            if balance is not None else f"transfer {txid}: unknown account {account!r}",
-            balance=balance or 0, needed=-delta,
-        )
+def net(transfers: Iterable[Transfer]) -> dict[str, int]:
+    """Each player's balance change."""
+    moved: dict[str, int] = {}
+    for transfer in transfers:
+        moved[transfer.player] = moved.get(transfer.player, 0) + transfer.amount
+    return moved
 
 
-async def is_posted(connection: AsyncConnection, txid: str) -> bool:
+T = TypeVar("T")
+_CHUNK = 1000  # keys per IN (...) list
+
+
+def chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
+    """``items`` in slices short enough for one statement's ``IN (...)`` list or batch."""
+    for start in range(0, len(items), _CHUNK):
+        yield items[start:start + _CHUNK]
+
+
+_MOVE = update(accounts).where(accounts.c.id == bindparam("p_id")) \
+    .values(balance=accounts.c.balance + bindparam("p_delta"))
+_ENTER = insert(ledger_entries).inline()  # no RETURNING of the generated ids
+
+
+async def post(
+    connection: Connection, transfers: Sequence[Transfer], *, at: str, round_id: str | None = None,
+    new: bool = False,
+) -> dict[str, int]:
+    """Post a batch of transfers (one step of a round, for one player or a whole table); the new
+    balance of each player whose money moved.
+
+    A txid already posted is skipped (a retried or resumed step never moves money twice);
+    ``new`` skips that look-up when the caller derived the txids from rows it checked in this
+    unit of work (the unique constraint on ``(txid, account)`` still refuses a duplicate). The
+    players' balances are read, and on PostgreSQL locked in id order; a stake a balance does not
+    cover raises :class:`UncoveredStakesError` naming every such player, before anything is
+    written. Four statements whatever the batch's size (up to a thousand players).
+    """
+    rows = entries(transfers)
+    if not rows:
+        return {}
+    if not new:
+        posted: set[str] = set()
+        for chunk in chunks(sorted({row[0] for row in rows})):
+            found = await connection.execute(
+                select(ledger_entries.c.txid).where(ledger_entries.c.txid.in_(chunk)).distinct())
+            posted.update(str(txid) for (txid,) in found)
+        if posted:
+            transfers = [t for t in transfers if t.txid not in posted]
+            rows = [row for row in rows if row[0] not in posted]
+            if not rows:
+                return {}
+    moves, taken = net(transfers), stakes(transfers)
+    balances: dict[str, int] = {}
+    for chunk in chunks(sorted(moves)):
+        found = await connection.execute(
+            select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(chunk))
+            .order_by(accounts.c.id).with_for_update())
+        balances.update((str(player), int(balance)) for player, balance in found)
+    refused = {player: (balances.get(player, 0), needed) for player, needed in taken.items()
+               if balances.get(player, 0) < needed}
+    if refused:
+        raise UncoveredStakesError(refused)
+    unknown = sorted(set(moves) - set(balances))
+    if unknown:
+        raise ValueError(f"transfer {transfers[0].txid}: unknown account {unknown[0]!r}")
+    await connection.execute(_MOVE, [{"p_id": player, "p_delta": delta}
+                                     for player, delta in moves.items() if delta])
+    await connection.execute(_ENTER, [
+        {"txid": txid, "account_id": account, "amount": amount, "round_id": round_id, "memo": memo,
+         "created_at": at} for txid, account, amount, memo in rows])
+    return {player: balances[player] + delta for player, delta in moves.items()}
+
+
+async def post_transfer(
+    connection: Connection, txid: str, from_account: str, to_account: str, amount: int, *, at: str,
+    round_id: str | None = None, memo: str = "", known_new: bool = False,
+) -> bool:
+    """Move ``amount`` minor units between a player and the house; False (and nothing changed)
+    when ``txid`` is already posted.
+
+    Raises ``InsufficientFundsError`` (with the balance) when the player cannot cover it; the
+    house may go below zero (it is the casino's side of every bet).
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise ValueError(f"transfer {txid}: amount must be an integer >= 0, got {amount!r}")
+    if from_account == to_account:
+        raise ValueError(f"transfer {txid}: from and to are the same account {from_account!r}")
+    if HOUSE not in (from_account, to_account):
+        raise ValueError(f"transfer {txid}: every transfer is between a player and the house")
+    if not known_new and await is_posted(connection, txid):
+        return False
+    player, signed = (from_account, -amount) if to_account == HOUSE else (to_account, amount)
+    await post(connection, [Transfer(txid, player, signed, memo)], at=at, round_id=round_id, new=True)
+    return True
+
+
+async def is_posted(connection: Connection, txid: str) -> bool:
     found = await connection.execute(
         select(ledger_entries.c.id).where(ledger_entries.c.txid == txid).limit(1))
     return found.first() is not None
 
 
-async def balance_of(connection: AsyncConnection, account: str) -> int | None:
+async def balance_of(connection: Connection, account: str) -> int | None:
     """An account's balance (None if there is no such account)."""
     if account == HOUSE:
         total = await connection.scalar(
             select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
-        .where(ledger_entries.c.account_id == HOUSE)
-        )
+            .where(ledger_entries.c.account_id == HOUSE))
         return int(total or 0)
     value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == account))
     return None if value is None else int(value)
+
+
+def postgres_post(*, locked: str, round_id: str, delta: str, at: str, arrays: str) -> str:
+    """:func:`post` for one player as two CTEs of a single PostgreSQL statement (the PostgreSQL
+    round store's, see ``rounds.postgres``): the balance moves by ``delta`` and the entries come
+    as four arrays (txids, accounts, amounts, memos, in :func:`entries` order), written only for
+    the player row the statement's ``locked`` CTE selected. The arguments are SQL expressions."""
+    return f"""
+moved AS (
+    UPDATE accounts SET balance = accounts.balance + {delta} FROM {locked}
+    WHERE accounts.id = {locked}.player_id AND {delta} <> 0
+),
+entered AS (
+    INSERT INTO ledger_entries (txid, account_id, amount, round_id, memo, created_at)
+    SELECT e.txid, e.account_id, e.amount, {round_id}, e.memo, {at}
+    FROM {locked}, unnest({arrays}) WITH ORDINALITY AS e(txid, account_id, amount, memo, n)
+    ORDER BY e.n
+)"""
+
+
+def entry_arrays(rows: Sequence[Entry]) -> list[list[Any]]:
+    """The entries as the four arrays of :func:`postgres_post`."""
+    return [[row[0] for row in rows], [row[1] for row in rows], [row[2] for row in rows],
+            [row[3] for row in rows]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,11 +248,10 @@ class LedgerAudit:
                 and not self.mismatched_accounts and not self.negative_accounts)
 
 
-async def audit(connection: AsyncConnection) -> LedgerAudit:
+async def audit(connection: Connection) -> LedgerAudit:
     """Check the whole ledger (for tests, the crash test and operators)."""
     players_total = await connection.scalar(
-        select(func.coalesce(func.sum(accounts.c.balance), 0))
-        .where(accounts.c.kind == "player"))
+        select(func.coalesce(func.sum(accounts.c.balance), 0)).where(accounts.c.kind == "player"))
     house = await balance_of(connection, HOUSE)
     unbalanced = await connection.execute(
         select(ledger_entries.c.txid).group_by(ledger_entries.c.txid)

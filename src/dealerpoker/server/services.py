@@ -13,6 +13,7 @@ from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.settings import Settings
+from dealerpoker.server.wallet import Wallet
 
 Hook = Callable[[], Awaitable[None]]
 _TOKEN_CACHE_SIZE = 100_000
@@ -29,6 +30,8 @@ class Services:
     settings: Settings
     database: Database
     games: Mapping[str, AnyGame]
+    wallet: Wallet
+    """Where the players' money is (the embedded ledger wallet, or an operator's)."""
     rounds: RoundService
     rng: random.Random
     clock: Clock

@@ -35,6 +35,9 @@ class Settings:
     """An open round untouched this long is completed with the timer's default actions."""
     reaper_interval_seconds: float = 30.0
     run_migrations: bool = True
+    general_paths: bool = False
+    """Serve solo rounds without the special paths kept for speed (the ASGI fast path, the
+    PostgreSQL round store): the benchmark measures what they buy (``$DEALERPOKER_GENERAL_PATHS``)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.starting_balance, bool) or not isinstance(self.starting_balance, int) \
@@ -57,6 +60,8 @@ class Settings:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
         if "DEALERPOKER_ABANDON_AFTER" in env:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
+        if env.get("DEALERPOKER_GENERAL_PATHS"):
+            values["general_paths"] = env["DEALERPOKER_GENERAL_PATHS"] not in ("0", "")
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)  # type: ignore[arg-type]
 

@@ -18,17 +18,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Row, select
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.fairness.live_record import build_live_record, live_action, reveals_of
 from dealerpoker.games import get_game
 from dealerpoker.server.clock import timestamp
-from dealerpoker.server.db import Database
+from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.fairness import store_rules_document
 from dealerpoker.server.live.config import TableConfig
-from dealerpoker.server.live.schema import live_rounds, live_seats
-from dealerpoker.server.schema import ledger_entries, rules_documents
+from dealerpoker.server.schema import ledger_entries, live_rounds, live_seats, rules_documents
 
 __all__ = ["LiveRecords", "live_records_between", "settled_live_records", "store_table_rules"]
 
@@ -103,7 +101,7 @@ def _history_item(row: Row[Any], games: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-async def _games(connection: AsyncConnection, fingerprints: Iterable[str | None]) -> dict[str, str]:
+async def _games(connection: Connection, fingerprints: Iterable[str | None]) -> dict[str, str]:
     wanted = {f for f in fingerprints if f}
     if not wanted:
         return {}
@@ -112,7 +110,7 @@ async def _games(connection: AsyncConnection, fingerprints: Iterable[str | None]
     return {str(f): str(g) for f, g in rows}
 
 
-async def _rules(connection: AsyncConnection, fingerprint: str | None, round_id: str) -> Row[Any]:
+async def _rules(connection: Connection, fingerprint: str | None, round_id: str) -> Row[Any]:
     found = None if fingerprint is None else (await connection.execute(
         select(rules_documents).where(rules_documents.c.fingerprint == fingerprint))).first()
     if found is None:
@@ -121,7 +119,7 @@ async def _rules(connection: AsyncConnection, fingerprint: str | None, round_id:
     return found
 
 
-async def _record(connection: AsyncConnection, row: Row[Any], seats: list[Row[Any]],
+async def _record(connection: Connection, row: Row[Any], seats: list[Row[Any]],
                   *, player_id: str | None) -> dict[str, Any]:
     """The record of a settled round from its stored row, seats and ledger entries."""
     round_id = f"{row.table_id}/{row.number}"
@@ -172,7 +170,7 @@ def _seat(round_id: str, seat: Row[Any]) -> dict[str, Any]:
     }
 
 
-async def live_records_between(connection: AsyncConnection, since: str,
+async def live_records_between(connection: Connection, since: str,
                                until: str | None = None) -> AsyncIterator[dict[str, Any]]:
     """Every settled live round's whole record with ``since <= settled_at < until``, oldest first."""
     query = select(live_rounds).where(live_rounds.c.settled_at >= since)

@@ -3,50 +3,38 @@
 A commit is one transaction, fenced: it first checks (and on PostgreSQL locks) the table's
 lease epoch in ``live_leases``, and is refused (``StaleLeaseError``) unless the committing
 process holds the newest token that claimed the table. Then every player's stake or return of
-the step is posted to the same double-entry ledger as solo play (txid
-``{round}:{player}:{step}``, player <-> house), and the round's record and changed seats are
-written. The postings of a step are batched: one query
-finds the txids already posted (they are skipped: a retried or resumed step never moves money
-twice), one reads (and on PostgreSQL locks, in id order) the balances, one updates them and one
-inserts the entries. If any player cannot cover a stake, nothing is written and they are named.
+the step goes through the wallet (``Wallet.record``; the embedded one posts them to the same
+double-entry ledger as solo play with ``ledger.post``, one batch for the whole table, txids
+``{round}:{player}:{moment}``), and the round's record and changed seats are written. A txid
+already posted is skipped (a retried or resumed step never moves money twice). If any player
+cannot cover a stake, nothing is written and they are named.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from dealerpoker.server.db import Database
+from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.ledger import Transfer, UncoveredStakesError, chunks, txid
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
-from dealerpoker.server.live.schema import live_leases, live_pending, live_rounds, live_seats
-from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.server.schema import live_leases, live_pending, live_rounds, live_seats
+from dealerpoker.server.wallet import LedgerWallet, Wallet
 
-T = TypeVar("T")
-_CHUNK = 1000
 BALANCE_TTL = 600.0  # a stale figure only decides the early feedback; every commit checks
 BALANCE_CACHE_SIZE = 200_000
 
 
-def _chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), _CHUNK):
-        yield items[start:start + _CHUNK]
-
-
-class _Refused(Exception):
-    def __init__(self, players: frozenset[str]) -> None:
-        self.players = players
-
-
 class SqlStore:
-    def __init__(self, database: Database, now: Callable[[], str]) -> None:
+    def __init__(self, database: Database, now: Callable[[], str], *, wallet: Wallet | None = None) -> None:
         self.database = database
         self.now = now
+        self.wallet = wallet or LedgerWallet(database)
         # What this process last wrote of each seat, so a step rewrites only the seats it changed.
         self._written: dict[tuple[str, int], dict[str, str]] = {}
         self._balances: dict[str, tuple[int, float]] = {}  # player -> (balance, when read)
@@ -70,7 +58,7 @@ class SqlStore:
                                      .values(epoch=token, updated_at=at))
         return token
 
-    async def _fence(self, connection: AsyncConnection, table_id: str, fence: int) -> None:
+    async def _fence(self, connection: Connection, table_id: str, fence: int) -> None:
         """Refuse the transaction unless ``fence`` is the table's epoch (a row lock on PostgreSQL
         until the commit, so a claim by a newer owner waits for it or refuses it)."""
         result = await connection.execute(
@@ -94,7 +82,7 @@ class SqlStore:
                  "value": item.value, "updated_at": at} for item in items]
         async with self.database.transaction() as connection:
             await self._fence(connection, table_id, fence)
-            for chunk in _chunks(rows):
+            for chunk in chunks(rows):
                 await connection.execute(statement, chunk)
 
     async def pending(self, table_id: str, number: int) -> list[Pending]:
@@ -129,20 +117,18 @@ class SqlStore:
         at = self.now()
         written = dict(self._written.get(key, {}))
         self._moved = {}
+        transfers = _transfers(round_id, step, debits, credits, extra_credits or {})
         try:
             async with self.database.transaction() as connection:
                 await self._fence(connection, key[0], fence)
-                lock = not self.database.is_sqlite
-                balances = await post_batch(connection, round_id, step, debits, credits, at=at, lock=lock)
-                for other, amounts in (extra_credits or {}).items():
-                    balances.update(await post_batch(connection, round_id, other, {}, amounts, at=at,
-                                                     lock=lock))
+                balances = await self.wallet.record(connection, transfers, at=at, round_id=round_id,
+                                                    new=False)
                 await self._write_round(connection, record, at, settled=step == "settle")
                 written = await self._write_seats(connection, record, written, step, at)
                 if record["phase"] == "betting":  # a new round: the earlier rounds' intents are moot
                     await connection.execute(delete(live_pending).where(
                         live_pending.c.table_id == key[0], live_pending.c.number < key[1]))
-        except _Refused as refused:
+        except UncoveredStakesError as refused:
             return refused.players
         fetched = time.monotonic()
         if len(self._balances) > BALANCE_CACHE_SIZE:
@@ -154,7 +140,7 @@ class SqlStore:
         self._written[key] = written
         return frozenset()
 
-    async def _write_round(self, connection: AsyncConnection, record: dict[str, Any], at: str,
+    async def _write_round(self, connection: Connection, record: dict[str, Any], at: str,
                            *, settled: bool) -> None:
         body = json.dumps({k: v for k, v in record.items() if k != "seats"}, separators=(",", ":"))
         dialect: Any = sqlite if self.database.is_sqlite else postgresql
@@ -168,7 +154,7 @@ class SqlStore:
         await connection.execute(statement.on_conflict_do_update(
             index_elements=["table_id", "number"], set_=changes))
 
-    async def _write_seats(self, connection: AsyncConnection, record: dict[str, Any], written: dict[str, str],
+    async def _write_seats(self, connection: Connection, record: dict[str, Any], written: dict[str, str],
                            step: str, at: str) -> dict[str, str]:
         new: list[dict[str, Any]] = []
         changed: list[dict[str, Any]] = []
@@ -219,64 +205,26 @@ class SqlStore:
         cached = self._balances.get(player_id)
         if not fresh and cached is not None and time.monotonic() - cached[1] < BALANCE_TTL:
             return cached[0]
-        async with self.database.transaction() as connection:
-            value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == player_id))
+        value = await self.wallet.balance(player_id)
         if value is None:
             return None
-        self._balances[player_id] = (int(value), time.monotonic())
-        return int(value)
+        self._balances[player_id] = (value, time.monotonic())
+        return value
 
 
 def _seat_key(seat: Mapping[str, Any]) -> str:
     return json.dumps([seat["bets"], seat["steps"]], sort_keys=True)
 
 
-async def post_batch(connection: AsyncConnection, round_id: str, step: str, debits: Mapping[str, int],
-                     credits: Mapping[str, int], *, at: str, lock: bool) -> dict[str, int]:
-    """Post every stake (player -> house) and return (house -> player) of one step, batched.
-
-    Returns the new balances of the players it moved money for. Raises ``_Refused`` naming the
-    players whose balance cannot cover their stake (the caller's transaction then rolls back:
-    nothing of the step is written).
-    """
+def _transfers(round_id: str, step: str, debits: Mapping[str, int], credits: Mapping[str, int],
+               extra_credits: Mapping[str, Mapping[str, int]]) -> list[Transfer]:
+    """A commit's transfers: one per player per money moment (the step's stake or return, net;
+    each of ``extra_credits``), txids ``{round}:{player}:{moment}`` (``ledger.txid``)."""
     moves: dict[str, int] = {p: -a for p, a in debits.items() if a > 0}
     for player, amount in credits.items():
         if amount > 0:
             moves[player] = moves.get(player, 0) + amount
-    if not moves:
-        return {}
-    txid = {player: f"{round_id}:{player}:{step}" for player in moves}
-    posted: set[str] = set()
-    for chunk in _chunks(sorted(txid.values())):
-        found = await connection.execute(
-            select(ledger_entries.c.txid).where(ledger_entries.c.txid.in_(chunk)).distinct())
-        posted.update(str(row[0]) for row in found)
-    todo = {player: delta for player, delta in moves.items() if txid[player] not in posted}
-    if not todo:
-        return {}
-    balances: dict[str, int] = {}
-    for chunk in _chunks(sorted(todo)):
-        query = select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(chunk)) \
-            .order_by(accounts.c.id)
-        if lock:
-            query = query.with_for_update()
-        balances.update((str(i), int(b)) for i, b in await connection.execute(query))
-    refused = frozenset(p for p, delta in todo.items() if p not in balances or balances[p] + delta < 0)
-    if refused:
-        raise _Refused(refused)
-    await connection.execute(
-        update(accounts).where(accounts.c.id == bindparam("p_id"))
-        .values(balance=accounts.c.balance + bindparam("p_delta")),
-        [{"p_id": player, "p_delta": delta} for player, delta in todo.items()])
-    memo = f"live {step}"[:40]
-    await connection.execute(insert(ledger_entries), list(_entries(todo, txid, round_id, memo, at)))
-    return {player: balances[player] + delta for player, delta in todo.items()}
-
-
-def _entries(todo: Mapping[str, int], txid: Mapping[str, str], round_id: str, memo: str,
-             at: str) -> Iterable[dict[str, Any]]:
-    for player, delta in todo.items():
-        yield {"txid": txid[player], "account_id": player, "amount": delta, "round_id": round_id,
-               "memo": memo, "created_at": at}
-        yield {"txid": txid[player], "account_id": HOUSE, "amount": -delta, "round_id": round_id,
-               "memo": memo, "created_at": at}
+    transfers = [Transfer(txid(round_id, p, step), p, amount, step) for p, amount in moves.items()]
+    transfers += [Transfer(txid(round_id, p, other), p, amount, other)
+                  for other, amounts in extra_credits.items() for p, amount in amounts.items() if amount > 0]
+    return transfers

@@ -1,0 +1,146 @@
+"""A solo round's opening and next step, computed from what was read (no I/O).
+
+The engine plays the step in memory; the result says what the store writes (the round's
+columns), what money moves (ledger transfers, txids ``{round}:{player}:{moment}``) and the
+player's view, rendered once the balance after the step is known. Nothing of it is shown to
+anyone before the store committed it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dealerpoker.errors import IllegalActionError
+from dealerpoker.games import AnyGame, RoundState
+from dealerpoker.server.dealing import Deal
+from dealerpoker.server.ledger import BETS, BONUS, SETTLE, Transfer, txid
+
+ViewJSON = str
+"""A round view as JSON text, exactly as stored with the round and sent to the player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A round's opening or next step as the engine played it, before it is written."""
+
+    round_id: str
+    steps: int
+    """How many steps the round has after this one."""
+    state: RoundState
+    columns: dict[str, Any]
+    """The round's columns this writes (all of them for an opening), but its view."""
+    transfers: tuple[Transfer, ...]
+    view: dict[str, Any]
+    """The player's view after the step, but the balance."""
+
+    def render(self, balance: int) -> ViewJSON:
+        """The stored (and answered) view, showing the player's balance after the step."""
+        view = dict(self.view)
+        view["balance"] = balance
+        return json.dumps(view, separators=(",", ":"))
+
+
+def opening(
+    game: AnyGame, *, round_id: str, player_id: str, bets: dict[str, int], deal: Deal, client_seed: str,
+    nonce: int, idempotency_key: str | None, rules_fingerprint: str, at: str,
+) -> Planned:
+    """A new round from its bets and deal: the opening stakes, and a Bonus the hole cards won."""
+    stake = sum(bets.values())
+    state = game.start(bets, deal.deck)
+    view = game.view(state)
+    returned = 0
+    bonus = view.get("bonus")
+    if isinstance(bonus, dict) and bonus.get("status") == "won":
+        returned = int(bonus["returned"])
+    steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
+              "returned": returned}]
+    record = {
+        "id": round_id, "player_id": player_id, "game": game.name, "rules_version": game.rules.rules_version,
+        "rules_fingerprint": rules_fingerprint, "idempotency_key": idempotency_key, "bets": json.dumps(bets),
+        "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed, "commitment": deal.commitment,
+        "client_seed": client_seed, "nonce": nonce, "algorithm": deal.algorithm, "total_stake": stake,
+        "total_returned": returned, "created_at": at,
+    }
+    columns, full = _progress(state, steps, view, record, at)
+    transfers = (Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS),
+                 Transfer(txid(round_id, player_id, BONUS), player_id, returned, BONUS))
+    return Planned(round_id, 1, state, {**record, **columns}, transfers, full)
+
+
+def next_step(
+    game: AnyGame, row: Mapping[str, Any], action: str, *, source: str, at: str,
+    state: RoundState | None = None,
+) -> Planned:
+    """The next step of an open round (``row``: its columns; ``state``: its engine state if known).
+
+    Raises ``IllegalActionError`` if the round is settled or the action is not allowed.
+    """
+    round_id, player_id = str(row["id"]), str(row["player_id"])
+    if row["status"] != "open":
+        raise IllegalActionError(f"{action!r} is not allowed: round {round_id} is settled",
+                                 phase=row["phase"], action=str(action))
+    steps: list[dict[str, Any]] = json.loads(row["steps"])
+    state = state or replay(game, row)
+    game.check_action(state, action)
+    point = state.phase
+    stake = game.stake_for(state, action)
+    state, _events = game.apply(state, action)
+    view = game.view(state)
+    transfers = [Transfer(txid(round_id, player_id, point), player_id, -stake, point)]
+    returned = 0
+    if state.settlement is not None:
+        returned = int(state.settlement.total_returned) - int(row["total_returned"])
+        transfers.append(Transfer(txid(round_id, player_id, SETTLE), player_id, returned, SETTLE))
+    steps.append({"step": len(steps), "action": state.actions[-1], "source": source, "at": at,
+                  "stake": stake, "returned": returned})
+    record = {**row, "total_stake": row["total_stake"] + stake,
+              "total_returned": row["total_returned"] + returned}
+    columns, full = _progress(state, steps, view, record, at)
+    columns.update(total_stake=record["total_stake"], total_returned=record["total_returned"])
+    return Planned(round_id, len(steps), state, columns, tuple(transfers), full)
+
+
+def replay(game: AnyGame, row: Mapping[str, Any]) -> RoundState:
+    """The round's engine state from its record: the bets, the deck order and every action."""
+    state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
+    for step in json.loads(row["steps"])[1:]:
+        state, _ = game.apply(state, step["action"])
+    return state
+
+
+def decision_point(game: AnyGame, step: int) -> str:
+    """The phase at which a round's ``step``-th step (1 = the first decision) was decided: each
+    decision phase takes one action, in order (so its stake's txid is known from the record)."""
+    return list(game.steps)[step - 1]
+
+
+def _progress(
+    state: RoundState, steps: list[dict[str, Any]], view: dict[str, Any], record: Mapping[str, Any], at: str,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The columns that change with each step, and the stored view but its balance."""
+    settled = state.settlement is not None
+    full = {
+        "id": record["id"],
+        "status": "settled" if settled else "open",
+        **view,
+        "steps": steps,
+        "balance": None,
+        "total_stake": record["total_stake"],
+        "total_returned": record["total_returned"],
+        "created_at": record["created_at"],
+        "updated_at": at,
+        "fairness": {
+            "algorithm": record["algorithm"],
+            "commitment": record["commitment"],
+            "client_seed": record["client_seed"],
+            "nonce": record["nonce"],
+            # The seed gives away the whole deck: revealed only once the round is settled.
+            "server_seed": record["server_seed"] if settled else None,
+        },
+    }
+    columns = {"status": full["status"], "phase": state.phase, "steps": json.dumps(steps), "updated_at": at,
+               "settled_at": at if settled else None}
+    return columns, full

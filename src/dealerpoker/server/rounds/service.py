@@ -1,0 +1,281 @@
+"""Solo rounds as use cases: open, act, get, history, replay, and the timer's completion of
+abandoned rounds, over a ``RoundStore`` and a ``Wallet``.
+
+Every step (the opening or an action) is the same five moves:
+
+1. read what it needs (``store.player`` / ``store.round_to_step``; no lock);
+2. compute it with the engine (``plan``: nothing written, nothing shown);
+3. take its stakes (``wallet.debit``; the embedded wallet checks them against the balance read);
+4. write it, with its transfers, only if nothing it was computed from changed
+   (``store.open`` / ``store.step``: one unit of work; the stakes are checked again there);
+5. if something changed, give the stakes back (``wallet.rollback``) and start again at 1.
+
+So a stake is covered before the engine's next card or the dealer's hand is shown, and the
+stake, the new state and any settlement commit together or not at all. A round is stored as
+its record (bets, deck order, actions with time and source) and replays through the engine; the
+player's view after the last step is stored beside it and is the response.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import Any
+
+from dealerpoker.errors import DealerPokerError, InsufficientFundsError
+from dealerpoker.games import AnyGame, RoundState
+from dealerpoker.server.clock import Clock, timestamp
+from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
+from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
+from dealerpoker.server.ledger import BETS, Transfer, txid
+from dealerpoker.server.rounds import plan
+from dealerpoker.server.rounds.plan import Planned, ViewJSON
+from dealerpoker.server.rounds.store import RoundRead, RoundStore
+from dealerpoker.server.wallet import Wallet
+
+DealFunction = Callable[[str, str, int], Deal]
+"""(server seed, client seed, nonce) -> the round's deal."""
+ZERO_COST_DEFAULTS = ("check", "fold")
+ATTEMPTS = 100
+"""Writes of one request refused because a concurrent one changed the rows first (each refusal
+means another request of the player went through), before it answers 409."""
+
+
+class RoundService:
+    """Open, play, show and recover solo rounds."""
+
+    def __init__(
+        self, store: RoundStore, wallet: Wallet, games: Mapping[str, AnyGame], *, rng: random.Random,
+        clock: Clock, abandon_after_seconds: float, deal: DealFunction = committed_deal,
+        id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
+    ) -> None:
+        self.store = store
+        self.wallet = wallet
+        self.games = dict(games)
+        self.rng = rng
+        self.clock = clock
+        self.abandon_after = timedelta(seconds=abandon_after_seconds)
+        self.deal = deal
+        self.id_factory = id_factory
+        self._states = RecentStates()
+        # Each game's rules fingerprint (a hash of its rules document: worth computing once).
+        self._fingerprints = {game.name: game.rules.fingerprint() for game in self.games.values()}
+
+    def game(self, name: str) -> AnyGame:
+        try:
+            return self.games[name]
+        except (KeyError, TypeError):
+            raise UnknownGameError(f"unknown game {name!r} (games: {', '.join(self.games)})") from None
+
+    # ---- commands ---------------------------------------------------------------------
+    async def open_round(
+        self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
+    ) -> ViewJSON:
+        """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
+        game = self.game(game_name)
+        valid = game.validate_bets(bets)
+        stake = sum(valid.values())
+        for _ in range(ATTEMPTS):
+            player = await self.store.player(player_id, idempotency_key)
+            if player is None:
+                raise NotFoundError(f"no player {player_id!r}")
+            if player.key_round is not None:
+                return await self._repeated(player_id, game, valid, str(idempotency_key), player.key_round)
+            round_id = self.id_factory()
+            stakes = [Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS)]
+            await self._debit(player_id, stakes, {player_id: player.balance})
+            try:
+                # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
+                # player who never asked gets a fresh one, whose commitment the first view shows.
+                server_seed = player.next_server_seed or draw_server_seed(self.rng)
+                opening = plan.opening(
+                    game, round_id=round_id, player_id=player_id, bets=valid,
+                    deal=self.deal(server_seed, player.client_seed, player.nonce),
+                    client_seed=player.client_seed, nonce=player.nonce, idempotency_key=idempotency_key,
+                    rules_fingerprint=self._fingerprints[game.name], at=timestamp(self.clock()))
+                view = await self.store.open(player, opening, draw_server_seed(self.rng))
+            except BaseException:
+                await self.wallet.rollback(stakes)
+                raise
+            if await self._done(stakes, opening, view):
+                assert view is not None
+                return view
+        raise _busy(f"player {player_id}")
+
+    async def _repeated(self, player_id: str, game: AnyGame, valid: dict[str, int], key: str,
+                        round_id: str) -> ViewJSON:
+        """The answer to an opening whose idempotency key already opened a round."""
+        existing = await self._owned(player_id, round_id)
+        if existing["game"] != game.name or json.loads(existing["bets"]) != valid:
+            raise ConflictError(f"idempotency_key {key!r} was used for another round "
+                                f"({existing['id']}: {existing['game']} {existing['bets']})")
+        return str(existing["view"])
+
+    async def act(self, player_id: str, round_id: str, action: str, *, step: int | None = None) -> ViewJSON:
+        """The player's decision: debit its stake, apply it, credit the settlement if it ends the round.
+
+        ``step`` (optional) is the step number the client means this action to be; repeating a
+        request whose step already happened returns the round unchanged (a safe retry).
+        """
+        read = await self.store.round_to_step(round_id)
+        for _ in range(ATTEMPTS):
+            try:
+                row = _owned_row(read, player_id, round_id)
+                steps = json.loads(row["steps"])
+                if step is not None and step != len(steps):
+                    if 0 < step < len(steps) and self.game(row["game"]).aliases.get(action, action) \
+                            == steps[step]["action"]:
+                        return await self.get(player_id, round_id)
+                    where = "settled" if row["status"] == "settled" else f"waiting for step {len(steps)}"
+                    raise ConflictError(f"step {step}: the round is at step {len(steps)} ({where})")
+                assert read is not None
+                view = await self._step(read, action, source="player")
+            except DealerPokerError:
+                if read is None or not read.cached:
+                    raise
+                view = None  # decided on rows taken from memory: decide again on what is stored
+            if view is not None:
+                return view
+            read = await self.store.round(round_id)
+        raise _busy(f"round {round_id}")
+
+    async def _step(self, read: RoundRead, action: str, *, source: str) -> ViewJSON | None:
+        """One step of an open round from ``read``: its view, or None when the round or balance
+        changed since (nothing written). Raises the engine's and the wallet's refusals."""
+        row = read.row
+        round_id, player_id = str(row["id"]), str(row["player_id"])
+        game = self.game(row["game"])
+        state = self._states.recall(round_id, len(json.loads(row["steps"])))
+        planned = plan.next_step(game, row, action, source=source, at=timestamp(self.clock()), state=state)
+        stakes = [t for t in planned.transfers if t.amount < 0]
+        await self._debit(player_id, stakes, {player_id: read.balance})
+        try:
+            view = await self.store.step(read, planned)
+        except BaseException:
+            await self.wallet.rollback(stakes)
+            raise
+        return view if await self._done(stakes, planned, view) else None
+
+    async def _debit(self, player_id: str, stakes: list[Transfer], balances: Mapping[str, int]) -> None:
+        refused = await self.wallet.debit(stakes, balances)
+        if player_id in refused:
+            raise refused[player_id]
+
+    async def _done(self, stakes: list[Transfer], planned: Planned, view: ViewJSON | None) -> bool:
+        """After the store's write of ``planned``: whether it wrote (else the stakes go back)."""
+        if view is None:
+            await self.wallet.rollback(stakes)
+            return False
+        await self.wallet.committed(planned.transfers)
+        self._states.remember(planned.round_id, planned.steps, planned.state)
+        return True
+
+    async def complete_abandoned(self) -> int:
+        """Finish every open round untouched for ``abandon_after`` with the timer's defaults."""
+        cutoff = timestamp(self.clock() - self.abandon_after)
+        completed = 0
+        for round_id, _player in await self.store.stale(cutoff, 500):
+            completed += await self._complete(round_id, cutoff)
+        return completed
+
+    async def _complete(self, round_id: str, cutoff: str) -> bool:
+        """Play an abandoned round to its end with the timer's defaults (False: the player came
+        back, or another process finished it)."""
+        left: int | None = None  # the number of steps the timer's last step left
+        for _ in range(ATTEMPTS):
+            read = await self.store.round(round_id)
+            if read is None:
+                return False
+            row = read.row
+            count = len(json.loads(row["steps"]))
+            if (row["updated_at"] >= cutoff) if left is None else (count != left):
+                return False  # the player came back meanwhile
+            if row["status"] != "open":
+                return left is not None
+            game = self.game(row["game"])
+            state = plan.replay(game, row)
+            try:
+                view = await self._step(read, game.timeout_action(state), source="timer")
+            except InsufficientFundsError:
+                free = next(a for a in game.legal_actions(state) if a in ZERO_COST_DEFAULTS)
+                view = await self._step(read, free, source="timer")
+            if view is not None:
+                left = count + 1
+        return False
+
+    # ---- queries ----------------------------------------------------------------------
+    async def get(self, player_id: str, round_id: str) -> ViewJSON:
+        return str((await self._owned(player_id, round_id))["view"])
+
+    async def history(
+        self, player_id: str, *, limit: int = 20, before: str | None = None, status: str | None = None
+    ) -> list[ViewJSON]:
+        """The player's rounds, newest first, each with every step (their stored views)."""
+        before_seq = None if before is None else int((await self._owned(player_id, before))["seq"])
+        return await self.store.history(player_id, limit=limit, before_seq=before_seq, status=status)
+
+    async def replay(self, player_id: str, round_id: str) -> dict[str, Any]:
+        """Every step of a round again, from its record: the player's view after each step.
+
+        The engine replays the stored bets, deck order and actions; each frame is ``game.view``
+        at that point, so it shows only the cards the player could see then.
+        """
+        row = await self._owned(player_id, round_id)
+        game = self.game(row["game"])
+        steps = json.loads(row["steps"])
+        state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
+        frames = [{"step": steps[0], **game.view(state)}]
+        for step in steps[1:]:
+            state, _ = game.apply(state, step["action"])
+            frames.append({"step": step, **game.view(state)})
+        return {"id": row["id"], "game": row["game"], "status": row["status"], "frames": frames}
+
+    async def balance(self, player_id: str) -> int:
+        balance = await self.wallet.balance(player_id)
+        if balance is None:
+            raise NotFoundError(f"no player {player_id!r}")
+        return balance
+
+    async def _owned(self, player_id: str, round_id: str) -> Mapping[str, Any]:
+        return _owned_row(await self.store.round(round_id), player_id, round_id)
+
+
+def _owned_row(read: RoundRead | None, player_id: str, round_id: str) -> Mapping[str, Any]:
+    if read is None:
+        raise NotFoundError(f"no round {round_id!r}")
+    if read.row["player_id"] != player_id:
+        raise ForbiddenError(f"round {round_id!r} belongs to another player")
+    return read.row
+
+
+def _busy(what: str) -> ConflictError:
+    return ConflictError(f"{what} changed {ATTEMPTS} times while this request was written: send it again")
+
+
+class RecentStates:
+    """The engine states of recently played open rounds, so a step need not replay the round.
+
+    Keyed by round id and the number of steps the state has seen: a state is used only when the
+    stored round has exactly that many steps (another process may have moved the round on, or
+    the transaction that made it may have rolled back), else the round is replayed from its
+    record. Bounded: the oldest entries go first. Settled rounds are dropped.
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._states: dict[str, tuple[int, RoundState]] = {}
+
+    def recall(self, round_id: str, steps: int) -> RoundState | None:
+        found = self._states.get(round_id)
+        return found[1] if found is not None and found[0] == steps else None
+
+    def remember(self, round_id: str, steps: int, state: RoundState) -> None:
+        self._states.pop(round_id, None)
+        if state.settlement is not None:
+            return
+        if len(self._states) >= self.capacity:
+            del self._states[next(iter(self._states))]
+        self._states[round_id] = (steps, state)

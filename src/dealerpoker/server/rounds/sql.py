@@ -1,0 +1,123 @@
+"""``SqlRoundStore``: solo rounds on any database, through SQLAlchemy Core (see ``rounds.store``).
+
+A write is one transaction: the player's row or the round's row is updated only where it is
+still as read (else nothing is written: None), the transfers are recorded by the wallet (on the
+embedded wallet: the ledger, which refuses a stake the balance no longer covers), and the round
+is written with the view showing the balance after them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.rounds.plan import Planned, ViewJSON
+from dealerpoker.server.rounds.store import PlayerRead, RoundRead
+from dealerpoker.server.schema import accounts, players, rounds
+from dealerpoker.server.wallet import Wallet
+
+_ROUND = select(rounds, accounts.c.balance).join(accounts, accounts.c.id == rounds.c.player_id) \
+    .where(rounds.c.id == bindparam("round"))
+_PLAYER = select(accounts.c.balance, players.c.client_seed, players.c.nonce, players.c.next_server_seed) \
+    .join(players, players.c.id == accounts.c.id).where(accounts.c.id == bindparam("player"))
+_KEY_ROUND = select(rounds.c.id).where(rounds.c.player_id == bindparam("player")) \
+    .where(rounds.c.idempotency_key == bindparam("key"))
+_SEEDS_USED = update(players).where(
+    players.c.id == bindparam("p_player"), players.c.nonce == bindparam("p_nonce"),
+    players.c.client_seed == bindparam("p_client_seed"),
+    players.c.next_server_seed.is_not_distinct_from(bindparam("p_committed_seed"))) \
+    .values(nonce=players.c.nonce + 1, next_server_seed=bindparam("p_next_seed"))
+_BALANCE = select(accounts.c.balance).where(accounts.c.id == bindparam("player"))
+_INSERT_ROUND = insert(rounds).inline()  # no RETURNING of the generated seq
+_STEP = update(rounds).where(rounds.c.id == bindparam("round"), rounds.c.steps == bindparam("steps_read"))
+
+
+class _Changed(Exception):
+    """The rows changed since they were read: roll the transaction back, answer None."""
+
+
+class SqlRoundStore:
+    def __init__(self, database: Database, wallet: Wallet) -> None:
+        self.database = database
+        self.wallet = wallet
+
+    async def player(self, player_id: str, idempotency_key: str | None = None) -> PlayerRead | None:
+        async with self.database.transaction() as connection:
+            row = (await connection.execute(_PLAYER, {"player": player_id})).first()
+            if row is None:
+                return None
+            key_round = None
+            if idempotency_key is not None:
+                key_round = await connection.scalar(_KEY_ROUND, {"player": player_id, "key": idempotency_key})
+        return PlayerRead(player_id, int(row.balance), str(row.client_seed), int(row.nonce),
+                          row.next_server_seed, None if key_round is None else str(key_round))
+
+    async def round(self, round_id: str) -> RoundRead | None:
+        async with self.database.transaction() as connection:
+            row = (await connection.execute(_ROUND, {"round": round_id})).first()
+        if row is None:
+            return None
+        columns = dict(row._mapping)
+        return RoundRead(columns, int(columns.pop("balance")))
+
+    round_to_step = round
+
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str) -> ViewJSON | None:
+        try:
+            async with self.database.transaction() as connection:
+                used = await connection.execute(_SEEDS_USED, {
+                    "p_player": read.player_id, "p_nonce": read.nonce, "p_client_seed": read.client_seed,
+                    "p_committed_seed": read.next_server_seed, "p_next_seed": next_seed})
+                if used.rowcount != 1:
+                    raise _Changed
+                view = await self._record(connection, read.player_id, opening)
+                await connection.execute(_INSERT_ROUND, {**opening.columns, "view": view})
+        except (_Changed, IntegrityError):  # IntegrityError: a concurrent request took the key
+            return None
+        return view
+
+    async def step(self, read: RoundRead, step: Planned) -> ViewJSON | None:
+        try:
+            async with self.database.transaction() as connection:
+                view = await self._record(connection, str(read.row["player_id"]), step)
+                written = await connection.execute(_STEP, {
+                    "round": step.round_id, "steps_read": read.row["steps"], **step.columns, "view": view})
+                if written.rowcount != 1:
+                    raise _Changed
+        except _Changed:
+            return None
+        return view
+
+    async def _record(self, connection: Connection, player_id: str, planned: Planned) -> ViewJSON:
+        """The transfers through the wallet; the view with the player's balance after them."""
+        at = str(planned.columns["updated_at"])
+        balances = await self.wallet.record(connection, planned.transfers, at=at, round_id=planned.round_id,
+                                            new=True)
+        balance = balances.get(player_id)
+        if balance is None:  # nothing moved (a step without a stake)
+            balance = int(await connection.scalar(_BALANCE, {"player": player_id}) or 0)
+        return planned.render(balance)
+
+    async def history(self, player_id: str, *, limit: int, before_seq: int | None = None,
+                      status: str | None = None) -> list[ViewJSON]:
+        query: Any = select(rounds.c.view).where(rounds.c.player_id == player_id)
+        if before_seq is not None:
+            query = query.where(rounds.c.seq < before_seq)
+        if status is not None:
+            query = query.where(rounds.c.status == status)
+        async with self.database.transaction() as connection:
+            result = await connection.execute(query.order_by(rounds.c.seq.desc()).limit(limit))
+            return [str(view) for (view,) in result]
+
+    async def stale(self, cutoff: str, limit: int) -> list[tuple[str, str]]:
+        async with self.database.transaction() as connection:
+            found = await connection.execute(
+                select(rounds.c.id, rounds.c.player_id).where(rounds.c.status == "open")
+                .where(rounds.c.updated_at < cutoff).order_by(rounds.c.seq).limit(limit))
+            return [(str(round_id), str(player_id)) for round_id, player_id in found]
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,277 @@
+"""The RoundStore contract (``server/rounds/store.py``), one suite for every implementation:
+``SqlRoundStore`` on SQLite and on PostgreSQL, ``PostgresRoundStore`` on PostgreSQL.
+
+A write applies only if what the step was computed from is unchanged, else it writes nothing
+and answers None; a write records the step's transfers in the ledger with the round, or
+nothing; a stake the balance does not cover writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+
+from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.games import get_game
+from dealerpoker.server import ledger
+from dealerpoker.server.accounts import create_player
+from dealerpoker.server.db import Database
+from dealerpoker.server.dealing import committed_deal
+from dealerpoker.server.rounds import plan
+from dealerpoker.server.rounds.postgres import PostgresRoundStore
+from dealerpoker.server.rounds.sql import SqlRoundStore
+from dealerpoker.server.rounds.store import PlayerRead, RoundStore
+from dealerpoker.server.schema import HOUSE, ledger_entries, players, rounds
+from dealerpoker.server.wallet import LedgerWallet
+
+AT = "2026-01-01T00:00:00.000000Z"
+LATER = "2026-01-01T00:00:01.000000Z"
+SEED = "ab" * 32
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    if not POSTGRES_URL:
+        pytest.skip(NO_POSTGRES)
+    with fresh_database("stores") as url:
+        yield url
+
+
+@pytest.fixture(params=["sql-sqlite", pytest.param("sql-postgres", marks=pytest.mark.postgres),
+                        pytest.param("postgres", marks=pytest.mark.postgres)])
+def kind(request: pytest.FixtureRequest) -> tuple[str, str]:
+    if request.param == "sql-sqlite":
+        return request.param, "sqlite://"
+    url: str = request.getfixturevalue("postgres_url")
+    return request.param, url
+
+
+def run(kind: tuple[str, str], body: Callable[[RoundStore, Database, str], Awaitable[Any]]) -> Any:
+    """``body(store, database, player)`` on a fresh store with a player holding 1,000."""
+
+    async def scenario() -> Any:
+        async with opened(kind) as (store, database):
+            async with database.transaction() as connection:
+                player = (await create_player(connection, starting_balance=1_000, at=AT)).player_id
+            return await body(store, database, player)
+
+    return asyncio.run(scenario())
+
+
+@asynccontextmanager
+async def opened(kind: tuple[str, str]) -> AsyncIterator[tuple[RoundStore, Database]]:
+    name, url = kind
+    database = Database(url)
+    await database.migrate()
+    store: RoundStore = PostgresRoundStore(database) if name == "postgres" \
+        else SqlRoundStore(database, LedgerWallet(database))
+    try:
+        yield store, database
+    finally:
+        await store.close()
+        await database.dispose()
+
+
+def opening(read: PlayerRead, *, ante: int = 100, bonus: int = 0, key: str | None = None,
+            round_id: str | None = None) -> plan.Planned:
+    game = get_game("texas-bonus")
+    bets = {"ante": ante, **({"bonus": bonus} if bonus else {})}
+    return plan.opening(
+        game, round_id=round_id or f"r_{random.getrandbits(40):010x}", player_id=read.player_id, bets=bets,
+        deal=committed_deal(SEED, read.client_seed, read.nonce), client_seed=read.client_seed,
+        nonce=read.nonce, idempotency_key=key, rules_fingerprint=game.rules.fingerprint(), at=AT)
+
+
+def step(row: Any, action: str) -> plan.Planned:
+    return plan.next_step(get_game("texas-bonus"), row, action, source="player", at=LATER)
+
+
+async def ledger_of(database: Database, round_id: str) -> list[tuple[str, str, int]]:
+    async with database.transaction() as connection:
+        rows = await connection.execute(
+            select(ledger_entries.c.txid, ledger_entries.c.account_id, ledger_entries.c.amount)
+            .where(ledger_entries.c.round_id == round_id).order_by(ledger_entries.c.id))
+        return [(str(t), str(a), int(m)) for t, a, m in rows]
+
+
+async def balance(database: Database, player: str) -> int | None:
+    async with database.transaction() as connection:
+        return await ledger.balance_of(connection, player)
+
+
+def test_an_opening_writes_the_round_its_money_and_the_players_next_seed(kind: tuple[str, str]) -> None:
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        assert await store.player("p_nobody") is None
+        read = await store.player(player, "k1")
+        assert read is not None and (read.balance, read.nonce, read.key_round) == (1_000, 0, None)
+        planned = opening(read, bonus=50, key="k1")
+        view = await store.open(read, planned, "cd" * 32)
+        assert view is not None and json.loads(view)["balance"] == 850 + planned.transfers[1].amount
+        stored = await store.round(planned.round_id)
+        assert stored is not None and stored.row["view"] == view
+        assert stored.balance == json.loads(view)["balance"]
+        again = await store.player(player, "k1")
+        assert again is not None
+        assert (again.nonce, again.next_server_seed, again.key_round) == (1, "cd" * 32, planned.round_id)
+        entries = await ledger_of(database, planned.round_id)
+        assert entries[:2] == [(f"{planned.round_id}:{player}:bets", player, -150),
+                               (f"{planned.round_id}:{player}:bets", HOUSE, 150)]
+        assert sum(amount for _, account, amount in entries if account == player) \
+            == stored.balance - 1_000
+        assert await balance(database, player) == stored.balance
+
+    run(kind, body)
+
+
+def test_a_write_from_stale_reads_writes_nothing(kind: tuple[str, str]) -> None:
+    """(Moved from test_server_steps: "a statement on stale rows writes nothing".)"""
+
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        read = await store.player(player)
+        assert read is not None
+        first = opening(read)
+        assert await store.open(read, first, "cd" * 32) is not None
+
+        async def state() -> tuple[Any, ...]:
+            async with database.transaction() as connection:
+                return (await ledger.balance_of(connection, player),
+                        (await connection.execute(select(players).where(players.c.id == player))).one(),
+                        (await connection.execute(select(rounds).order_by(rounds.c.seq))).all(),
+                        await connection.scalar(select(func.count()).select_from(ledger_entries)))
+
+        before = await state()
+        # The player's nonce moved on since ``read``: a second opening from it writes nothing,
+        # whatever else it carries (a round id already taken included).
+        assert await store.open(read, opening(read), "ef" * 32) is None
+        assert await store.open(read, opening(read, round_id=first.round_id), "ef" * 32) is None
+        # The round moved on since this read: the step from it writes nothing.
+        stale = await store.round(first.round_id)
+        assert stale is not None
+        assert await store.step(stale, step(stale.row, "bet")) is not None
+        after_bet = await state()
+        assert await store.step(stale, step(stale.row, "fold")) is None
+        assert await state() == after_bet != before
+
+    run(kind, body)
+
+
+def test_a_used_idempotency_key_opens_nothing_more(kind: tuple[str, str]) -> None:
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        read = await store.player(player, "same")
+        assert read is not None
+        first, second = opening(read, key="same"), opening(read, key="same")
+        assert await store.open(read, first, "cd" * 32) is not None
+        fresh = await store.player(player, "same")
+        assert fresh is not None and fresh.key_round == first.round_id
+        # A concurrent request read before the key was used: its opening writes nothing.
+        assert await store.open(fresh, opening(fresh, key="same"), "ef" * 32) is None
+        assert await store.round(second.round_id) is None
+        assert await balance(database, player) == 900
+
+    run(kind, body)
+
+
+def test_steps_move_money_once_and_settle_with_the_returns(kind: tuple[str, str]) -> None:
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        read = await store.player(player)
+        assert read is not None
+        opened_round = opening(read)
+        await store.open(read, opened_round, "cd" * 32)
+        for action in ("bet", "check", "check"):
+            current = await store.round_to_step(opened_round.round_id)
+            assert current is not None
+            planned = step(current.row, action)
+            view = await store.step(current, planned)
+            assert view is not None
+        final = json.loads(view)
+        assert final["status"] == "settled"
+        stored = await store.round(opened_round.round_id)
+        assert stored is not None and stored.row["status"] == "settled"
+        entries = await ledger_of(database, opened_round.round_id)
+        mine = {txid: amount for txid, account, amount in entries if account == player}
+        txid = f"{opened_round.round_id}:{player}:"
+        assert mine.pop(txid + "bets") == -100 and mine.pop(txid + "preflop") == -200
+        assert mine == ({txid + "settle": final["total_returned"]} if final["total_returned"] else {})
+        assert final["balance"] == await balance(database, player) \
+            == 1_000 - final["total_stake"] + final["total_returned"]
+
+    run(kind, body)
+
+
+def test_a_stake_the_balance_does_not_cover_writes_nothing(kind: tuple[str, str]) -> None:
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        read = await store.player(player)
+        assert read is not None
+        planned = opening(read, ante=400)  # 600 left: the preflop bet (800) is not covered
+        await store.open(read, planned, "cd" * 32)
+        current = await store.round(planned.round_id)
+        assert current is not None
+        with pytest.raises(InsufficientFundsError) as refused:
+            await store.step(current, step(current.row, "bet"))
+        assert (refused.value.balance, refused.value.needed) == (600, 800)
+        assert await store.round(planned.round_id) == current
+        assert await balance(database, player) == 600
+        assert len(await ledger_of(database, planned.round_id)) == 2
+
+    run(kind, body)
+
+
+def test_a_balance_changed_elsewhere_is_never_overwritten(kind: tuple[str, str]) -> None:
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        read = await store.player(player)
+        assert read is not None
+        planned = opening(read)
+        await store.open(read, planned, "cd" * 32)
+        current = await store.round_to_step(planned.round_id)
+        assert current is not None
+        async with database.transaction() as connection:  # money moved by something else
+            assert await ledger.post_transfer(connection, f"grant:{player}", HOUSE, player, 5, at=AT)
+        view = await store.step(current, step(current.row, "bet"))
+        # A store that checks the balance read writes nothing; one that posts against the stored
+        # balance shows it. Either way the view and the ledger agree.
+        if view is not None:
+            assert json.loads(view)["balance"] == await balance(database, player) == 1_000 - 300 + 5
+        else:
+            assert await balance(database, player) == 1_000 - 100 + 5
+
+    run(kind, body)
+
+
+def test_history_and_stale_rounds(kind: tuple[str, str]) -> None:
+    async def body(store: RoundStore, database: Database, player: str) -> None:
+        ids = []
+        for _ in range(3):
+            read = await store.player(player)
+            assert read is not None
+            planned = opening(read)
+            assert await store.open(read, planned, f"{len(ids):064x}") is not None
+            ids.append(planned.round_id)
+        current = await store.round(ids[0])
+        assert current is not None
+        await store.step(current, step(current.row, "fold"))
+        views = [json.loads(v) for v in await store.history(player, limit=10)]
+        assert [v["id"] for v in views] == ids[::-1]
+        second = await store.round(ids[1])
+        assert second is not None
+        older = await store.history(player, limit=10, before_seq=int(second.row["seq"]))
+        assert [json.loads(v)["id"] for v in older] == [ids[0]]
+        assert [json.loads(v)["id"] for v in await store.history(player, limit=10, status="open")] \
+            == ids[:0:-1]
+        assert await store.history(player, limit=1) == [await_view(await store.round(ids[2]))]
+        stale = await store.stale("2026-01-01T00:00:00.5Z", 500)  # other tests share PostgreSQL
+        assert [r for r, p in stale if p == player] == ids[1:]
+        assert await store.stale(AT, 10) == []
+
+    run(kind, body)
+
+
+def await_view(read: Any) -> str:
+    return str(read.row["view"])
