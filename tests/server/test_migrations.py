@@ -96,11 +96,11 @@ async def _old_round(connection: Any, game: Any, player: str) -> str:
         planned = plan.opening(game, round_id=round_id, player_id=player, bets={"ante": 100, "bonus": 100},
                                deal=committed_deal(f"{n:064x}", "seed", 0), client_seed="seed", nonce=0,
                                idempotency_key=None, rules_fingerprint=game.rules.fingerprint(), at=AT)
-        transfers = list(planned.transfers)
+        transfers = list(planned.money.transfers)
         row = {**planned.columns}
         for action in ("bet", "bet", "bet"):
             step = plan.next_step(game, row, action, source="player", at=AT)
-            transfers += step.transfers
+            transfers += step.money.transfers
             row.update(step.columns)
         if all(t.amount for t in transfers):
             break

@@ -30,11 +30,12 @@ from dealerpoker.server.rounds.postgres import PostgresRoundStore
 from dealerpoker.server.rounds.sql import SqlRoundStore
 from dealerpoker.server.rounds.store import PlayerRead, RoundStore
 from dealerpoker.server.schema import HOUSE, ledger_entries, players, rounds
-from dealerpoker.server.wallet import LedgerWallet
+from dealerpoker.server.wallet import Debit, LedgerWallet
 
 AT = "2026-01-01T00:00:00.000000Z"
 LATER = "2026-01-01T00:00:01.000000Z"
 SEED = "ab" * 32
+TAKEN = Debit()  # what the embedded wallet's debit gives the store
 
 
 @pytest.fixture(scope="module")
@@ -113,8 +114,8 @@ def test_an_opening_writes_the_round_its_money_and_the_players_next_seed(kind: t
         read = await store.player(player, "k1")
         assert read is not None and (read.balance, read.nonce, read.key_round) == (1_000, 0, None)
         planned = opening(read, bonus=50, key="k1")
-        view = await store.open(read, planned, "cd" * 32)
-        assert view is not None and json.loads(view)["balance"] == 850 + planned.transfers[1].amount
+        view = await store.open(read, planned, "cd" * 32, TAKEN)
+        assert view is not None and json.loads(view)["balance"] == 850 + planned.money.transfers[1].amount
         stored = await store.round(planned.round_id)
         assert stored is not None and stored.row["view"] == view
         assert stored.balance == json.loads(view)["balance"]
@@ -138,7 +139,7 @@ def test_a_write_from_stale_reads_writes_nothing(kind: tuple[str, str]) -> None:
         read = await store.player(player)
         assert read is not None
         first = opening(read)
-        assert await store.open(read, first, "cd" * 32) is not None
+        assert await store.open(read, first, "cd" * 32, TAKEN) is not None
 
         async def state() -> tuple[Any, ...]:
             async with database.transaction() as connection:
@@ -150,14 +151,14 @@ def test_a_write_from_stale_reads_writes_nothing(kind: tuple[str, str]) -> None:
         before = await state()
         # The player's nonce moved on since ``read``: a second opening from it writes nothing,
         # whatever else it carries (a round id already taken included).
-        assert await store.open(read, opening(read), "ef" * 32) is None
-        assert await store.open(read, opening(read, round_id=first.round_id), "ef" * 32) is None
+        assert await store.open(read, opening(read), "ef" * 32, TAKEN) is None
+        assert await store.open(read, opening(read, round_id=first.round_id), "ef" * 32, TAKEN) is None
         # The round moved on since this read: the step from it writes nothing.
         stale = await store.round(first.round_id)
         assert stale is not None
-        assert await store.step(stale, step(stale.row, "bet")) is not None
+        assert await store.step(stale, step(stale.row, "bet"), TAKEN) is not None
         after_bet = await state()
-        assert await store.step(stale, step(stale.row, "fold")) is None
+        assert await store.step(stale, step(stale.row, "fold"), TAKEN) is None
         assert await state() == after_bet != before
 
     run(kind, body)
@@ -168,11 +169,11 @@ def test_a_used_idempotency_key_opens_nothing_more(kind: tuple[str, str]) -> Non
         read = await store.player(player, "same")
         assert read is not None
         first, second = opening(read, key="same"), opening(read, key="same")
-        assert await store.open(read, first, "cd" * 32) is not None
+        assert await store.open(read, first, "cd" * 32, TAKEN) is not None
         fresh = await store.player(player, "same")
         assert fresh is not None and fresh.key_round == first.round_id
         # A concurrent request read before the key was used: its opening writes nothing.
-        assert await store.open(fresh, opening(fresh, key="same"), "ef" * 32) is None
+        assert await store.open(fresh, opening(fresh, key="same"), "ef" * 32, TAKEN) is None
         assert await store.round(second.round_id) is None
         assert await balance(database, player) == 900
 
@@ -184,12 +185,12 @@ def test_steps_move_money_once_and_settle_with_the_returns(kind: tuple[str, str]
         read = await store.player(player)
         assert read is not None
         opened_round = opening(read)
-        await store.open(read, opened_round, "cd" * 32)
+        await store.open(read, opened_round, "cd" * 32, TAKEN)
         for action in ("bet", "check", "check"):
             current = await store.round_to_step(opened_round.round_id)
             assert current is not None
             planned = step(current.row, action)
-            view = await store.step(current, planned)
+            view = await store.step(current, planned, TAKEN)
             assert view is not None
         final = json.loads(view)
         assert final["status"] == "settled"
@@ -211,11 +212,11 @@ def test_a_stake_the_balance_does_not_cover_writes_nothing(kind: tuple[str, str]
         read = await store.player(player)
         assert read is not None
         planned = opening(read, ante=400)  # 600 left: the preflop bet (800) is not covered
-        await store.open(read, planned, "cd" * 32)
+        await store.open(read, planned, "cd" * 32, TAKEN)
         current = await store.round(planned.round_id)
         assert current is not None
         with pytest.raises(InsufficientFundsError) as refused:
-            await store.step(current, step(current.row, "bet"))
+            await store.step(current, step(current.row, "bet"), TAKEN)
         assert (refused.value.balance, refused.value.needed) == (600, 800)
         assert await store.round(planned.round_id) == current
         assert await balance(database, player) == 600
@@ -229,12 +230,12 @@ def test_a_balance_changed_elsewhere_is_never_overwritten(kind: tuple[str, str])
         read = await store.player(player)
         assert read is not None
         planned = opening(read)
-        await store.open(read, planned, "cd" * 32)
+        await store.open(read, planned, "cd" * 32, TAKEN)
         current = await store.round_to_step(planned.round_id)
         assert current is not None
         async with database.transaction() as connection:  # money moved by something else
             assert await ledger.post_transfer(connection, f"grant:{player}", HOUSE, player, 5, at=AT)
-        view = await store.step(current, step(current.row, "bet"))
+        view = await store.step(current, step(current.row, "bet"), TAKEN)
         # A store that checks the balance read writes nothing; one that posts against the stored
         # balance shows it. Either way the view and the ledger agree.
         if view is not None:
@@ -252,11 +253,11 @@ def test_history_and_stale_rounds(kind: tuple[str, str]) -> None:
             read = await store.player(player)
             assert read is not None
             planned = opening(read)
-            assert await store.open(read, planned, f"{len(ids):064x}") is not None
+            assert await store.open(read, planned, f"{len(ids):064x}", TAKEN) is not None
             ids.append(planned.round_id)
         current = await store.round(ids[0])
         assert current is not None
-        await store.step(current, step(current.row, "fold"))
+        await store.step(current, step(current.row, "fold"), TAKEN)
         views = [json.loads(v) for v in await store.history(player, limit=10)]
         assert [v["id"] for v in views] == ids[::-1]
         second = await store.round(ids[1])

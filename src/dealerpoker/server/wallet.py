@@ -1,28 +1,31 @@
-"""The Wallet port: where players' money is, and how the transfers of a round reach it.
+"""The Wallet port: where players' money is, and how the money of a round's steps reaches it.
 
-Solo rounds and live tables move money through the same calls, at the same moments of a step
-(a solo action, or a live table's commit of a whole table's stakes or returns):
+Solo rounds and live tables move money through the same calls, around the unit of work that
+writes a step (a solo action, or a live table's commit of a whole table's stakes or returns);
+the step's money is a :class:`Movement` (its transfers, txids ``ledger.txid``: one scheme for
+solo and live, so every call is idempotent):
 
-1. ``debit(stakes, balances)`` *before* the unit of work that writes the step: take the
-   stakes, or refuse players (each with the error to answer). ``balances`` are the figures
-   the store read (the embedded wallet's own; a remote wallet asks its owner instead).
-2. ``record(connection, transfers, ...)`` *inside* that unit of work: write what the step moved
-   in the same database transaction as the round's new state (the embedded wallet: the ledger
-   entries and balances, refusing a stake the balance no longer covers; a remote wallet: the
-   ledger's record of the confirmed stakes, and the returns it owes in a durable outbox).
-3. ``rollback(stakes)`` when the unit of work did not commit after ``debit`` (the round changed
-   meanwhile, or the process is going down): give the stakes back.
-4. ``committed(transfers)`` once it committed (a remote wallet delivers what it owes).
+1. ``debit(movement, balances)`` *before* the unit of work: take the stakes, or refuse players
+   (each with the error to answer). ``balances``: the figures the store read, where it read them
+   (the embedded wallet's own; a remote wallet asks its owner instead). Nothing slow happens
+   inside a unit of work (SQLite's is the process's only writer).
+2. ``record(connection, movement, debit)`` *inside* it: write what the step moved in the same
+   database transaction as the round's new state (the embedded wallet: the ledger entries and
+   balances, refusing a stake the balance no longer covers; a remote wallet: the stakes it took
+   as confirmed, and the returns it owes in a durable outbox).
+3. ``rollback(debit)`` if the unit of work did not commit (the round changed meanwhile, an
+   error, a refusal): give back what ``debit`` took.
+4. ``committed(movement)`` once it committed (a remote wallet delivers what it owes).
 
-Every transfer has its txid (``ledger.txid``: one scheme for solo and live), so each call is
-idempotent. :class:`LedgerWallet` is the embedded wallet ``make run`` uses: balances in the
-server's own double-entry ledger, so steps 1, 3 and 4 have nothing to do.
+:class:`LedgerWallet` is the embedded wallet ``make run`` uses: balances in the server's own
+double-entry ledger, so steps 1, 3 and 4 have nothing to move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server import ledger
@@ -30,32 +33,58 @@ from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import Transfer
 
 
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """The money of one step of a round: a solo step, or one commit of a live table."""
+
+    round_id: str
+    game: str
+    transfers: tuple[Transfer, ...]
+    at: str
+    closes_round: bool = False
+    """The round's last money (its settlement)."""
+    may_repeat: bool = False
+    """Some transfers may be posted already (a live table resuming a step): those are skipped."""
+
+    @property
+    def stakes(self) -> tuple[Transfer, ...]:
+        return tuple(transfer for transfer in self.transfers if transfer.amount < 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Debit:
+    """What ``Wallet.debit`` did: the players it refused, and its own receipt of what it took
+    (for ``record`` and ``rollback``; the embedded wallet takes nothing beforehand)."""
+
+    refused: Mapping[str, DealerPokerError] = field(default_factory=dict)
+    receipt: Any = None
+
+
 class Wallet(Protocol):
     async def balance(self, player_id: str) -> int | None:
         """A player's balance (None: no such player)."""
 
-    async def debit(self, stakes: Sequence[Transfer],
-                    balances: Mapping[str, int]) -> Mapping[str, DealerPokerError]:
-        """Take the stakes before the step is written; the players refused, each with its error
-        (their stakes not taken). ``balances``: what the store read, where it is fresh."""
+    async def debit(self, movement: Movement, balances: Mapping[str, int], *,
+                    deadline: float | None = None) -> Debit:
+        """Take the movement's stakes before its unit of work (``deadline``, loop time: give up
+        on what is still unanswered by then, as refused)."""
 
-    async def record(self, connection: Connection, transfers: Sequence[Transfer], *, at: str,
-                     round_id: str, new: bool) -> dict[str, int]:
-        """Write the step's transfers in its unit of work (``ledger.post``'s contract: a txid
-        already posted is skipped unless ``new``); the moved players' balances."""
+    async def record(self, connection: Connection, movement: Movement, debit: Debit) -> dict[str, int]:
+        """Write the movement in its unit of work; the balances of the players it moved. Raises
+        ``ledger.UncoveredStakesError`` (nothing written) for stakes it cannot cover."""
 
-    async def rollback(self, stakes: Sequence[Transfer]) -> None:
-        """The unit of work after ``debit`` did not commit: give these stakes back."""
+    async def rollback(self, debit: Debit) -> None:
+        """The unit of work after ``debit`` did not commit: give back what it took."""
 
-    async def committed(self, transfers: Sequence[Transfer]) -> None:
-        """The unit of work that recorded ``transfers`` committed."""
+    async def committed(self, movement: Movement) -> None:
+        """The unit of work that recorded ``movement`` committed."""
 
 
 class LedgerWallet:
     """The embedded wallet: each player's balance is their account in the server's ledger.
 
-    A stake is checked against the balance the store read (an early answer) and again, with
-    the account locked, when the step's unit of work posts it (``ledger.post``).
+    A stake is checked against the balance the store read (the early answer) and again, with
+    the account locked, when the unit of work posts it (``ledger.post``).
     """
 
     def __init__(self, database: Database) -> None:
@@ -65,18 +94,18 @@ class LedgerWallet:
         async with self.database.transaction() as connection:
             return await ledger.balance_of(connection, player_id)
 
-    async def debit(self, stakes: Sequence[Transfer],
-                    balances: Mapping[str, int]) -> Mapping[str, DealerPokerError]:
-        refused = {player: (balances[player], needed) for player, needed in ledger.stakes(stakes).items()
-                   if player in balances and balances[player] < needed}
-        return {player: ledger.UncoveredStakesError({player: refused[player]}) for player in refused}
+    async def debit(self, movement: Movement, balances: Mapping[str, int], *,
+                    deadline: float | None = None) -> Debit:
+        return Debit({player: ledger.UncoveredStakesError({player: (balances[player], needed)})
+                      for player, needed in ledger.stakes(movement.transfers).items()
+                      if player in balances and balances[player] < needed})
 
-    async def record(self, connection: Connection, transfers: Sequence[Transfer], *, at: str,
-                     round_id: str, new: bool) -> dict[str, int]:
-        return await ledger.post(connection, transfers, at=at, round_id=round_id, new=new)
+    async def record(self, connection: Connection, movement: Movement, debit: Debit) -> dict[str, int]:
+        return await ledger.post(connection, movement.transfers, at=movement.at, round_id=movement.round_id,
+                                 new=not movement.may_repeat)
 
-    async def rollback(self, stakes: Sequence[Transfer]) -> None:
+    async def rollback(self, debit: Debit) -> None:
         return None  # nothing was taken before the unit of work
 
-    async def committed(self, transfers: Sequence[Transfer]) -> None:
+    async def committed(self, movement: Movement) -> None:
         return None  # the ledger is the wallet: nothing to deliver

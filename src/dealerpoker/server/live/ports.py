@@ -54,14 +54,16 @@ class LiveStore(Protocol):
 
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
-                     extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+                     extra_credits: Mapping[str, Mapping[str, int]] | None = None,
+                     game: str = "") -> frozenset[str]:
         """One transaction, refused (``StaleLeaseError``) unless ``fence`` is the table's epoch:
         the record, each player's stake (player -> house) and return (house -> player) with txid
         ``{round}:{player}:{step}``, and each of ``extra_credits`` (``{other_step: {player:
         amount}}``, e.g. the Bonus paid at the deal) with txid ``{round}:{player}:{other_step}``.
-        A txid already posted is not posted again. If some players cannot cover their debit,
-        nothing is committed and those players are returned (the caller drops them and commits
-        again). Opening a round (phase ``betting``) drops the pending bets and decisions of the
+        A txid already posted is not posted again. The money goes through the wallet (``game``:
+        the table's, for it). If some players cannot cover their debit, or the wallet refused
+        them, nothing is committed and those players are returned (the caller drops them and
+        commits again). Opening a round (phase ``betting``) drops the pending bets and decisions of the
         table's earlier rounds."""
 
     def moved_balances(self) -> Mapping[str, int]:
@@ -125,7 +127,8 @@ class MemoryStore:
 
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
-                     extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+                     extra_credits: Mapping[str, Mapping[str, int]] | None = None,
+                     game: str = "") -> frozenset[str]:
         self._fence(record["table"], fence)
         round_id = f"{record['table']}/{record['number']}"
         refused = frozenset(

@@ -315,7 +315,7 @@ class TableRunner:
                       credits: Mapping[str, int],
                       extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
         refused = await self.store.commit(record, fence=self._fence(), step=step, debits=debits,
-                                          credits=credits, extra_credits=extra_credits)
+                                          credits=credits, extra_credits=extra_credits, game=self.table.game)
         if record["phase"] == "betting":
             self._balances = {}
         self._balances.update(self.store.moved_balances())

@@ -24,7 +24,7 @@ from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import Transfer, UncoveredStakesError, chunks, txid
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.schema import live_leases, live_pending, live_rounds, live_seats
-from dealerpoker.server.wallet import LedgerWallet, Wallet
+from dealerpoker.server.wallet import LedgerWallet, Movement, Wallet
 
 BALANCE_TTL = 600.0  # a stale figure only decides the early feedback; every commit checks
 BALANCE_CACHE_SIZE = 200_000
@@ -111,25 +111,36 @@ class SqlStore:
 
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
-                     extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+                     extra_credits: Mapping[str, Mapping[str, int]] | None = None,
+                     game: str = "") -> frozenset[str]:
         key = (str(record["table"]), int(record["number"]))
         round_id = f"{key[0]}/{key[1]}"
         at = self.now()
         written = dict(self._written.get(key, {}))
         self._moved = {}
-        transfers = _transfers(round_id, step, debits, credits, extra_credits or {})
+        money = Movement(round_id, game,
+                         _transfers(round_id, step, debits, credits, extra_credits or {}), at,
+                         closes_round=step == "settle", may_repeat=True)
+        debit = await self.wallet.debit(money, {})
+        if debit.refused:
+            await self.wallet.rollback(debit)
+            return frozenset(debit.refused)
         try:
             async with self.database.transaction() as connection:
                 await self._fence(connection, key[0], fence)
-                balances = await self.wallet.record(connection, transfers, at=at, round_id=round_id,
-                                                    new=False)
+                balances = await self.wallet.record(connection, money, debit)
                 await self._write_round(connection, record, at, settled=step == "settle")
                 written = await self._write_seats(connection, record, written, step, at)
                 if record["phase"] == "betting":  # a new round: the earlier rounds' intents are moot
                     await connection.execute(delete(live_pending).where(
                         live_pending.c.table_id == key[0], live_pending.c.number < key[1]))
         except UncoveredStakesError as refused:
+            await self.wallet.rollback(debit)
             return refused.players
+        except BaseException:
+            await self.wallet.rollback(debit)
+            raise
+        await self.wallet.committed(money)
         fetched = time.monotonic()
         if len(self._balances) > BALANCE_CACHE_SIZE:
             self._balances.clear()
@@ -217,7 +228,7 @@ def _seat_key(seat: Mapping[str, Any]) -> str:
 
 
 def _transfers(round_id: str, step: str, debits: Mapping[str, int], credits: Mapping[str, int],
-               extra_credits: Mapping[str, Mapping[str, int]]) -> list[Transfer]:
+               extra_credits: Mapping[str, Mapping[str, int]]) -> tuple[Transfer, ...]:
     """A commit's transfers: one per player per money moment (the step's stake or return, net;
     each of ``extra_credits``), txids ``{round}:{player}:{moment}`` (``ledger.txid``)."""
     moves: dict[str, int] = {p: -a for p, a in debits.items() if a > 0}
@@ -227,4 +238,4 @@ def _transfers(round_id: str, step: str, debits: Mapping[str, int], credits: Map
     transfers = [Transfer(txid(round_id, p, step), p, amount, step) for p, amount in moves.items()]
     transfers += [Transfer(txid(round_id, p, other), p, amount, other)
                   for other, amounts in extra_credits.items() for p, amount in amounts.items() if amount > 0]
-    return transfers
+    return tuple(transfers)

@@ -17,6 +17,7 @@ from dealerpoker.errors import IllegalActionError
 from dealerpoker.games import AnyGame, RoundState
 from dealerpoker.server.dealing import Deal
 from dealerpoker.server.ledger import BETS, BONUS, SETTLE, Transfer, txid
+from dealerpoker.server.wallet import Movement
 
 ViewJSON = str
 """A round view as JSON text, exactly as stored with the round and sent to the player."""
@@ -32,7 +33,7 @@ class Planned:
     state: RoundState
     columns: dict[str, Any]
     """The round's columns this writes (all of them for an opening), but its view."""
-    transfers: tuple[Transfer, ...]
+    money: Movement
     view: dict[str, Any]
     """The player's view after the step, but the balance."""
 
@@ -67,7 +68,8 @@ def opening(
     columns, full = _progress(state, steps, view, record, at)
     transfers = (Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS),
                  Transfer(txid(round_id, player_id, BONUS), player_id, returned, BONUS))
-    return Planned(round_id, 1, state, {**record, **columns}, transfers, full)
+    money = Movement(round_id, game.name, transfers, at)
+    return Planned(round_id, 1, state, {**record, **columns}, money, full)
 
 
 def next_step(
@@ -100,7 +102,8 @@ def next_step(
               "total_returned": row["total_returned"] + returned}
     columns, full = _progress(state, steps, view, record, at)
     columns.update(total_stake=record["total_stake"], total_returned=record["total_returned"])
-    return Planned(round_id, len(steps), state, columns, tuple(transfers), full)
+    money = Movement(round_id, game.name, tuple(transfers), at, closes_round=state.settlement is not None)
+    return Planned(round_id, len(steps), state, columns, money, full)
 
 
 def replay(game: AnyGame, row: Mapping[str, Any]) -> RoundState:

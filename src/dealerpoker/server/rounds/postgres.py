@@ -38,7 +38,7 @@ from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.sql import SqlRoundStore
 from dealerpoker.server.rounds.store import PlayerRead, RoundRead
 from dealerpoker.server.schema import rounds
-from dealerpoker.server.wallet import LedgerWallet
+from dealerpoker.server.wallet import Debit, LedgerWallet
 
 _ROUND = "SELECT rounds.*, accounts.balance FROM rounds JOIN accounts ON accounts.id = rounds.player_id " \
          "WHERE rounds.id = $1"
@@ -151,7 +151,7 @@ class PostgresRoundStore(SqlRoundStore):
         known = self._known.round(round_id)
         return known if known is not None else await self.round(round_id)
 
-    async def open(self, read: PlayerRead, opening: Planned, next_seed: str) -> ViewJSON | None:
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
         columns = opening.columns
         money, balance = self._money(read.player_id, read.balance, opening)
         view = opening.render(balance)
@@ -163,7 +163,7 @@ class PostgresRoundStore(SqlRoundStore):
         self._known.wrote(read.player_id, balance, values)
         return view
 
-    async def step(self, read: RoundRead, step: Planned) -> ViewJSON | None:
+    async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
         player_id = str(read.row["player_id"])
         money, balance = self._money(player_id, read.balance, step)
         view = step.render(balance)
@@ -180,14 +180,14 @@ class PostgresRoundStore(SqlRoundStore):
         """The statements' first eight arguments (round, balance read, net change, time, the
         entries' arrays) and the balance after; a stake the balance read does not cover is
         refused (the wallet's debit refused it already)."""
-        needed = ledger.stakes(planned.transfers).get(player_id, 0)
+        needed = ledger.stakes(planned.money.transfers).get(player_id, 0)
         if needed > balance:
             raise InsufficientFundsError(f"insufficient funds: {needed} needed, balance is {balance}",
                                          balance=balance, needed=needed)
-        delta = ledger.net(planned.transfers).get(player_id, 0)
-        rows = ledger.entries(planned.transfers)
-        at = planned.columns["updated_at"]
-        return [planned.round_id, balance, delta, at, *ledger.entry_arrays(rows)], balance + delta
+        delta = ledger.net(planned.money.transfers).get(player_id, 0)
+        rows = ledger.entries(planned.money.transfers)
+        arguments = [planned.round_id, balance, delta, planned.money.at, *ledger.entry_arrays(rows)]
+        return arguments, balance + delta
 
     async def _write(self, statement: str, arguments: list[Any]) -> bool:
         async with self._connection() as connection:

@@ -34,7 +34,7 @@ from dealerpoker.server.ledger import BETS, Transfer, txid
 from dealerpoker.server.rounds import plan
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.store import RoundRead, RoundStore
-from dealerpoker.server.wallet import Wallet
+from dealerpoker.server.wallet import Debit, Movement, Wallet
 
 DealFunction = Callable[[str, str, int], Deal]
 """(server seed, client seed, nonce) -> the round's deal."""
@@ -84,9 +84,10 @@ class RoundService:
                 raise NotFoundError(f"no player {player_id!r}")
             if player.key_round is not None:
                 return await self._repeated(player_id, game, valid, str(idempotency_key), player.key_round)
-            round_id = self.id_factory()
-            stakes = [Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS)]
-            await self._debit(player_id, stakes, {player_id: player.balance})
+            round_id, at = self.id_factory(), timestamp(self.clock())
+            taken = Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS)
+            stakes = Movement(round_id, game.name, (taken,), at)
+            debit = await self._debit(player_id, stakes, {player_id: player.balance})
             try:
                 # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
                 # player who never asked gets a fresh one, whose commitment the first view shows.
@@ -95,12 +96,12 @@ class RoundService:
                     game, round_id=round_id, player_id=player_id, bets=valid,
                     deal=self.deal(server_seed, player.client_seed, player.nonce),
                     client_seed=player.client_seed, nonce=player.nonce, idempotency_key=idempotency_key,
-                    rules_fingerprint=self._fingerprints[game.name], at=timestamp(self.clock()))
-                view = await self.store.open(player, opening, draw_server_seed(self.rng))
+                    rules_fingerprint=self._fingerprints[game.name], at=at)
+                view = await self.store.open(player, opening, draw_server_seed(self.rng), debit)
             except BaseException:
-                await self.wallet.rollback(stakes)
+                await self.wallet.rollback(debit)
                 raise
-            if await self._done(stakes, opening, view):
+            if await self._done(debit, opening, view):
                 assert view is not None
                 return view
         raise _busy(f"player {player_id}")
@@ -150,26 +151,28 @@ class RoundService:
         game = self.game(row["game"])
         state = self._states.recall(round_id, len(json.loads(row["steps"])))
         planned = plan.next_step(game, row, action, source=source, at=timestamp(self.clock()), state=state)
-        stakes = [t for t in planned.transfers if t.amount < 0]
-        await self._debit(player_id, stakes, {player_id: read.balance})
+        debit = await self._debit(player_id, planned.money, {player_id: read.balance})
         try:
-            view = await self.store.step(read, planned)
+            view = await self.store.step(read, planned, debit)
         except BaseException:
-            await self.wallet.rollback(stakes)
+            await self.wallet.rollback(debit)
             raise
-        return view if await self._done(stakes, planned, view) else None
+        return view if await self._done(debit, planned, view) else None
 
-    async def _debit(self, player_id: str, stakes: list[Transfer], balances: Mapping[str, int]) -> None:
-        refused = await self.wallet.debit(stakes, balances)
-        if player_id in refused:
-            raise refused[player_id]
+    async def _debit(self, player_id: str, movement: Movement, balances: Mapping[str, int]) -> Debit:
+        """The wallet takes the stakes, or the player's refusal is raised (nothing taken)."""
+        debit = await self.wallet.debit(movement, balances)
+        if player_id in debit.refused:
+            await self.wallet.rollback(debit)
+            raise debit.refused[player_id]
+        return debit
 
-    async def _done(self, stakes: list[Transfer], planned: Planned, view: ViewJSON | None) -> bool:
+    async def _done(self, debit: Debit, planned: Planned, view: ViewJSON | None) -> bool:
         """After the store's write of ``planned``: whether it wrote (else the stakes go back)."""
         if view is None:
-            await self.wallet.rollback(stakes)
+            await self.wallet.rollback(debit)
             return False
-        await self.wallet.committed(planned.transfers)
+        await self.wallet.committed(planned.money)
         self._states.remember(planned.round_id, planned.steps, planned.state)
         return True
 

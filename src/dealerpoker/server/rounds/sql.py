@@ -17,7 +17,7 @@ from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.store import PlayerRead, RoundRead
 from dealerpoker.server.schema import accounts, players, rounds
-from dealerpoker.server.wallet import Wallet
+from dealerpoker.server.wallet import Debit, Wallet
 
 _ROUND = select(rounds, accounts.c.balance).join(accounts, accounts.c.id == rounds.c.player_id) \
     .where(rounds.c.id == bindparam("round"))
@@ -65,7 +65,7 @@ class SqlRoundStore:
 
     round_to_step = round
 
-    async def open(self, read: PlayerRead, opening: Planned, next_seed: str) -> ViewJSON | None:
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
         try:
             async with self.database.transaction() as connection:
                 used = await connection.execute(_SEEDS_USED, {
@@ -73,16 +73,16 @@ class SqlRoundStore:
                     "p_committed_seed": read.next_server_seed, "p_next_seed": next_seed})
                 if used.rowcount != 1:
                     raise _Changed
-                view = await self._record(connection, read.player_id, opening)
+                view = await self._record(connection, read.player_id, opening, debit)
                 await connection.execute(_INSERT_ROUND, {**opening.columns, "view": view})
         except (_Changed, IntegrityError):  # IntegrityError: a concurrent request took the key
             return None
         return view
 
-    async def step(self, read: RoundRead, step: Planned) -> ViewJSON | None:
+    async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
         try:
             async with self.database.transaction() as connection:
-                view = await self._record(connection, str(read.row["player_id"]), step)
+                view = await self._record(connection, str(read.row["player_id"]), step, debit)
                 written = await connection.execute(_STEP, {
                     "round": step.round_id, "steps_read": read.row["steps"], **step.columns, "view": view})
                 if written.rowcount != 1:
@@ -91,11 +91,10 @@ class SqlRoundStore:
             return None
         return view
 
-    async def _record(self, connection: Connection, player_id: str, planned: Planned) -> ViewJSON:
-        """The transfers through the wallet; the view with the player's balance after them."""
-        at = str(planned.columns["updated_at"])
-        balances = await self.wallet.record(connection, planned.transfers, at=at, round_id=planned.round_id,
-                                            new=True)
+    async def _record(self, connection: Connection, player_id: str, planned: Planned,
+                      debit: Debit) -> ViewJSON:
+        """The step's money through the wallet; the view with the player's balance after it."""
+        balances = await self.wallet.record(connection, planned.money, debit)
         balance = balances.get(player_id)
         if balance is None:  # nothing moved (a step without a stake)
             balance = int(await connection.scalar(_BALANCE, {"player": player_id}) or 0)

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from dealerpoker.server.db import Database
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
-from dealerpoker.server.wallet import LedgerWallet, Wallet
+from dealerpoker.server.wallet import Debit, LedgerWallet, Wallet
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +60,13 @@ class RoundStore(Protocol):
         """A round to compute its next step from: may be what this process last wrote (the
         write checks it)."""
 
-    async def open(self, read: PlayerRead, opening: Planned, next_seed: str) -> ViewJSON | None:
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
         """Write a new round (``opening.columns``), advance the player's nonce and committed seed
-        (``next_seed``) and record the opening's transfers, if the player is still as ``read``;
-        the stored view, or None (nothing written)."""
+        (``next_seed``) and record the opening's money (``Wallet.record`` with ``debit``), if
+        the player is still as ``read``; the stored view, or None (nothing written)."""
 
-    async def step(self, read: RoundRead, step: Planned) -> ViewJSON | None:
-        """Write a round's next step and record its transfers if the round (and the balance) are
+    async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
+        """Write a round's next step and record its money if the round (and the balance) are
         still as ``read``; the stored view, or None (nothing written)."""
 
     async def history(self, player_id: str, *, limit: int, before_seq: int | None = None,
