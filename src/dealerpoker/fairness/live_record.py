@@ -44,7 +44,7 @@ from typing import Any
 
 from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness.canonical import canonical_json
-from dealerpoker.fairness.verify import RECORD_VERSION, record_digest
+from dealerpoker.fairness.checks import RECORD_VERSION, record_digest
 
 __all__ = ["HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
 
