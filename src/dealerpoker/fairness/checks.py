@@ -25,6 +25,8 @@ from dealerpoker.fairness.canonical import canonical_json, sha256_hex
 from dealerpoker.fairness.shuffle import ALGORITHM_VERSION, commitment, deck_order
 from dealerpoker.games import get_game
 from dealerpoker.games.base import RoundState
+from dealerpoker.games.money import Money
+from dealerpoker.games.payments import at_deal, decide, free_action, timer_may_play
 from dealerpoker.games.rules import rules_from_document
 
 #: The record layout version this verifier reads and the builders write.
@@ -250,6 +252,16 @@ def load_game(check: Checker, record: Mapping[str, Any]) -> Any:
     return game
 
 
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A player's part replayed with the rules engine: the settled state, and what its steps
+    moved by the money rules (``dealerpoker.games.payments``): taken from and paid to the player."""
+
+    state: RoundState
+    staked: Money
+    returned: Money
+
+
 def replay_seat(
     check: Checker,
     game: Any,
@@ -259,7 +271,7 @@ def replay_seat(
     settlement: Any,
     *,
     prefix: str = "",
-) -> RoundState | None:
+) -> Replayed | None:
     """Replay one player's bets and actions with the rules engine and compare the settlement.
 
     ``prefix`` names where in the record the player's part is (``""`` for a solo record).
@@ -272,6 +284,8 @@ def replay_seat(
     except (DealerPokerError, TypeError, AttributeError) as error:
         check.fail(f"{prefix}bets", f"the rules engine refuses the opening bets: {error}")
         return None
+    deal = at_deal(state)
+    staked, returned = deal.stake, deal.returned
     for k, action in enumerate(actions):
         if not isinstance(action, Mapping):
             check.fail(f"{prefix}actions[{k}]", "must be an object {step, action, source, at, stake}")
@@ -280,7 +294,7 @@ def replay_seat(
         try:
             game.check_action(state, name)
             stake = game.stake_for(state, name)
-            timer_default = game.timeout_action(state)
+            timer_may = timer_may_play(game, state, name)
         except DealerPokerError as error:
             check.fail(f"{prefix}actions[{k}].action", f"{name!r} cannot be replayed: {error}")
             return None
@@ -289,13 +303,13 @@ def replay_seat(
                 f"{prefix}actions[{k}].source",
                 f"record says {action.get('source')!r}, expected one of {', '.join(ACTION_SOURCES)}",
             )
-        elif action.get("source") == "timer" and game.aliases.get(name, name) != timer_default and stake:
+        elif action.get("source") == "timer" and not timer_may:
             # The timer plays the rules' default, or a free check/fold when the balance cannot
             # cover the default's stake; it never places a stake of its own choosing.
             check.fail(
                 f"{prefix}actions[{k}].action",
-                f"a timer default must be {timer_default!r} here (or a free check/fold), "
-                f"record says {name!r}",
+                f"a timer default must be {game.timeout_action(state)!r} here (or the free "
+                f"{free_action(game, state)!r}), record says {name!r}",
             )
         if action.get("stake") != stake:
             check.fail(
@@ -303,7 +317,8 @@ def replay_seat(
                 f"record says {action.get('stake')!r}, the rules engine "
                 f"debits {stake} for {name!r} in the {state.phase} phase",
             )
-        state, _ = game.apply(state, name)
+        state, step = decide(game, state, name, already_returned=returned)
+        staked, returned = staked + step.stake, returned + step.returned
     if not state.is_settled or state.settlement is None:
         check.fail(f"{prefix}actions",
                    f"the replayed round is not settled (it waits in the {state.phase} phase)")
@@ -317,7 +332,7 @@ def replay_seat(
             f"re-settled with the rules engine: staked {result.total_stake}, "
             f"returned {result.total_returned}, net {result.net}",
         )
-    return state
+    return Replayed(state, staked, returned)
 
 
 def check_player_ledger(
@@ -325,12 +340,12 @@ def check_player_ledger(
     ledger: Sequence[Mapping[str, Any]],
     player: Any,
     actions: Sequence[Any],
-    state: RoundState,
+    replayed: Replayed,
     *,
     prefix: str = "",
 ) -> bool:
-    """One player's transfers (``ledger``: both entries of each) against their re-settled round."""
-    assert state.settlement is not None
+    """One player's transfers (``ledger``: both entries of each) against what their replayed
+    round moved."""
     by_txid: dict[str, list[Mapping[str, Any]]] = {}
     for entry in ledger:
         by_txid.setdefault(str(entry.get("txid")), []).append(entry)
@@ -351,18 +366,17 @@ def check_player_ledger(
     player_amounts = [e["amount"] for e in ledger if e.get("account") == player]
     debited = -sum(a for a in player_amounts if a < 0)
     credited = sum(a for a in player_amounts if a > 0)
-    settlement = state.settlement
-    if debited != settlement.total_stake:
+    if debited != replayed.staked:
         check.fail(
             f"{prefix}ledger.debits",
-            f"the ledger debits the player {debited}, the re-settled round staked {settlement.total_stake}",
+            f"the ledger debits the player {debited}, the re-settled round staked {replayed.staked}",
         )
         good = False
-    if credited != settlement.total_returned:
+    if credited != replayed.returned:
         check.fail(
             f"{prefix}ledger.credits",
             f"the ledger credits the player {credited}, the re-settled round "
-            f"returns {settlement.total_returned}",
+            f"returns {replayed.returned}",
         )
         good = False
     for k, action in enumerate(actions):

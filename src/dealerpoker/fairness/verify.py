@@ -40,6 +40,7 @@ from dealerpoker.fairness.checks import (
     RECORD_VERSION,
     Checker,
     Finding,
+    Replayed,
     check_dealt,
     check_fairness,
     check_header,
@@ -51,7 +52,6 @@ from dealerpoker.fairness.checks import (
     verify_deal,
 )
 from dealerpoker.fairness.verify_live import verify_live_record
-from dealerpoker.games.base import RoundState
 
 __all__ = [
     "RECORD_VERSION",
@@ -120,19 +120,19 @@ def _check_times(check: Checker, record: Mapping[str, Any]) -> None:
     check.ok("timestamps", "opened, every action and settlement are in order")
 
 
-def _check_replay(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> RoundState | None:
+def _check_replay(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> Replayed | None:
     game = load_game(check, record)
     if game is None:
         return None
-    state = replay_seat(check, game, deck, record["bets"], record["actions"], record["settlement"])
-    if state is not None and record["status"] != "settled":
+    replayed = replay_seat(check, game, deck, record["bets"], record["actions"], record["settlement"])
+    if replayed is not None and record["status"] != "settled":
         check.fail("status", f"record says {record['status']!r}, but the replayed round is settled")
-    return state
+    return replayed
 
 
-def _check_ledger(check: Checker, record: Mapping[str, Any], state: RoundState) -> None:
+def _check_ledger(check: Checker, record: Mapping[str, Any], replayed: Replayed) -> None:
     ledger = record["ledger"]
     if not isinstance(ledger, list) or not all(isinstance(e, Mapping) for e in ledger):
         check.fail("ledger", "must be a list of entries {txid, account, amount, memo, at}")
         return
-    check_player_ledger(check, ledger, record["player_id"], record["actions"], state)
+    check_player_ledger(check, ledger, record["player_id"], record["actions"], replayed)

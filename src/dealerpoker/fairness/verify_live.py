@@ -30,6 +30,7 @@ from dealerpoker.fairness.checks import (
 )
 from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
 from dealerpoker.fairness.table import table_client_seed
+from dealerpoker.games.payments import opening_stake
 
 __all__ = ["verify_live_record"]
 
@@ -226,16 +227,18 @@ def _check_seat(check: Checker, record: Mapping[str, Any], game: Any, deck: tupl
             check.fail(f"{prefix}actions[{k}].reason",
                        f"record says {reason!r} for source {source!r}: the timer's reason is one of "
                        f"{', '.join(TIMER_REASONS)}, a player's own choice has none")
-    state = replay_seat(check, game, deck, seat.get("bets"), actions, seat.get("settlement"), prefix=prefix)
-    if state is None or state.settlement is None:
+    replayed = replay_seat(check, game, deck, seat.get("bets"), actions, seat.get("settlement"),
+                           prefix=prefix)
+    if replayed is None or replayed.state.settlement is None:
         return
-    check.same(f"{prefix}total_stake", seat.get("total_stake"), state.settlement.total_stake,
+    settlement = replayed.state.settlement
+    check.same(f"{prefix}total_stake", seat.get("total_stake"), settlement.total_stake,
                "the stored total stake is the re-settled one")
-    check.same(f"{prefix}total_returned", seat.get("total_returned"), state.settlement.total_returned,
+    check.same(f"{prefix}total_returned", seat.get("total_returned"), settlement.total_returned,
                "the stored total return is the re-settled one")
-    if not check_player_ledger(check, transfers, player, actions or [], state, prefix=prefix):
+    if not check_player_ledger(check, transfers, player, actions or [], replayed, prefix=prefix):
         return
-    opening = sum(int(v) for v in (seat.get("bets") or {}).values())
+    opening = opening_stake({str(k): int(v) for k, v in (seat.get("bets") or {}).items()})
     txid = seat.get("bets_txid")
     mine = [e.get("amount") for e in transfers if e.get("txid") == txid and e.get("account") == player]
     if opening and mine != [-opening]:
