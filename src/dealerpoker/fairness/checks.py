@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import index_to_card, texts_from_indices
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.canonical import canonical_json, sha256_hex
 from dealerpoker.fairness.shuffle import ALGORITHM_VERSION, commitment, deck_order
@@ -53,10 +53,6 @@ class Finding:
 def record_digest(record: Mapping[str, Any]) -> str:
     """SHA-256 hex of the canonical JSON of ``record`` without its ``record_digest`` key."""
     return sha256_hex(canonical_json({k: v for k, v in record.items() if k != "record_digest"}))
-
-
-def _cards(indices: Sequence[int]) -> list[str]:
-    return [str(index_to_card(i)) for i in indices]
 
 
 def verify_deal(
@@ -220,7 +216,7 @@ def check_dealt(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...]
         return
     for place, cards in places.items():
         shown = dealt.get(place, [])
-        expected = _cards(cards)
+        expected = texts_from_indices(cards)
         if not isinstance(shown, list) or len(shown) > len(expected):
             check.fail(f"dealt.{place}", f"record says {shown!r}, the deck gives {expected}")
             continue

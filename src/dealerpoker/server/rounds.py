@@ -96,11 +96,6 @@ class _Step:
     returned: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundPage:
-    rounds: list[dict[str, Any]]
-
-
 class RoundService:
     """Open, play, show and recover solo rounds."""
 

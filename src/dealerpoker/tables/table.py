@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.payments import (
     free_action,
@@ -66,7 +66,10 @@ class LiveGame(Protocol):
 
 
 class LiveTableError(DealerPokerError, ValueError):
-    """An intent the table cannot take now (wrong phase, timer over, not seated...)."""
+    """An intent the table cannot take now (wrong phase, timer over, not seated...); ``code``
+    names which (``no_more_bets``, ``no_decision_open``, ``already_decided``...)."""
+
+    status = 409
 
     def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
@@ -159,11 +162,8 @@ class LiveRound:
 
     @property
     def round_id(self) -> str:
-        """Unique per table and round; the ledger's txids are ``{round_id}:{player}:{step}``."""
+        """Unique per table and round; the ledger's txids begin with it."""
         return f"{self.table_id}/{self.number}"
-
-    def txid(self, player_id: str, step: str) -> str:
-        return f"{self.round_id}:{player_id}:{step}"
 
     def at_point(self) -> list[Seat]:
         """Seats whose engine state waits for a decision at the current point."""
@@ -378,10 +378,6 @@ def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
     return replace(rnd, phase=Phase.PAUSE, deadline=now + table.pause_seconds).at("settled", now)
 
 
-def _cards(indices: tuple[int, ...]) -> list[str]:
-    return [str(index_to_card(i)) for i in indices]
-
-
 def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
     """What everyone at the table may see: never a card before its reveal."""
     view: dict[str, Any] = {
@@ -399,13 +395,13 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
     }
     if rnd.deck is not None:
         deck = rnd.deck
-        view["player_cards"] = _cards(deck[0:2])
+        view["player_cards"] = texts_from_indices(deck[0:2])
         if rnd.phase is Phase.DECISION:
             assert rnd.point is not None
-            view["board"] = _cards(deck[4:4 + _BOARD_VISIBLE[rnd.point]])
+            view["board"] = texts_from_indices(deck[4:4 + _BOARD_VISIBLE[rnd.point]])
         elif rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE):
-            view["board"] = _cards(deck[4:9])
-            view["dealer_cards"] = _cards(deck[2:4])
+            view["board"] = texts_from_indices(deck[4:9])
+            view["dealer_cards"] = texts_from_indices(deck[2:4])
     return view
 
 
