@@ -31,7 +31,7 @@ PLAYS = {
     "texas-bonus": ({"ante": [1000], "bonus": [500]}, ["bet", "bet", "bet"]),
     "casino-holdem": ({"ante": [1000], "aa": [500]}, ["raise"]),
 }
-LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/server/tables.toml
+LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/tables/tables.toml
 # Each live player's opening bets (chip values clicked onto each field).
 LIVE_BETS = ({"ante": [1000], "bonus": [500]}, {"ante": [2500]})
 SHOTS = (*PLAYS, "live-table")

@@ -39,12 +39,12 @@ from typing import Any
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
-from dealerpoker.server.live import table as core
-from dealerpoker.server.live.config import TableConfig
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
-from dealerpoker.server.live.record import Fairness, from_record, to_record
-from dealerpoker.server.live.table import LiveGame, LiveRound, LiveTableError, Phase
+from dealerpoker.tables import table as core
+from dealerpoker.tables.config import TableConfig
+from dealerpoker.tables.record import Fairness, from_record, to_record
+from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
 IDLE_RECHECK = 1.0

@@ -27,14 +27,14 @@ from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.api.deps import PlayerDep, error_responses
 from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
-from dealerpoker.server.live.config import TableConfig, load_tables
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.server.live.table import LiveTableError
 from dealerpoker.server.services import Services
+from dealerpoker.tables.config import TableConfig, load_tables
+from dealerpoker.tables.table import LiveTableError
 
 log = logging.getLogger("dealerpoker.live")
 PRESENCE_INTERVAL = 1.0

@@ -19,8 +19,8 @@ casino-holdem: flop). It ends at its deadline, or as soon as every player at it 
 whoever has not decided gets the rules' timeout action (``game.timeout_action``). A decision is
 final once accepted. Bets can be placed, changed and withdrawn until the betting deadline.
 
->>> from dealerpoker.server.live.config import parse_tables
->>> from dealerpoker.server.live.table import open_round
+>>> from dealerpoker.tables.config import parse_tables
+>>> from dealerpoker.tables.table import open_round
 >>> table = parse_tables('[[tables]]\\nid = "t"\\ngame = "casino-holdem"')[0]
 >>> rnd = open_round(table, number=1, now=100.0)
 >>> str(rnd.phase), rnd.deadline, rnd.round_id
@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.server.live.config import TableConfig
+from dealerpoker.tables.config import TableConfig
 
 
 class LiveGame(Protocol):
