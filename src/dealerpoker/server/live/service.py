@@ -4,17 +4,8 @@
 startup every configured table's runner resumes its last round and its clock starts; players
 connect to ``/ws/tables/{id}``.
 
-WebSocket protocol (JSON text frames; every server message has ``type`` and ``sent_at``):
-
-- authenticate with ``Authorization: Bearer <token>`` on the upgrade request, or (browsers) send
-  ``{"type": "auth", "token": "..."}`` as the first message;
-- server -> client: ``welcome`` (player id, table configuration, balance), ``table`` (the
-  public state: phase, deadline, players, shared cards revealed so far, fairness), ``you`` (the
-  player's own bets, decisions, legal actions with their stakes, and settlement), ``presence``
-  (the player count), ``error`` (``{"error": code, "message"}``);
-- client -> server: ``{"type": "bet", "bets": {"ante": 100, "bonus": 25}}`` (replaces the
-  player's bets; ``{}`` withdraws them), ``{"type": "decide", "action": "bet"}``,
-  ``{"type": "ping"}`` (answered by ``pong``).
+The WebSocket protocol (messages, error codes, close codes) is described in docs/api.md, the only
+description of it: change both together.
 """
 
 from __future__ import annotations
