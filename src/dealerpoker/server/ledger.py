@@ -59,12 +59,17 @@ class UncoveredStakesError(InsufficientFundsError):
     ``players`` names them all; ``balance`` and ``needed`` are the first one's.
     """
 
-    def __init__(self, refused: Mapping[str, tuple[int, int]]) -> None:
-        player = min(refused)
-        balance, needed = refused[player]
-        super().__init__(f"insufficient funds: {needed} needed, balance is {balance}",
-                         balance=balance, needed=needed)
-        self.players = frozenset(refused)
+    def __init__(self, message: str, *, balance: int = 0, needed: int = 0,
+                 players: frozenset[str] = frozenset()) -> None:
+        super().__init__(message, balance=balance, needed=needed)
+        self.players = players
+
+    @classmethod
+    def of(cls, refused: Mapping[str, tuple[int, int]]) -> UncoveredStakesError:
+        """The error for these players' (balance, stake)."""
+        balance, needed = refused[min(refused)]
+        return cls(f"insufficient funds: {needed} needed, balance is {balance}", balance=balance,
+                   needed=needed, players=frozenset(refused))
 
 
 Entry = tuple[str, str, int, str]
@@ -154,7 +159,7 @@ async def post(
     refused = {player: (balances.get(player, 0), needed) for player, needed in taken.items()
                if balances.get(player, 0) < needed}
     if refused:
-        raise UncoveredStakesError(refused)
+        raise UncoveredStakesError.of(refused)
     unknown = sorted(set(moves) - set(balances))
     if unknown:
         raise ValueError(f"transfer {transfers[0].txid}: unknown account {unknown[0]!r}")

@@ -96,7 +96,7 @@ class LedgerWallet:
 
     async def debit(self, movement: Movement, balances: Mapping[str, int], *,
                     deadline: float | None = None) -> Debit:
-        return Debit({player: ledger.UncoveredStakesError({player: (balances[player], needed)})
+        return Debit({player: ledger.UncoveredStakesError.of({player: (balances[player], needed)})
                       for player, needed in ledger.stakes(movement.transfers).items()
                       if player in balances and balances[player] < needed})
 

@@ -25,8 +25,8 @@ from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.fairness import store_rules_document
-from dealerpoker.server.live.config import TableConfig
 from dealerpoker.server.schema import ledger_entries, live_rounds, live_seats, rules_documents
+from dealerpoker.tables.config import TableConfig
 
 __all__ = ["LiveRecords", "live_records_between", "settled_live_records", "store_table_rules"]
 

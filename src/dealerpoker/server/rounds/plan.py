@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealerpoker.errors import IllegalActionError
-from dealerpoker.games import AnyGame, RoundState
+from dealerpoker.games import AnyGame, RoundState, payments
 from dealerpoker.server.dealing import Deal
 from dealerpoker.server.ledger import BETS, BONUS, SETTLE, Transfer, txid
 from dealerpoker.server.wallet import Movement
@@ -48,14 +48,11 @@ def opening(
     game: AnyGame, *, round_id: str, player_id: str, bets: dict[str, int], deal: Deal, client_seed: str,
     nonce: int, idempotency_key: str | None, rules_fingerprint: str, at: str,
 ) -> Planned:
-    """A new round from its bets and deal: the opening stakes, and a Bonus the hole cards won."""
-    stake = sum(bets.values())
+    """A new round from its bets and deal: the opening stakes, and a Bonus the hole cards won
+    (``games.payments``)."""
     state = game.start(bets, deal.deck)
+    stake, returned = payments.opening_stake(bets), payments.paid_at_deal(state)
     view = game.view(state)
-    returned = 0
-    bonus = view.get("bonus")
-    if isinstance(bonus, dict) and bonus.get("status") == "won":
-        returned = int(bonus["returned"])
     steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
               "returned": returned}]
     record = {
@@ -86,15 +83,12 @@ def next_step(
                                  phase=row["phase"], action=str(action))
     steps: list[dict[str, Any]] = json.loads(row["steps"])
     state = state or replay(game, row)
-    game.check_action(state, action)
     point = state.phase
-    stake = game.stake_for(state, action)
-    state, _events = game.apply(state, action)
+    state, paid = payments.decide(game, state, action, already_returned=int(row["total_returned"]))
+    stake, returned = paid.stake, paid.returned
     view = game.view(state)
     transfers = [Transfer(txid(round_id, player_id, point), player_id, -stake, point)]
-    returned = 0
     if state.settlement is not None:
-        returned = int(state.settlement.total_returned) - int(row["total_returned"])
         transfers.append(Transfer(txid(round_id, player_id, SETTLE), player_id, returned, SETTLE))
     steps.append({"step": len(steps), "action": state.actions[-1], "source": source, "at": at,
                   "stake": stake, "returned": returned})

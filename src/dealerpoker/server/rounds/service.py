@@ -26,7 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
-from dealerpoker.games import AnyGame, RoundState
+from dealerpoker.games import AnyGame, RoundState, payments
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
@@ -38,7 +38,6 @@ from dealerpoker.server.wallet import Debit, Movement, Wallet
 
 DealFunction = Callable[[str, str, int], Deal]
 """(server seed, client seed, nonce) -> the round's deal."""
-ZERO_COST_DEFAULTS = ("check", "fold")
 ATTEMPTS = 100
 """Writes of one request refused because a concurrent one changed the rows first (each refusal
 means another request of the player went through), before it answers 409."""
@@ -201,10 +200,9 @@ class RoundService:
             game = self.game(row["game"])
             state = plan.replay(game, row)
             try:
-                view = await self._step(read, game.timeout_action(state), source="timer")
-            except InsufficientFundsError:
-                free = next(a for a in game.legal_actions(state) if a in ZERO_COST_DEFAULTS)
-                view = await self._step(read, free, source="timer")
+                view = await self._step(read, payments.timer_action(game, state), source="timer")
+            except InsufficientFundsError:  # the funds fell short of the rules' default
+                view = await self._step(read, payments.free_action(game, state), source="timer")
             if view is not None:
                 left = count + 1
         return False
