@@ -16,14 +16,19 @@ Both databases are reached through SQLAlchemy Core, each with its natural driver
   player are serialised by row locks or by statements that write only rows still as read.
 
 A unit of work hands out a :class:`Connection`: ``await connection.execute(statement)`` on both
-databases (SQLAlchemy's ``AsyncConnection`` on PostgreSQL, :class:`SQLiteConnection` on SQLite).
+databases (:class:`SQLiteConnection`, :class:`PostgresConnection`), and for the hot path (a round
+step, the ledger) ``rows`` and ``run``: on SQLite the statement is compiled once and run on the
+``sqlite3`` connection itself, as SQLAlchemy's execution of a statement (a context, a result
+object, events) cost several times what SQLite spends running it: it made a solo round cost
+3x the server CPU (``benchmarks/RESULTS.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol, TypeVar
 
@@ -31,7 +36,7 @@ from sqlalchemy import Connection as SyncConnection
 from sqlalchemy import CursorResult, Executable, create_engine, event, select
 from sqlalchemy.engine import Dialect, Engine, make_url
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from dealerpoker.server import schema
@@ -80,10 +85,16 @@ def is_sqlite(url: str) -> bool:
 
 Result = CursorResult[*tuple[Any, ...]]
 """What a statement gives back (rows, a row count)."""
+Values = Mapping[str, Any]
 
 
 class Connection(Protocol):
-    """The statements of one unit of work (SQLAlchemy Core), awaited on either database."""
+    """The statements of one unit of work (SQLAlchemy Core), awaited on either database.
+
+    ``execute`` and ``scalar`` are SQLAlchemy's own (any statement, its ``Result``). ``rows`` and
+    ``run`` are the hot path's (a round step, the ledger): the statement with these parameter
+    names is compiled once and, on SQLite, run straight on the ``sqlite3`` connection.
+    """
 
     @property
     def dialect(self) -> Dialect: ...
@@ -92,15 +103,23 @@ class Connection(Protocol):
 
     async def scalar(self, statement: Executable, parameters: Any = None) -> Any: ...
 
+    async def rows(self, statement: Executable, values: Values) -> list[dict[str, Any]]:
+        """Every row of a query, as column -> value (bound parameters: no ``IN`` lists)."""
+
+    async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
+        """Execute an INSERT, UPDATE or DELETE once, or once per mapping; the rows it changed."""
+
 
 class SQLiteConnection:
-    """A synchronous SQLAlchemy connection to SQLite behind the awaitable :class:`Connection`
-    calls: each statement runs at once on the calling (event-loop) thread."""
+    """The process's SQLite connection behind the awaitable :class:`Connection` calls: each
+    statement runs at once on the calling (event-loop) thread."""
 
-    __slots__ = ("sync",)
+    __slots__ = ("compiler", "driver", "sync")
 
-    def __init__(self, sync: SyncConnection) -> None:
+    def __init__(self, sync: SyncConnection, compiler: _Compiler) -> None:
         self.sync = sync
+        self.driver: Any = sync.connection.driver_connection  # the sqlite3 connection
+        self.compiler = compiler
 
     @property
     def dialect(self) -> Dialect:
@@ -112,6 +131,48 @@ class SQLiteConnection:
     async def scalar(self, statement: Executable, parameters: Any = None) -> Any:
         return self.sync.scalar(statement, parameters)
 
+    async def rows(self, statement: Executable, values: Values) -> list[dict[str, Any]]:
+        query = self.compiler.query(statement, tuple(values))
+        found = self.driver.execute(query.sql, query.arguments(values)).fetchall()
+        return [dict(zip(query.columns, row, strict=True)) for row in found]
+
+    async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
+        if isinstance(values, Mapping):
+            query = self.compiler.query(statement, tuple(values))
+            return int(self.driver.execute(query.sql, query.arguments(values)).rowcount)
+        if not values:
+            return 0
+        query = self.compiler.query(statement, tuple(values[0]), many=True)
+        return int(self.driver.executemany(query.sql, [query.arguments(row) for row in values]).rowcount)
+
+
+class PostgresConnection:
+    """SQLAlchemy's ``AsyncConnection`` (asyncpg) behind the :class:`Connection` calls."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.connection.dialect
+
+    async def execute(self, statement: Executable, parameters: Any = None) -> Result:
+        return await self.connection.execute(statement, parameters)
+
+    async def scalar(self, statement: Executable, parameters: Any = None) -> Any:
+        return await self.connection.scalar(statement, parameters)
+
+    async def rows(self, statement: Executable, values: Values) -> list[dict[str, Any]]:
+        return [dict(row) for row in (await self.connection.execute(statement, dict(values))).mappings()]
+
+    async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
+        if not isinstance(values, Mapping) and not values:
+            return 0
+        parameters = dict(values) if isinstance(values, Mapping) else [dict(row) for row in values]
+        return int((await self.connection.execute(statement, parameters)).rowcount)
+
 
 class Database:
     """One engine and the units of work the services run in."""
@@ -122,6 +183,7 @@ class Database:
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.pool_size = pool_size
         self._sqlite: Engine | None = None
+        self._sqlite_connection: SyncConnection | None = None
         self._postgres: AsyncEngine | None = None
         if self.is_sqlite:
             wal = parsed.database not in (None, "", ":memory:")
@@ -132,6 +194,7 @@ class Database:
             _configure_sqlite(self._sqlite, wal=wal)
         else:
             self._postgres = create_async_engine(self.url, pool_size=pool_size, max_overflow=pool_size)
+        self._compiler = _Compiler(self._sqlite.dialect if self._sqlite is not None else None)
         # SQLite has one writer: the lock keeps units of work from queueing inside SQLite.
         self.lock = asyncio.Lock()
 
@@ -142,13 +205,12 @@ class Database:
     async def run_sync(self, function: Callable[[SyncConnection], T]) -> T:
         """``function(connection)`` on a synchronous SQLAlchemy connection, in one transaction
         (Alembic's migrations; on PostgreSQL through SQLAlchemy's bridge to asyncpg)."""
-        if self._sqlite is not None:
-            async with self.lock:
-                with self._sqlite.begin() as connection:
-                    return function(connection)
-        assert self._postgres is not None
-        async with self._postgres.begin() as connection:
-            return await connection.run_sync(function)
+        if self._postgres is not None:
+            async with self._postgres.begin() as connection:
+                return await connection.run_sync(function)
+        async with self.lock:
+            with self._sqlite_unit().begin():
+                return function(self._sqlite_unit())
 
     @asynccontextmanager
     async def transaction(self, *, lock_account: str | None = None) -> AsyncIterator[Connection]:
@@ -157,23 +219,94 @@ class Database:
         ``lock_account`` serialises concurrent writers of that account (PostgreSQL row lock;
         SQLite is serialised as a whole).
         """
-        if self._sqlite is not None:
-            async with self.lock:
-                with self._sqlite.begin() as sync:
-                    yield SQLiteConnection(sync)
+        if self._postgres is not None:
+            async with self._postgres.begin() as connection:
+                if lock_account is not None:
+                    await connection.execute(select(schema.accounts.c.id)
+                                             .where(schema.accounts.c.id == lock_account).with_for_update())
+                yield PostgresConnection(connection)
             return
-        assert self._postgres is not None
-        async with self._postgres.begin() as connection:
-            if lock_account is not None:
-                await connection.execute(select(schema.accounts.c.id)
-                                         .where(schema.accounts.c.id == lock_account).with_for_update())
-            yield connection
+        async with self.lock:
+            sync = self._sqlite_unit()
+            driver: Any = sync.connection.driver_connection
+            # BEGIN on the driver: SQLAlchemy's own transaction costs more than a round step's
+            # statements; it joins this one if the work uses ``execute`` (see ``_on_begin``).
+            driver.execute("BEGIN IMMEDIATE")
+            try:
+                yield SQLiteConnection(sync, self._compiler)
+            except BaseException:
+                (sync if sync.in_transaction() else driver).rollback()
+                raise
+            (sync if sync.in_transaction() else driver).commit()
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[Connection]:
+        """Reads only: on SQLite outside any transaction (each statement sees the last commit;
+        ``rows`` only), on PostgreSQL a transaction like any other."""
+        if self._postgres is not None:
+            async with self.transaction() as connection:
+                yield connection
+            return
+        async with self.lock:
+            sync = self._sqlite_unit()
+            try:
+                yield SQLiteConnection(sync, self._compiler)
+            finally:
+                if sync.in_transaction():  # ``execute`` began one: it wrote nothing
+                    sync.rollback()
+
+    def _sqlite_unit(self) -> SyncConnection:
+        """The process's SQLite connection (kept open: a checkout per unit of work would cost
+        more than the statements of a round step)."""
+        assert self._sqlite is not None
+        if self._sqlite_connection is None or self._sqlite_connection.invalidated \
+                or self._sqlite_connection.closed:
+            self._sqlite_connection = self._sqlite.connect()
+        return self._sqlite_connection
 
     async def dispose(self) -> None:
         if self._sqlite is not None:
+            if self._sqlite_connection is not None:
+                self._sqlite_connection.close()
+                self._sqlite_connection = None
             self._sqlite.dispose()
         if self._postgres is not None:
             await self._postgres.dispose()
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """A statement compiled for SQLite: SQL text, its parameters in order, its columns."""
+
+    sql: str
+    parameters: tuple[str, ...]
+    columns: tuple[str, ...]
+
+    def arguments(self, values: Values) -> list[Any]:
+        return [values[name] for name in self.parameters]
+
+
+class _Compiler:
+    """Compiles each (statement, parameter names) once (SQLAlchemy's dialect does the work)."""
+
+    def __init__(self, dialect: Dialect | None) -> None:
+        self.dialect = dialect
+        self._cache: dict[tuple[int, tuple[str, ...], bool], tuple[Executable, _Query]] = {}
+
+    def query(self, statement: Executable, names: tuple[str, ...], *, many: bool = False) -> _Query:
+        key = (id(statement), names, many)
+        found = self._cache.get(key)
+        if found is not None and found[0] is statement:
+            return found[1]
+        # ``column_keys``: an INSERT or UPDATE sets exactly the columns named in the parameters;
+        # ``for_executemany``: no implicit RETURNING of generated keys for a batch insert.
+        compiled: Any = statement.compile(dialect=self.dialect, column_keys=list(names),  # type: ignore[attr-defined]
+                                          for_executemany=many)
+        exported = getattr(statement, "exported_columns", ())
+        query = _Query(str(compiled), tuple(compiled.positiontup or ()),
+                       tuple(str(column.key) for column in exported))
+        self._cache[key] = (statement, query)  # keeps the statement alive, so its id stays unique
+        return query
 
 
 def _configure_sqlite(engine: Engine, *, wal: bool) -> None:
@@ -193,7 +326,8 @@ def _configure_sqlite(engine: Engine, *, wal: bool) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: SyncConnection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        if not connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def alembic_config(connection: SyncConnection) -> Any:

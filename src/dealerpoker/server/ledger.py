@@ -116,6 +116,7 @@ def chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
         yield items[start:start + _CHUNK]
 
 
+_BALANCE = select(accounts.c.balance).where(accounts.c.id == bindparam("p_id")).with_for_update()
 _MOVE = update(accounts).where(accounts.c.id == bindparam("p_id")) \
     .values(balance=accounts.c.balance + bindparam("p_delta"))
 _ENTER = insert(ledger_entries).inline()  # no RETURNING of the generated ids
@@ -150,12 +151,7 @@ async def post(
             if not rows:
                 return {}
     moves, taken = net(transfers), stakes(transfers)
-    balances: dict[str, int] = {}
-    for chunk in chunks(sorted(moves)):
-        found = await connection.execute(
-            select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(chunk))
-            .order_by(accounts.c.id).with_for_update())
-        balances.update((str(player), int(balance)) for player, balance in found)
+    balances = await _balances(connection, sorted(moves))
     refused = {player: (balances.get(player, 0), needed) for player, needed in taken.items()
                if balances.get(player, 0) < needed}
     if refused:
@@ -163,12 +159,25 @@ async def post(
     unknown = sorted(set(moves) - set(balances))
     if unknown:
         raise ValueError(f"transfer {transfers[0].txid}: unknown account {unknown[0]!r}")
-    await connection.execute(_MOVE, [{"p_id": player, "p_delta": delta}
-                                     for player, delta in moves.items() if delta])
-    await connection.execute(_ENTER, [
+    await connection.run(_MOVE, [{"p_id": p, "p_delta": delta} for p, delta in moves.items() if delta])
+    await connection.run(_ENTER, [
         {"txid": txid, "account_id": account, "amount": amount, "round_id": round_id, "memo": memo,
          "created_at": at} for txid, account, amount, memo in rows])
     return {player: balances[player] + delta for player, delta in moves.items()}
+
+
+async def _balances(connection: Connection, players: Sequence[str]) -> dict[str, int]:
+    """The players' balances, their rows locked on PostgreSQL (in id order)."""
+    if len(players) == 1:  # one player's step, the common case: the statement compiled once
+        found = await connection.rows(_BALANCE, {"p_id": players[0]})
+        return {players[0]: int(found[0]["balance"])} if found else {}
+    balances: dict[str, int] = {}
+    for chunk in chunks(players):
+        rows = await connection.execute(
+            select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(chunk))
+            .order_by(accounts.c.id).with_for_update())
+        balances.update((str(player), int(balance)) for player, balance in rows)
+    return balances
 
 
 async def post_transfer(

@@ -8,6 +8,7 @@ is written with the view showing the balance after them.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
@@ -29,7 +30,7 @@ _SEEDS_USED = update(players).where(
     players.c.id == bindparam("p_player"), players.c.nonce == bindparam("p_nonce"),
     players.c.client_seed == bindparam("p_client_seed"),
     players.c.next_server_seed.is_not_distinct_from(bindparam("p_committed_seed"))) \
-    .values(nonce=players.c.nonce + 1, next_server_seed=bindparam("p_next_seed"))
+    .values(nonce=bindparam("p_next_nonce"), next_server_seed=bindparam("p_next_seed"))
 _BALANCE = select(accounts.c.balance).where(accounts.c.id == bindparam("player"))
 _INSERT_ROUND = insert(rounds).inline()  # no RETURNING of the generated seq
 _STEP = update(rounds).where(rounds.c.id == bindparam("round"), rounds.c.steps == bindparam("steps_read"))
@@ -45,37 +46,40 @@ class SqlRoundStore:
         self.wallet = wallet
 
     async def player(self, player_id: str, idempotency_key: str | None = None) -> PlayerRead | None:
-        async with self.database.transaction() as connection:
-            row = (await connection.execute(_PLAYER, {"player": player_id})).first()
-            if row is None:
+        async with self.database.reading() as connection:
+            found = await connection.rows(_PLAYER, {"player": player_id})
+            if not found:
                 return None
             key_round = None
             if idempotency_key is not None:
-                key_round = await connection.scalar(_KEY_ROUND, {"player": player_id, "key": idempotency_key})
-        return PlayerRead(player_id, int(row.balance), str(row.client_seed), int(row.nonce),
-                          row.next_server_seed, None if key_round is None else str(key_round))
+                used = await connection.rows(_KEY_ROUND, {"player": player_id, "key": idempotency_key})
+                key_round = str(used[0]["id"]) if used else None
+        row = found[0]
+        return PlayerRead(player_id, int(row["balance"]), str(row["client_seed"]), int(row["nonce"]),
+                          row["next_server_seed"], key_round)
 
     async def round(self, round_id: str) -> RoundRead | None:
-        async with self.database.transaction() as connection:
-            row = (await connection.execute(_ROUND, {"round": round_id})).first()
-        if row is None:
+        async with self.database.reading() as connection:
+            found = await connection.rows(_ROUND, {"round": round_id})
+        if not found:
             return None
-        columns = dict(row._mapping)
-        return RoundRead(columns, int(columns.pop("balance")))
+        row = found[0]
+        return RoundRead(row, int(row.pop("balance")))
 
     round_to_step = round
 
     async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
         try:
             async with self.database.transaction() as connection:
-                used = await connection.execute(_SEEDS_USED, {
+                used = await connection.run(_SEEDS_USED, {
                     "p_player": read.player_id, "p_nonce": read.nonce, "p_client_seed": read.client_seed,
-                    "p_committed_seed": read.next_server_seed, "p_next_seed": next_seed})
-                if used.rowcount != 1:
+                    "p_committed_seed": read.next_server_seed, "p_next_nonce": read.nonce + 1,
+                    "p_next_seed": next_seed})
+                if used != 1:
                     raise _Changed
                 view = await self._record(connection, read.player_id, opening, debit)
-                await connection.execute(_INSERT_ROUND, {**opening.columns, "view": view})
-        except (_Changed, IntegrityError):  # IntegrityError: a concurrent request took the key
+                await connection.run(_INSERT_ROUND, {**opening.columns, "view": view})
+        except (_Changed, IntegrityError, sqlite3.IntegrityError):  # a concurrent request took the key
             return None
         return view
 
@@ -83,9 +87,9 @@ class SqlRoundStore:
         try:
             async with self.database.transaction() as connection:
                 view = await self._record(connection, str(read.row["player_id"]), step, debit)
-                written = await connection.execute(_STEP, {
+                written = await connection.run(_STEP, {
                     "round": step.round_id, "steps_read": read.row["steps"], **step.columns, "view": view})
-                if written.rowcount != 1:
+                if written != 1:
                     raise _Changed
         except _Changed:
             return None
@@ -97,7 +101,8 @@ class SqlRoundStore:
         balances = await self.wallet.record(connection, planned.money, debit)
         balance = balances.get(player_id)
         if balance is None:  # nothing moved (a step without a stake)
-            balance = int(await connection.scalar(_BALANCE, {"player": player_id}) or 0)
+            found = await connection.rows(_BALANCE, {"player": player_id})
+            balance = int(found[0]["balance"]) if found else 0
         return planned.render(balance)
 
     async def history(self, player_id: str, *, limit: int, before_seq: int | None = None,
