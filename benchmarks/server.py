@@ -22,11 +22,12 @@ PostgreSQL is measured with one server process and, when Redis is available (``-
 
 Before and after a change, on the same run of the machine: ``--compare REVISION`` serves a git
 revision's code (its ``src`` unpacked to a scratch directory, run with this virtualenv) in turn
-with this checkout's, ``--repeat N`` times, and reports the ratios of the medians; ``--general``
-adds this checkout without its special paths for speed, to show what they buy:
+with this checkout's, ``--repeat N`` times, and reports the ratios of the medians; ``--without
+PATHS`` adds this checkout without some of its special paths for speed, to show what they buy:
 
-    .venv/bin/python benchmarks/server.py --seconds 15 --postgres-workers 1 --repeat 3 \
-        --compare 2a651d9 --general --postgres postgresql://postgres@127.0.0.1:5432/test
+    .venv/bin/python benchmarks/server.py --seconds 15 --postgres-workers 1 --repeat 3 \\
+        --compare 2a651d9 --without fast_path --without postgres_store --without known_rows \\
+        --postgres postgresql://postgres@127.0.0.1:5432/test
 """
 
 from __future__ import annotations
@@ -203,8 +204,8 @@ class Code:
     environment: tuple[tuple[str, str], ...] = ()
 
 
-GENERAL = (("DEALERPOKER_GENERAL_PATHS", "1"),)
-"""The server without its special paths for speed (ASGI fast path, PostgreSQL round store)."""
+SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
+"""The server's special paths for speed (``DEALERPOKER_WITHOUT`` leaves them out)."""
 
 
 def checkout(revision: str, into: Path) -> Code:
@@ -387,9 +388,9 @@ def main() -> None:
     parser.add_argument("--compare", metavar="REVISION", action="append", default=[],
                         help="also serve a git revision's code (e.g. main~3), alternating with this "
                              "checkout's on each database (repeatable)")
-    parser.add_argument("--general", action="store_true",
-                        help="also serve this checkout without its special paths for speed "
-                             "(DEALERPOKER_GENERAL_PATHS=1: no ASGI fast path, no PostgreSQL round store)")
+    parser.add_argument("--without", metavar="PATHS", action="append", default=[],
+                        help="also serve this checkout without these special paths for speed "
+                             f"(comma-separated, of {', '.join(SPECIAL_PATHS)}, or all; repeatable)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="measure each (database, code) N times, alternating the codes")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
@@ -406,8 +407,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         codes = [checkout(revision, Path(tempfile.mkdtemp(dir=scratch))) for revision in args.compare]
         codes.append(Code("this checkout"))
-        if args.general:
-            codes.append(Code("this checkout, general paths", environment=GENERAL))
+        for paths in args.without:
+            names = ",".join(SPECIAL_PATHS) if paths == "all" else paths
+            codes.append(Code(f"this checkout without {paths}",
+                              environment=(("DEALERPOKER_WITHOUT", names),)))
         load_before, reference_before = os.getloadavg(), reference_cpu_ms()
         results = measure(args, codes, extra, postgres_workers, Path(scratch))
         load_after, reference_after = os.getloadavg(), reference_cpu_ms()
@@ -441,8 +444,9 @@ server), both read from /proc. They depend much less on other work than the wall
 though they too grow with the load like the reference loop. 200 rounds/s need server + database
 + load generator CPU per round well under 10 ms (2 cores), and one server process under 5 ms.
 "code": which server code served the run (`--compare REVISION`: a git revision's, alternating
-with this checkout's; "general paths": without the ASGI fast path and the PostgreSQL round
-store). Target: >= 200 rounds/s with p99 < 100 ms.
+with this checkout's; "without ...": this checkout without special paths kept for speed, the
+ASGI fast path, the PostgreSQL round store, its rows from the last write).
+Target: >= 200 rounds/s with p99 < 100 ms.
 
 {TABLE_HEAD}
 {rows}

@@ -99,7 +99,7 @@ def create_app(
     database = Database(settings.database_url)
     games = load_games(settings)
     wallet = LedgerWallet(database)
-    store = round_store(database, wallet, general=settings.general_paths)
+    store = round_store(database, wallet, without=settings.without)
     services = Services(
         settings=settings, database=database, games=games, wallet=wallet,
         rounds=RoundService(store, wallet, games, rng=rng, clock=clock,
@@ -137,7 +137,7 @@ def create_app(
     )
     app.state.services = services
     install_error_handlers(app)
-    if not settings.general_paths:
+    if "fast_path" not in settings.without:
         fastpath.install(app, services)
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)

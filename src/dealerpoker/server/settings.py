@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 
 from dealerpoker.errors import DealerPokerError
 
+SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
+"""What the server keeps for speed alone: the ASGI fast path of round steps, the PostgreSQL round
+store, and its rows from the last write (see ``docs/architecture.md``, "A solo bet")."""
 DEFAULT_DATABASE_URL = "sqlite:///dealerpoker.db"
 """The embedded default: ``dealerpoker.db`` in the working directory."""
 
@@ -35,9 +38,9 @@ class Settings:
     """An open round untouched this long is completed with the timer's default actions."""
     reaper_interval_seconds: float = 30.0
     run_migrations: bool = True
-    general_paths: bool = False
-    """Serve solo rounds without the special paths kept for speed (the ASGI fast path, the
-    PostgreSQL round store): the benchmark measures what they buy (``$DEALERPOKER_GENERAL_PATHS``)."""
+    without: frozenset[str] = frozenset()
+    """Special paths kept for speed to serve solo rounds without (``SPECIAL_PATHS``), so the
+    benchmark can measure what each buys (``$DEALERPOKER_WITHOUT=fast_path,known_rows``)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.starting_balance, bool) or not isinstance(self.starting_balance, int) \
@@ -45,6 +48,10 @@ class Settings:
             raise SettingsError(f"starting_balance: expected an integer >= 0, got {self.starting_balance!r}")
         if self.abandon_after_seconds <= 0:
             raise SettingsError(f"abandon_after_seconds: expected > 0, got {self.abandon_after_seconds!r}")
+        unknown = sorted(set(self.without) - set(SPECIAL_PATHS))
+        if unknown:
+            raise SettingsError(f"without: unknown special path {unknown[0]!r} "
+                                f"(known: {', '.join(SPECIAL_PATHS)})")
         if self.reaper_interval_seconds <= 0:
             raise SettingsError(
                 f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
@@ -60,8 +67,8 @@ class Settings:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
         if "DEALERPOKER_ABANDON_AFTER" in env:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
-        if env.get("DEALERPOKER_GENERAL_PATHS"):
-            values["general_paths"] = env["DEALERPOKER_GENERAL_PATHS"] not in ("0", "")
+        if env.get("DEALERPOKER_WITHOUT"):
+            values["without"] = frozenset(name.strip() for name in env["DEALERPOKER_WITHOUT"].split(","))
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)  # type: ignore[arg-type]
 

@@ -1,13 +1,15 @@
 """``PostgresRoundStore``: a solo step in one or two round trips on PostgreSQL (embedded wallet).
 
-Kept for its measured gain: 1.5x less CPU per round (server plus PostgreSQL) than the general
-``SqlRoundStore``'s six to eight statements (BEGIN, reads, balance, entries, round, COMMIT), each
-a round trip costing more than the small statement it carries; the rows kept from this
-process's last write save another 1.2x (``benchmarks/RESULTS.md``, "Server"). A step is:
+Kept for its measured gain: the general ``SqlRoundStore`` (SQLAlchemy's asyncio layer, six to
+eight statements a step, each a round trip costing more than the small statement it carries)
+cost 2.9x the CPU per round, server plus PostgreSQL, and served a fifth of the rounds per second
+(``benchmarks/server.py --without postgres_store``; ``benchmarks/RESULTS.md``). A step is:
 
 1. one read (the round and its player's balance; or the player's balance, seeds, nonce and the
    round an idempotency key opened), skipped for a round this process wrote last and whose
-   player's balance it wrote last (``KnownRows``: a guess the write checks), and
+   player's balance it wrote last (``KnownRows``: a guess the write checks; the same CPU per
+   round, one round trip fewer per action: 1.25x the rounds per second measured on a loaded
+   machine, ``--without known_rows``), and
 2. one statement, committed on its own, whose first CTE (``locked``) selects and locks the rows
    only if they still hold what was read: the round's ``steps`` (every change of a round
    appends to them) and the exact balance, or for an opening the balance, nonce, client seed
@@ -96,14 +98,14 @@ _CHANGED = (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError)
 class PostgresRoundStore(SqlRoundStore):
     """Reads and writes a step on asyncpg; history and stale rounds as ``SqlRoundStore``."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, *, remember: bool = True) -> None:
         super().__init__(database, LedgerWallet(database))
         parsed = make_url(database.url)
         self._arguments = {"user": parsed.username, "password": parsed.password, "host": parsed.host,
                            "port": parsed.port, "database": parsed.database}
         self._idle: list[asyncpg.Connection] = []
         self._keep = database.pool_size
-        self._known = KnownRows()
+        self._known = KnownRows(capacity=10_000 if remember else 0)
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
@@ -239,6 +241,8 @@ class KnownRows:
 
 def _put(entries: dict[str, Any], key: str, value: Any, capacity: int) -> None:
     entries.pop(key, None)
+    if not capacity:
+        return
     if len(entries) >= capacity:
         del entries[next(iter(entries))]
     entries[key] = value

@@ -11,13 +11,13 @@ Implementations (chosen once, at start, by :func:`round_store`):
 * ``SqlRoundStore`` (``rounds.sql``): any database, SQLAlchemy Core in one transaction; the
   transfers go through the wallet. SQLite always uses it.
 * ``PostgresRoundStore`` (``rounds.postgres``): PostgreSQL with the embedded ledger wallet, a
-  step in one or two round trips. Measured 1.5x less CPU per round than ``SqlRoundStore`` on
-  PostgreSQL (``benchmarks/RESULTS.md``, "Server").
+  step in one or two round trips. ``SqlRoundStore`` on PostgreSQL cost 2.9x its CPU per round
+  (``benchmarks/RESULTS.md``, "Server").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -79,12 +79,12 @@ class RoundStore(Protocol):
     async def close(self) -> None: ...
 
 
-def round_store(database: Database, wallet: Wallet, *, general: bool = False) -> RoundStore:
-    """The store for this database and wallet (``general``: ``SqlRoundStore`` everywhere, for the
-    benchmark's comparison)."""
+def round_store(database: Database, wallet: Wallet, *, without: Collection[str] = ()) -> RoundStore:
+    """The store for this database and wallet (``without``: the special paths not to take,
+    ``postgres_store`` and ``known_rows``, for the benchmark's comparison)."""
     from dealerpoker.server.rounds.postgres import PostgresRoundStore
     from dealerpoker.server.rounds.sql import SqlRoundStore
 
-    if database.is_sqlite or general or not isinstance(wallet, LedgerWallet):
+    if database.is_sqlite or "postgres_store" in without or not isinstance(wallet, LedgerWallet):
         return SqlRoundStore(database, wallet)
-    return PostgresRoundStore(database)
+    return PostgresRoundStore(database, remember="known_rows" not in without)
