@@ -25,9 +25,11 @@ from dealerpoker.games.events import (
 )
 from dealerpoker.games.money import Money, require_amount
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
-from dealerpoker.games.settlement import HandSummary, Settlement
+from dealerpoker.games.settlement import HandSummary, Settlement, SettlementLine
 
 SETTLED = "settled"
+#: The field of the bet settled on the player's two cards at once (``RoundState.bonus``).
+BONUS_FIELD = "bonus"
 #: Cards a round uses, in dealing order: player 0-1, dealer 2-3, flop 4-6, turn 7, river 8.
 CARDS_PER_ROUND = 9
 #: Board streets as (name, first, last) slices of the board.
@@ -320,6 +322,28 @@ class Game(Generic[R]):
         events.extend(more)
         events.append(RoundSettled(settlement))
         return state, tuple(events)
+
+    def cancel(self, bets: Mapping[str, object], state: RoundState | None = None) -> Settlement:
+        """The settlement of a cancelled round (a live studio's misdeal): every stake returned,
+        except a Bonus already settled on the hole cards, which stands (the rules pay or take it
+        at once, whatever happens later). ``state`` is the round so far (None: not dealt yet).
+
+        >>> from dealerpoker.games import get_game
+        >>> from dealerpoker.cards.encoding import indices_from_text
+        >>> game = get_game("texas-bonus")
+        >>> state = game.start({"ante": 100, "bonus": 100}, indices_from_text("As Kd Qh Qc 2c 7d 9h Js 3s"))
+        >>> state, _ = game.apply(state, "bet")
+        >>> [(line.field, line.stake, line.returned) for line in game.cancel({}, state).lines]
+        [('ante', 100, 100), ('bonus', 100, 1600), ('flop', 200, 200)]
+        >>> game.cancel({"ante": 100, "bonus": 100}).total_returned      # cancelled before the deal
+        200
+        """
+        stakes = state.stakes if state is not None else tuple(self.validate_bets(bets).items())
+        settled = {}
+        if state is not None and state.bonus is not None and not state.bonus.pending:
+            settled[BONUS_FIELD] = state.bonus.returned
+        lines = tuple(SettlementLine(field, amount, settled.get(field, amount)) for field, amount in stakes)
+        return Settlement(self.name, "misdeal", None, None, None, lines)
 
     # ---- what the player sees --------------------------------------------------------
     def view(self, state: RoundState) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, tabl
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
 from dealerpoker.tables import table as core
+from dealerpoker.tables import views
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.record import Fairness, from_record, to_record
 from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
@@ -80,13 +81,13 @@ class TableRunner:
         if self.round is None:
             message.update(table=self.table.id, phase="idle", round=None, deadline=None)
             return message
-        message.update(core.public_view(self.round, self.table))
+        message.update(views.public_view(self.round, self.table))
         if self.fairness is not None:
             message["fairness"] = self.fairness.public(reveal_seed=self.round.phase is Phase.PAUSE)
         return message
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
-        view = core.seat_view(self.round, self.game, player_id) if self.round is not None else None
+        view = views.seat_view(self.round, self.game, player_id) if self.round is not None else None
         message = {"type": "you", "round": self.round.round_id if self.round else None,
                    "phase": str(self.round.phase) if self.round else "idle", "seat": view}
         if view is not None and self.round is not None and self.round.phase is Phase.PAUSE:
