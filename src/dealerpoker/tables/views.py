@@ -8,6 +8,7 @@ reader and console, who dealt them) lists every card reported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from dealerpoker.tables import studio
@@ -97,3 +98,12 @@ def dealer_view(rnd: LiveRound | None, table: TableConfig) -> dict[str, Any]:
                 can_misdeal=rnd.phase in studio.MISDEAL_PHASES,
                 misdeal=None if rnd.misdeal is None else rnd.misdeal.to_dict())
     return view
+
+
+def round_summary(record: Mapping[str, Any]) -> dict[str, Any]:
+    """An ended round in the dealer's list of last rounds (from its stored record): how it ended
+    and every card dealt in it."""
+    deck = [card_text(card) for card in record.get("deck") or ()]
+    return {"round": f"{record['table']}/{record['number']}", "number": record["number"],
+            "status": "misdeal" if record.get("misdeal") else "settled",
+            "player": deck[0:2], "dealer": deck[2:4], "board": deck[4:9]}

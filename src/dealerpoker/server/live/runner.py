@@ -24,6 +24,15 @@ is refused once a newer token claimed the table (``StaleLeaseError``), and the r
 
 With nobody watching, the table idles: no betting window opens until someone joins. A round
 whose window closes without bets deals nothing and goes to the pause.
+
+A studio table (``dealing = "studio"``) has no seeds: once the stakes are debited the round
+waits for its dealer (``report_card``, ``void_card``, ``misdeal``, sent on ``/ws/dealer/{table}``).
+Every accepted card report or void is committed before the dealer's reply, so a restart resumes
+with the cards reported so far and the same deal deadline; a street's last card commits the
+reveal (and the deal's Bonus credits). A deal deadline that passes cancels the round as a
+misdeal: the cancellation's returns are credited as the round's settlement (txid ``...:settle``).
+The dealer's own messages (``dealer``: every reported card; ``expect``: what is due next) go
+to the connections of the reserved id ``DEALER`` only.
 """
 
 from __future__ import annotations
@@ -40,14 +49,19 @@ from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
+from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
-from dealerpoker.tables import views
 from dealerpoker.tables.config import TableConfig
+from dealerpoker.tables.dealing import card_text
 from dealerpoker.tables.record import Fairness, from_record, to_record
 from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
 IDLE_RECHECK = 1.0
+#: Who the dealer's messages are for: never a player's id (those are issued by the server).
+DEALER = "@dealer"
+#: How many ended rounds the dealer's console lists.
+LAST_ROUNDS = 10
 log = logging.getLogger("dealerpoker.live.runner")
 
 
@@ -73,6 +87,7 @@ class TableRunner:
         self.stale = False              # a newer token claimed the table: this runner stopped
         self.writer = PendingWriter(self._write_pending, delay=flush_delay)
         self._balances: dict[str, int] = {}  # each balance as this round's commits left it
+        self.last_rounds: list[dict[str, Any]] = []  # studio: the dealer's list of ended rounds
 
     # ----- views and messages -------------------------------------------------------------
     def table_message(self, event: str) -> dict[str, Any]:
@@ -85,6 +100,27 @@ class TableRunner:
         if self.fairness is not None:
             message["fairness"] = self.fairness.public(reveal_seed=self.round.phase is Phase.PAUSE)
         return message
+
+    def dealer_message(self, event: str) -> dict[str, Any]:
+        """The dealer's view: every card reported this round, what is expected, the stakes."""
+        return {"type": "dealer", "event": event, "players": self.watchers(), "server_time": self.clock(),
+                **views.dealer_view(self.round, self.table), "last_rounds": self.last_rounds}
+
+    def expect_message(self) -> dict[str, Any] | None:
+        """What the dealer must deal next (None when nothing is due)."""
+        want = studio.expected(self.round) if self.round is not None else None
+        if want is None or self.round is None:
+            return None
+        return {"type": "expect", "round": self.round.round_id, "number": self.round.number,
+                "deadline": self.round.deadline, **want}
+
+    async def _to_dealer(self, event: str) -> None:
+        if self.table.studio is None:
+            return
+        await self.publisher.to_players(self.table.id, {DEALER: self.dealer_message(event)})
+        expect = self.expect_message()
+        if expect is not None:
+            await self.publisher.to_players(self.table.id, {DEALER: expect})
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
         view = views.seat_view(self.round, self.game, player_id) if self.round is not None else None
@@ -146,6 +182,58 @@ class TableRunner:
         await self._written(written)
         return reply
 
+    # ----- the studio's dealer ---------------------------------------------------------------------
+    async def report_card(self, card: Any, source: str) -> dict[str, Any]:
+        """The dealer's next card: committed (the street's last one with its reveal) before the
+        reply, so it survives a crash from then on."""
+        async with self._lock:
+            rnd = self._studio_round()
+            updated = studio.report_card(rnd, self.game, self.table, card, source=source, now=self.clock())
+            await self._dealt(updated, street_in=updated.phase is not Phase.DEALING)
+            report = updated.reports[-1]
+            return {"type": "accepted", "what": "card", "card": card_text(report.card),
+                    "position": report.position, "round": updated.round_id}
+
+    async def void_card(self) -> dict[str, Any]:
+        """Take back the last card of the street being dealt (a misread)."""
+        async with self._lock:
+            updated = studio.void_card(self._studio_round(), now=self.clock())
+            await self._dealt(updated, street_in=False)
+            voided = next(r for r in reversed(updated.reports) if r.voided_at is not None)
+            return {"type": "accepted", "what": "void", "card": card_text(voided.card),
+                    "position": voided.position, "round": updated.round_id}
+
+    async def misdeal(self, reason: str) -> dict[str, Any]:
+        """The dealer cancels the round: every stake returned (but a Bonus settled at the deal)."""
+        async with self._lock:
+            rnd = self._studio_round()
+            if rnd.phase not in studio.MISDEAL_PHASES:
+                raise LiveTableError(f"no round in play to cancel (phase {rnd.phase})", code="no_round")
+            await self._cancel("dealer", reason, self.clock())
+            self.wakeup.set()
+            return {"type": "accepted", "what": "misdeal", "round": rnd.round_id}
+
+    def _studio_round(self) -> LiveRound:
+        self._check_running()
+        if self.table.studio is None:
+            raise LiveTableError(f"table {self.table.id} deals from the RNG: it has no dealer",
+                                 code="not_studio")
+        if self.round is None:
+            raise LiveTableError("no round in play: nothing is expected", code="not_expected")
+        return self.round
+
+    async def _dealt(self, updated: LiveRound, *, street_in: bool) -> None:
+        """Commit a card report or void; a completed street shows its cards to everyone (and the
+        hole cards' commit credits each won Bonus, as an RNG table's deal does)."""
+        bonus = {"bonus": core.bonus_payouts(updated)} if street_in else None
+        await self._commit(to_record(updated, None), step="deal", debits={}, credits={}, extra_credits=bonus)
+        self.round = updated
+        if street_in:
+            await self._after_commit("deal")
+            self.wakeup.set()  # the point's timer (or the showdown) is the runner's
+        else:
+            await self._to_dealer("card")
+
     def _check_running(self) -> None:
         if self.stale:
             raise LiveTableError("this table moved to another server: send it again in a moment",
@@ -191,6 +279,10 @@ class TableRunner:
             return False
         rnd, self.fairness = from_record(record, self.game)
         self.round = await self._restore_pending(rnd)
+        if self.table.studio is not None:
+            self.last_rounds = [views.round_summary(stored) for stored in
+                                await self.store.recent_rounds(self.table.id, LAST_ROUNDS)
+                                if stored["phase"] == "pause" and stored.get("deck")]
         return True
 
     async def _restore_pending(self, rnd: LiveRound) -> LiveRound:
@@ -238,8 +330,14 @@ class TableRunner:
                 await self.writer.drain()
                 self.round = core.close_betting(rnd, now=now)
                 await self.publisher.to_table(self.table.id, self.table_message("no_more_bets"))
+                await self._to_dealer("no_more_bets")
+            elif rnd.phase is Phase.CLOSED and self.table.studio is not None:
+                await self._begin_dealing(now)
             elif rnd.phase is Phase.CLOSED:
                 await self._deal(now)
+            elif studio.deal_overdue(rnd, now):
+                seconds = self.table.studio.deal_seconds if self.table.studio else 0
+                await self._cancel("timer", f"the dealer did not report the cards within {seconds:g} s", now)
             elif rnd.phase is Phase.DECISION and rnd.decision_due(now):
                 # Every accepted decision is answered before the next street: a point that closes
                 # early (everyone decided) does not overtake the last decider's reply.
@@ -251,11 +349,31 @@ class TableRunner:
                 return rnd.deadline
 
     async def _open(self, number: int, now: float) -> None:
-        seed = self.new_seed()
-        self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
+        self.fairness = None
+        if self.table.studio is None:
+            seed = self.new_seed()
+            self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
         self.round = core.open_round(self.table, number=number, now=now)
         await self._commit(to_record(self.round, self.fairness), step="open", debits={}, credits={})
         await self.publisher.to_table(self.table.id, self.table_message("betting_open"))
+        await self._to_dealer("betting_open")
+
+    async def _begin_dealing(self, now: float) -> None:
+        """Studio: debit every seat's stakes (those who cannot cover them sit out), then wait for
+        the dealer's hole cards."""
+        rnd = self.round
+        assert rnd is not None
+        paid = set(rnd.seats)
+        while True:
+            dealing = studio.begin_dealing(rnd, self.table, paid, now=now)
+            stakes = {p: a for p, a in core.opening_stakes(rnd).items() if p in paid}
+            refused = await self._commit(to_record(dealing, None), step="bets", debits=stakes, credits={})
+            if not refused:
+                break
+            await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})
+            paid -= refused
+        self.round = dealing
+        await self._after_commit("dealing")
 
     async def _deal(self, now: float) -> None:
         rnd, fairness = self.round, self.fairness
@@ -285,7 +403,7 @@ class TableRunner:
         while True:
             after = core.apply_decisions(rnd, self.game, self.table, plan, unpaid, now=now)
             stakes = {p: a for p, a in plan.stakes().items() if p not in unpaid}
-            refused = await self._commit(to_record(after, self._fair()), step=plan.point,
+            refused = await self._commit(to_record(after, self.fairness), step=plan.point,
                                          debits=stakes, credits={})
             if not refused:
                 break
@@ -297,20 +415,39 @@ class TableRunner:
         rnd = self.round
         assert rnd is not None
         finished = core.finish(rnd, self.table, now=now)
-        await self._commit(to_record(finished, self._fair()), step="settle",
+        await self._commit(to_record(finished, self.fairness), step="settle",
                            debits={}, credits=core.returns(rnd))
         self.round = finished
-        await self.publisher.to_table(self.table.id, self.table_message("settled"))
+        await self._ended("settled")
+
+    async def _cancel(self, by: str, reason: str, now: float) -> None:
+        """Studio misdeal: the cancelled round's returns credited as its settlement, then the pause."""
+        rnd = self.round
+        assert rnd is not None
+        cancelled = studio.misdeal(rnd, self.game, self.table, by=by, reason=reason, now=now)
+        await self._commit(to_record(cancelled, self.fairness), step="settle", debits={},
+                           credits=core.returns(cancelled))
+        self.round = cancelled
+        await self._ended("misdeal")
+
+    async def _ended(self, event: str) -> None:
+        await self.publisher.to_table(self.table.id, self.table_message(event))
         await self.publisher.to_players(self.table.id, self._seated_messages())
+        if self.table.studio is not None and self.round is not None:
+            ended = views.round_summary(to_record(self.round, None))
+            self.last_rounds = [ended, *self.last_rounds][:LAST_ROUNDS]
+        await self._to_dealer(event)
 
     async def _after_commit(self, step: str) -> None:
         rnd = self.round
         assert rnd is not None
-        events = {Phase.DECISION: "decision", Phase.SHOWDOWN: "reveal", Phase.PAUSE: "no_bets"}
+        events = {Phase.DECISION: "decision", Phase.SHOWDOWN: "reveal", Phase.PAUSE: "no_bets",
+                  Phase.DEALING: "dealing"}
         event = events.get(rnd.phase, step)
         await self.publisher.to_table(self.table.id, self.table_message(event))
-        if rnd.phase is Phase.DECISION:
+        if rnd.phase in (Phase.DECISION, Phase.DEALING):
             await self.publisher.to_players(self.table.id, self._seated_messages())
+        await self._to_dealer(event)
 
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
@@ -326,10 +463,6 @@ class TableRunner:
         assert self.token is not None, "resume() claims the table before anything is written"
         return self.token
 
-    def _fair(self) -> Fairness:
-        assert self.fairness is not None
-        return self.fairness
-
     async def run(self, stop: asyncio.Event, *, lease: int | None = None) -> None:
         """The table's loop until ``stop`` is set: advance, then sleep until the next deadline.
 
@@ -340,6 +473,7 @@ class TableRunner:
             await self.publisher.to_table(self.table.id, self.table_message("resumed"))
             if self.round is not None and self.round.seats:
                 await self.publisher.to_players(self.table.id, self._seated_messages())
+            await self._to_dealer("resumed")
         while not stop.is_set():
             wake = await self.advance()
             # Idle: a join here wakes the table at once; joins on other processes within a second.
