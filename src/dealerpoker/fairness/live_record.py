@@ -1,6 +1,6 @@
 """The audit record of a live table round (pure): every seat, or one player's part of it.
 
-A live round is one shuffle shared by every seat (docs/CONTRACTS.md section 5b), so its record
+A live round is one shuffle shared by every seat (docs/players.md, "Live tables"), so its record
 holds the table-level facts once -- rules, times, seeds, deck, the cards and when each was
 shown -- and each seat's bets, actions, ledger transfers and settlement. Two scopes:
 

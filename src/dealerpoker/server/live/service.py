@@ -4,25 +4,9 @@
 startup every configured table's runner resumes its last round and its clock starts; players
 connect to ``/ws/tables/{id}``.
 
-WebSocket protocol (JSON text frames; every server message has ``type`` and ``sent_at``):
-
-- authenticate with ``Authorization: Bearer <token>`` on the upgrade request, or (browsers) send
-  ``{"type": "auth", "token": "..."}`` as the first message;
-- server -> client: ``welcome`` (player id, table configuration, balance), ``table`` (the
-  public state: phase, deadline, players, shared cards revealed so far, fairness), ``you`` (the
-  player's own bets, decisions, legal actions with their stakes, and settlement), ``presence``
-  (the player count), ``error`` (``{"error": code, "message"}``);
-- client -> server: ``{"type": "bet", "bets": {"ante": 100, "bonus": 25}}`` (replaces the
-  player's bets; ``{}`` withdraws them), ``{"type": "decide", "action": "bet"}``,
-  ``{"type": "ping"}`` (answered by ``pong``).
-
-A studio table's dealer (card reader, dealer console, simulated shoe) connects to
-``/ws/dealer/{id}`` with the table's dealer key instead of a player's token (same two ways), and
-sends ``{"type": "card", "card": "Ah", "source"?: "reader"}``, ``{"type": "void"}``,
-``{"type": "misdeal", "reason"?: "..."}``, ``hello`` and ``ping``; it is sent ``welcome``,
-``dealer`` (every card reported this round, what is expected, phase, deadline, stakes, last
-rounds), ``expect`` (``{"cards", "to", "street", "position", "round", "deadline"}``), ``accepted``
-(the reply to a card, void or misdeal) and ``error``. See docs/api.md.
+The WebSocket protocols (players' ``/ws/tables/{id}``; a studio's dealer ``/ws/dealer/{id}``:
+messages, error codes, close codes) are described in docs/api.md, the only description of
+them: change both together.
 """
 
 from __future__ import annotations
