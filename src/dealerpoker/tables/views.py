@@ -43,6 +43,9 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
         view["board"] = _cards(deck[4:4 + board])
         view["dealer_cards"] = _cards(deck[2:2 + dealer])
     if table.dealing == "studio":
+        # What is being dealt (a place and a count: never a card), and why a round was cancelled.
+        want = studio.expected(rnd)
+        view["expect"] = None if want is None else {k: want[k] for k in ("cards", "to", "street")}
         view["misdeal"] = None if rnd.misdeal is None else rnd.misdeal.to_dict()
     return view
 

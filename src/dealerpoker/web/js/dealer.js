@@ -89,10 +89,16 @@ export class DealerConsole {
         break;
       case "dealer":
         this.state = message;
-        if (message.event === "misdeal") this.say("Misdeal: the round is cancelled, every stake returned.", "info");
+        if (message.event === "misdeal" && message.misdeal?.by === "timer") {
+          this.say(`Misdeal: ${message.misdeal.reason}.`, "error");
+        }
         break;
       case "expect":
         break; // the dealer message beside it carries the same expectation
+      case "accepted":
+        this.say(message.what === "misdeal" ? "Misdeal called: the round is cancelled."
+          : message.what === "void" ? `Voided ${message.card}.` : `Reported ${message.card}.`, "info");
+        break;
       case "error":
         this.say(message.message, "error");
         if (message.error === "unauthorized") {
