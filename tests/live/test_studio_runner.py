@@ -104,7 +104,7 @@ def test_a_misdeal_by_the_dealer_returns_every_stake() -> None:
 
 def test_the_deal_timer_cancels_a_round_whose_cards_are_late() -> None:
     async def scenario() -> None:
-        runner, clock, store, rec = make("texas-bonus", {"alice": 10_000})
+        runner, clock, store, _rec = make("texas-bonus", {"alice": 10_000})
         await to_dealing(runner, clock, {"alice": {"ante": 100}})
         for card in ("As", "Ks", "Qh", "Qc"):
             await runner.report_card(card, "test")
@@ -124,7 +124,7 @@ def test_the_deal_timer_cancels_a_round_whose_cards_are_late() -> None:
 
 def test_a_restart_resumes_with_the_cards_reported_and_the_same_deadline() -> None:
     async def scenario() -> None:
-        runner, clock, store, rec = make("casino-holdem", {"alice": 10_000})
+        runner, clock, store, _rec = make("casino-holdem", {"alice": 10_000})
         await to_dealing(runner, clock, {"alice": {"ante": 100}})
         await runner.report_card("Ah", "test")
         await runner.report_card("Kd", "test")
@@ -133,7 +133,7 @@ def test_a_restart_resumes_with_the_cards_reported_and_the_same_deadline() -> No
         before = runner.round
         assert before is not None
         # A new process: the same store, a fresh runner.
-        again, _clock, _store, rec2 = make("casino-holdem", {}, store=store, clock=clock)
+        again, _clock, _store, _rec2 = make("casino-holdem", {}, store=store, clock=clock)
         await again.resume()
         assert again.round is not None
         assert again.round.deck == before.deck and again.round.reports == before.reports

@@ -20,7 +20,7 @@ from tests.support.databases import audit
 from dealerpoker.cards import parse_card
 from dealerpoker.cards.encoding import card_to_index
 from dealerpoker.games import get_game
-from dealerpoker.tables.dealing import engine_deck
+from dealerpoker.games.base import padded_deck
 from dealerpoker.tables.shoe import Shoe, ShoeRates
 
 # Each player's own decision at each point (a point missing: the timer's default).
@@ -76,7 +76,7 @@ def test_a_simulated_shoe_deals_a_round_to_several_players(tmp_path, table: str)
                 actions = [script.get(step["point"], DEFAULTS[game_name][step["point"]])
                            for step in settled["steps"]]
                 assert [s["action"] for s in settled["steps"]] == actions
-                expected = game.replay(placed, engine_deck(indices(dealt)), actions)[0].settlement
+                expected = game.replay(placed, padded_deck(indices(dealt)), actions)[0].settlement
                 assert settled["settlement"] == expected.to_dict()
                 assert player.balance() == start[player.id] + expected.net
                 assert_nothing_shown_early(player, event["round"], dealt)

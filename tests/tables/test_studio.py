@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from dealerpoker.cards import parse_card
 from dealerpoker.cards.encoding import card_to_index, index_to_card
 from dealerpoker.games import get_game
+from dealerpoker.games.base import padded_deck
 from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import InvalidTablesError, TableConfig, parse_tables
-from dealerpoker.tables.dealing import engine_deck
 from dealerpoker.tables.record import from_record, to_record
 from dealerpoker.tables.table import LiveTableError, Phase
 
@@ -306,7 +306,7 @@ def test_no_player_sees_a_card_before_its_reveal(seed: int, game_name: str) -> N
         assert views.dealer_view(restored, table) == views.dealer_view(rnd, table)
         for player in rnd.seats:
             assert views.seat_view(restored, game, player) == views.seat_view(rnd, game, player)
-    deck = engine_deck(rnd.deck or ())
+    deck = padded_deck(rnd.deck or ())
     for player, seat in rnd.seats.items():
         replayed, _ = game.replay(seat.bets, deck, [step.action for step in seat.steps])
         assert core.settlements(rnd)[player] == replayed.settlement

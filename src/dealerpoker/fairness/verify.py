@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dealerpoker.cards.encoding import index_to_card
@@ -43,7 +43,7 @@ from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.canonical import canonical_json, sha256_hex
 from dealerpoker.fairness.shuffle import ALGORITHM_VERSION, commitment, deck_order
 from dealerpoker.games import get_game
-from dealerpoker.games.base import RoundState
+from dealerpoker.games.base import SETTLED, RoundState
 from dealerpoker.games.rules import rules_from_document
 
 __all__ = [
@@ -354,10 +354,14 @@ def replay_seat(
     settlement: Any,
     *,
     prefix: str = "",
+    cancelled: bool = False,
+    dealt: bool = True,
 ) -> RoundState | None:
     """Replay one player's bets and actions with the rules engine and compare the settlement.
 
     ``prefix`` names where in the record the player's part is (``""`` for a solo record).
+    ``cancelled``: a live studio round cancelled (misdeal) where the actions stop; its settlement
+    is the engine's ``cancel`` of the state they reached (``dealt``: the hole cards were shown).
     """
     if not isinstance(actions, list):
         check.fail(f"{prefix}actions", "must be a list")
@@ -399,6 +403,8 @@ def replay_seat(
                 f"debits {stake} for {name!r} in the {state.phase} phase",
             )
         state, _ = game.apply(state, name)
+    if cancelled:
+        state = replace(state, phase=SETTLED, settlement=game.cancel(bets, state if dealt else None))
     if not state.is_settled or state.settlement is None:
         check.fail(f"{prefix}actions",
                    f"the replayed round is not settled (it waits in the {state.phase} phase)")

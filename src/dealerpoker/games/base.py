@@ -143,6 +143,34 @@ def validate_deck(deck: Iterable[int]) -> tuple[int, ...]:
     return tuple(cards[:CARDS_PER_ROUND])
 
 
+#: Who the card at each dealing position goes to (the order of ``RoundState.deck``).
+_PLACES = (("player", 0, 2), ("dealer", 2, 4), ("board", 4, CARDS_PER_ROUND))
+
+
+def place_of(position: int) -> str:
+    """Who the card at dealing ``position`` goes to: ``player`` (0-1), ``dealer`` (2-3), ``board`` (4-8)."""
+    for place, first, end in _PLACES:
+        if first <= position < end:
+            return place
+    raise ValueError(f"a round deals positions 0..{CARDS_PER_ROUND - 1}, not {position}")
+
+
+def padded_deck(dealt: Iterable[int]) -> tuple[int, ...]:
+    """The nine-card deck the engine takes, from the cards dealt so far (a live studio deals them
+    street by street): the positions not dealt yet are filled with the lowest unused cards.
+
+    The filler never counts: the engine shows no undealt card, and a round reaches its showdown
+    only with all nine dealt (after a fold no later card decides anything).
+
+    >>> padded_deck([51, 50, 49, 48])
+    (51, 50, 49, 48, 0, 1, 2, 3, 4)
+    """
+    cards = tuple(dealt)[:CARDS_PER_ROUND]
+    used = set(cards)
+    filler = (card for card in range(52) if card not in used)
+    return cards + tuple(next(filler) for _ in range(CARDS_PER_ROUND - len(cards)))
+
+
 class Game(Generic[R]):
     """The shared engine; subclasses give the data (phases, actions) and the settlement rules."""
 

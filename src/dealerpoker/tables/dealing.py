@@ -6,12 +6,13 @@ deck at the deal; a studio table's deck grows as the dealer (a card reader or th
 reports cards, street by street: the cards a decision point shows (and the dealer's two, dealt
 face down with the hole cards) must all be in before that point opens.
 
->>> [place_of(p) for p in range(9)]
-['player', 'player', 'dealer', 'dealer', 'board', 'board', 'board', 'board', 'board']
+>>> [street_of(p) for p in range(9)]
+['hole', 'hole', 'hole', 'hole', 'flop', 'flop', 'flop', 'turn', 'river']
 >>> cards_before("preflop"), cards_before("flop"), cards_before("turn"), cards_before("showdown")
 (4, 7, 8, 9)
->>> engine_deck((51, 50, 49, 48))        # 4 cards reported: the engine's undealt positions filled
-(51, 50, 49, 48, 0, 1, 2, 3, 4)
+
+The engine takes nine cards: ``dealerpoker.games.base.padded_deck`` fills the positions not dealt
+yet (never shown), and ``place_of`` says whose each position is.
 """
 
 from __future__ import annotations
@@ -21,21 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealerpoker.cards.encoding import index_to_card
-from dealerpoker.games.base import CARDS_PER_ROUND
 
 #: Board cards shown at each decision point and at the showdown (the rest of the deck: hidden).
 BOARD_AT = {"preflop": 0, "flop": 3, "turn": 4, "showdown": 5}
 SHOWDOWN = "showdown"
-#: Players' and dealer's cards, then the board: the first dealing position of each place.
-_PLACES = (("player", 0, 2), ("dealer", 2, 4), ("board", 4, 9))
-
-
-def place_of(position: int) -> str:
-    """Who a card at dealing ``position`` goes to: ``player``, ``dealer`` or ``board``."""
-    for place, first, end in _PLACES:
-        if first <= position < end:
-            return place
-    raise ValueError(f"a round deals positions 0..8, not {position}")
 
 
 def street_of(position: int) -> str:
@@ -50,21 +40,6 @@ def cards_before(point: str) -> int:
     still in) opens: the hole cards (the dealer's two included) and the board shown there.
     casino-holdem deals its flop with the hole cards: its one decision point is the flop."""
     return 4 + BOARD_AT[point]
-
-
-def engine_deck(dealt: Sequence[int]) -> tuple[int, ...]:
-    """The nine-card deck the rules engine takes, from the cards dealt so far.
-
-    Positions not dealt yet are filled with the lowest unused cards: the engine is only ever
-    asked about cards that were dealt (a state's undealt board is never shown, and a studio
-    round reaches the showdown only with all nine cards in), so the filler never counts.
-    """
-    cards = tuple(dealt[:CARDS_PER_ROUND])
-    if len(cards) == CARDS_PER_ROUND:
-        return cards
-    used = set(cards)
-    filler = (card for card in range(52) if card not in used)
-    return cards + tuple(next(filler) for _ in range(CARDS_PER_ROUND - len(cards)))
 
 
 def card_text(index: int) -> str:

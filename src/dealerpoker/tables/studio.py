@@ -27,6 +27,7 @@ from typing import Any
 from dealerpoker.cards import parse_card
 from dealerpoker.cards.encoding import card_to_index
 from dealerpoker.errors import InvalidCardError
+from dealerpoker.games.base import place_of
 from dealerpoker.tables.config import StudioConfig, TableConfig
 from dealerpoker.tables.dealing import (
     CardReport,
@@ -34,7 +35,6 @@ from dealerpoker.tables.dealing import (
     card_text,
     cards_before,
     dealt_cards,
-    place_of,
     street_of,
 )
 from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase, enter, expired, rebuilt

@@ -38,8 +38,9 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.base import padded_deck
 from dealerpoker.tables.config import TableConfig
-from dealerpoker.tables.dealing import BOARD_AT, SHOWDOWN, CardReport, Misdeal, cards_before, engine_deck
+from dealerpoker.tables.dealing import BOARD_AT, SHOWDOWN, CardReport, Misdeal, cards_before
 
 
 class LiveGame(Protocol):
@@ -300,9 +301,9 @@ def started(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
     """The seat with its engine state at the deal, and what its Bonus pays at once.
 
     ``deck`` may hold fewer than the nine cards a round uses (a studio deals street by street):
-    the engine gets the positions not dealt yet filled (``dealing.engine_deck``), never shown.
+    the engine gets the positions not dealt yet filled (``dealing.padded_deck``), never shown.
     """
-    state = game.start(game.validate_bets(seat.bets), engine_deck(deck))
+    state = game.start(game.validate_bets(seat.bets), padded_deck(deck))
     return replace(seat, state=state, bonus_paid=paid_at_deal(state))
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dealerpoker.games.base import place_of
 from dealerpoker.tables import studio
 from dealerpoker.tables.config import TableConfig
-from dealerpoker.tables.dealing import card_text, place_of
+from dealerpoker.tables.dealing import card_text
 from dealerpoker.tables.table import LiveGame, LiveRound, Phase
 
 

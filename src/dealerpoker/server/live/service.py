@@ -16,7 +16,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from dealerpoker.errors import BetLimitError, DealerPokerError, IllegalActionError, InsufficientFundsError
+from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import get_game
 from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.api.deps import PlayerDep, error_responses
@@ -216,9 +216,6 @@ def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "error": code, "message": message, **extra}
 
 
-_SOURCE = re.compile(r"^[a-z0-9][a-z0-9-]{0,23}$")
-
-
 async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dict[str, Any]:
     """One message of a studio's dealer -> the reply (``accepted``, the dealer's view, or an error).
 
@@ -232,7 +229,7 @@ async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dic
             return runner.dealer_message("state")
         if kind == "card":
             source = message.get("source", "reader")
-            if not isinstance(source, str) or not _SOURCE.match(source):
+            if not isinstance(source, str) or not CARD_SOURCE.match(source):
                 return _error("bad_request", 'card: "source" is 1-24 lowercase letters, digits or "-"')
             return await runner.report_card(message.get("card"), source)
         if kind == "void":
