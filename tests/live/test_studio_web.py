@@ -225,6 +225,14 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                 assert _cards(page, "#dealer-cards") == ["5c", "5d"]
                 assert _cards(page, "#board-cards") == ["Qh", "Jh", "2s", "Th", "3c"]
                 assert page.locator("#result-headline").inner_text() == "You win"  # a royal flush
+                # The round's record: the cards the dealer reported, in place of a seed check.
+                page.locator("#verify-round").click()
+                reports = page.locator('[data-studio="studio-video/1"] li[data-card]')
+                reports.nth(8).wait_for()
+                assert reports.evaluate_all("items => items.map(i => i.dataset.card)") == [
+                    "Ah", "Kh", "5c", "5d", "Qh", "Jh", "2s", "Th", "3c"]
+                studio_note = page.locator('[data-studio="studio-video/1"]').inner_text()
+                assert "Cards dealt by the studio" in studio_note
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "studio-table.png"), full_page=True)
             finally:
