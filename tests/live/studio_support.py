@@ -6,11 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from typing import Any
 
-from tests.live.conftest import WAIT, LivePlayer, table_entry
-from websockets.sync.client import ClientConnection, connect
+from tests.live.conftest import WAIT, LivePlayer, TableSocket, table_entry
 
 from dealerpoker.server.live.shoe_client import ShoeRun, dealer_url, run_shoe
 from dealerpoker.tables.shoe import Shoe
@@ -25,40 +23,14 @@ def ws_base(base: str) -> str:
     return "ws" + base[4:]
 
 
-class Dealer:
+class Dealer(TableSocket):
     """A studio's dealer (card reader or console) on ``/ws/dealer/{table}``."""
 
     def __init__(self, base: str, table: str, key: str = KEY, *, header: bool = True) -> None:
-        url = dealer_url(ws_base(base), table)
         headers = {"Authorization": f"Bearer {key}"} if header else None
-        self.ws: ClientConnection = connect(url, additional_headers=headers, open_timeout=WAIT, legacy=True)
+        super().__init__(dealer_url(ws_base(base), table), headers)
         if not header:
             self.send({"type": "auth", "token": key})
-        self.received: list[dict[str, Any]] = []
-        self.taken: set[int] = set()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.ws.send(json.dumps(message))
-
-    def next(self, timeout: float = WAIT) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        self.received.append(message)
-        return message
-
-    def until(self, predicate: Any, timeout: float = WAIT, *, since: int = 0) -> dict[str, Any]:
-        """The first message (from number ``since`` on) not returned before that matches,
-        waiting for it if need be."""
-        end = time.monotonic() + timeout
-        index = since
-        while True:
-            while index < len(self.received):
-                if index not in self.taken and predicate(self.received[index]):
-                    self.taken.add(index)
-                    return self.received[index]
-                index += 1
-            left = end - time.monotonic()
-            assert left > 0, f"no matching dealer message within {timeout:.0f} s: {self.received[-5:]}"
-            self.next(left)
 
     def reply(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message``; the answer to it (``accepted``, ``dealer`` or ``error``)."""
@@ -70,9 +42,6 @@ class Dealer:
 
     def state(self) -> dict[str, Any]:
         return self.reply({"type": "hello"})
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 class ShoeThread:

@@ -326,11 +326,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection.push(text)
     live.hub.join(connection)
     runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
+    await _converse(websocket, live, connection)
+
+
+async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection) -> None:
+    """Until the client leaves: each message it sends handled (by the table's owner), the reply
+    queued behind what the fan-out queued for it, and the queue written out by a sender task."""
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
             message = await _receive(websocket)
-            reply = await live.intent(table_id, player_id, message)
+            reply = await live.intent(connection.table_id, connection.player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:
         pass
@@ -368,19 +374,7 @@ async def dealer_socket(websocket: WebSocket, table_id: str) -> None:
     for text in await live.dealer_welcome(table_id):
         connection.push(text)
     live.hub.join(connection)
-    sender = asyncio.create_task(_send(websocket, connection))
-    try:
-        while True:
-            message = await _receive(websocket)
-            reply = await live.intent(table_id, DEALER, message)
-            connection.push(serialise(reply, live.now()))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        live.hub.leave(connection)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+    await _converse(websocket, live, connection)
 
 
 async def _send(websocket: WebSocket, connection: Connection) -> None:
