@@ -12,8 +12,9 @@ from tests.live.test_runner import Recorder
 
 from dealerpoker.cards.encoding import indices_from_text
 from dealerpoker.games import get_game
+from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.ports import MemoryStore
-from dealerpoker.server.live.runner import DEALER, TableRunner
+from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.tables.config import parse_tables
 from dealerpoker.tables.table import LiveTableError, Phase
 

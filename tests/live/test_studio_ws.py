@@ -9,13 +9,24 @@ player received against what had been revealed when it was sent.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
 from typing import Any
 
 import pytest
 from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server
-from tests.live.studio_support import STUDIO_TABLES, Dealer, ShoeThread, assert_nothing_shown_early, dealt_by
+from tests.live.studio_support import (
+    KEY,
+    STUDIO_TABLES,
+    Dealer,
+    ShoeThread,
+    assert_nothing_shown_early,
+    dealt_by,
+    ws_base,
+)
 from tests.support.databases import audit
+from tests.support.servers import DEALERPOKER
 
 from dealerpoker.cards import parse_card
 from dealerpoker.cards.encoding import card_to_index
@@ -199,3 +210,35 @@ def test_a_misdeal_called_by_the_dealer_returns_every_stake(tmp_path) -> None:  
 
 def test_a_dealer_too_slow_for_the_deal_timer_cancels_the_round(tmp_path) -> None:  # type: ignore[no-untyped-def]
     _stakes_back(tmp_path, by_timer=True)
+
+
+def test_the_shoe_command_deals_at_a_studio_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``dealerpoker shoe`` as a user runs it: bad options exit 2; a round dealt, then it exits 0."""
+    shoe_at = [DEALERPOKER, "shoe", "--table", "studio-texas", "--url"]
+    bad = subprocess.run([*shoe_at, "http://x", "--key", KEY], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--url: expected ws://HOST[:PORT]" in bad.stderr
+    clock = ManualClock()
+    database = f"sqlite:///{tmp_path}/studio.db"
+    with live_server(database, clock=clock, extra_tables=STUDIO_TABLES) as (base, _app):
+        wrong = subprocess.run([*shoe_at, ws_base(base), "--key", "not-the-key-of-this-table"],
+                               capture_output=True, text=True, timeout=60)
+        assert wrong.returncode == 1 and "not the dealer key" in wrong.stderr
+        player = LivePlayer(base, "studio-texas")
+        shoe = subprocess.Popen([*shoe_at, ws_base(base), "--delay", "0", "--rounds", "1", "--seed", "3"],
+                                env={**os.environ, "DEALERPOKER_DEALER_KEY": KEY},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            window = player.until(is_table("betting_open"))
+            assert player.reply({"type": "bet", "bets": {"ante": 100}})["type"] == "you"
+            clock.reach(window)
+            decision = player.until(is_table("decision"))
+            assert player.reply({"type": "decide", "action": "fold"})["type"] == "you"
+            out, err = shoe.communicate(timeout=60)
+        finally:
+            player.close()
+            if shoe.poll() is None:
+                shoe.kill()
+    assert shoe.returncode == 0, err
+    dealt = [line.split("card=")[1].split()[0] for line in out.splitlines() if "card=" in line]
+    assert dealt[:2] == decision["player_cards"] and len(dealt) == 4  # everyone folded: no board
+    assert "studio-texas/1: settled" in out and "shoe: 1 round(s)" in out

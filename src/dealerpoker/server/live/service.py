@@ -29,10 +29,11 @@ from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.api.deps import PlayerDep, error_responses
 from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
+from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.records_api import install_live_records
-from dealerpoker.server.live.runner import DEALER, TableRunner
+from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.services import Services
 from dealerpoker.tables.config import TableConfig, load_tables
