@@ -7,18 +7,18 @@ other and with everything else in the record:
 - every report is a card, at the dealing position the reports before it left (a void takes back
   the last card not voided, so positions repeat after a void), sent to the place that position
   deals to; no card is in the round twice; the cards not voided, in order, are the ``deck``;
-- every report and void falls between betting closed and the settlement, and every card a
-  reveal shows was reported (and not voided) before that reveal;
+- every report and void falls between betting closed and the settlement, and each street's
+  cards were all reported (and not voided) before the reveal that showed it;
 - a misdeal is ``{"at", "by": "dealer" | "timer", "reason"}``, and then every seat's settlement
-  is the cancellation's (``Game.cancel``: every stake returned, but a Bonus settled on the hole
-  cards); without one, a hand that reached the showdown had all nine cards dealt.
+  is the cancellation's (``games.payments.cancellation``: every stake returned, but a Bonus
+  settled on the hole cards); without one, a hand that reached the showdown had all nine cards.
 
-Each seat's actions are then replayed, re-settled (a cancelled round: ``Game.cancel`` of the
+Each seat's actions are then replayed, re-settled (a cancelled round: the cancellation of the
 state its actions reached) and checked against the ledger as at an RNG table (``verify_live``),
 on the reported cards.
 
->>> from dealerpoker.fairness.verify import _Checker
->>> check = _Checker()
+>>> from dealerpoker.fairness.checks import Checker
+>>> check = Checker()
 >>> cards = [{"card": "As", "position": 0, "to": "player", "at": "2026-11-29T12:00:01+00:00",
 ...           "source": "reader", "voided_at": None},
 ...          {"card": "Kd", "position": 1, "to": "player", "at": "2026-11-29T12:00:02+00:00",
@@ -40,8 +40,8 @@ from typing import Any
 from dealerpoker.cards import parse_card
 from dealerpoker.cards.encoding import card_to_index
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.fairness.checks import Checker, parse_time
 from dealerpoker.fairness.live_record import CARD_SOURCE, VISIBLE
-from dealerpoker.fairness.verify import _Checker, _parse_time
 from dealerpoker.games.base import place_of
 
 __all__ = ["MISDEAL_BY", "check_cards", "check_misdeal", "check_reveal_times"]
@@ -49,14 +49,14 @@ __all__ = ["MISDEAL_BY", "check_cards", "check_misdeal", "check_reveal_times"]
 MISDEAL_BY = ("dealer", "timer")
 
 
-def check_cards(check: _Checker, record: Mapping[str, Any]) -> tuple[int, ...] | None:
+def check_cards(check: Checker, record: Mapping[str, Any]) -> tuple[int, ...] | None:
     """The round's deck from its card reports (None, with findings, when they do not add up)."""
     cards = record.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, Mapping) for c in cards):
         check.fail("cards", "a studio record lists its card reports: [{card, position, to, at, source, "
                             "voided_at}]")
         return None
-    first, last = _parse_time(record.get("betting_closed_at")), _parse_time(record.get("settled_at"))
+    first, last = parse_time(record.get("betting_closed_at")), parse_time(record.get("settled_at"))
     stack: list[int] = []      # reports (by number) not voided, in dealing order
     bad = 0
     for k, report in enumerate(cards):
@@ -84,12 +84,12 @@ def check_cards(check: _Checker, record: Mapping[str, Any]) -> tuple[int, ...] |
         if any(_index(cards[j]) == index for j in stack):
             check.fail(f"{subject}.card", f"{report.get('card')} is already in the round")
             return None
-        at, voided = _parse_time(report.get("at")), report.get("voided_at")
+        at, voided = parse_time(report.get("at")), report.get("voided_at")
         if at is None or first is None or last is None or not first <= at <= last:
             check.fail(f"{subject}.at", f"{report.get('at')!r} is not a time between betting closed and "
                                         "the settlement")
             bad += 1
-        voided_at = _parse_time(voided) if voided is not None else None
+        voided_at = parse_time(voided) if voided is not None else None
         if voided is not None and (voided_at is None or at is None or last is None
                                    or not at <= voided_at <= last):
             check.fail(f"{subject}.voided_at",
@@ -124,14 +124,14 @@ def _index(report: Mapping[str, Any]) -> int:
     return card_to_index(parse_card(report["card"]))
 
 
-def check_reveal_times(check: _Checker, record: Mapping[str, Any], deck: Sequence[int]) -> None:
+def check_reveal_times(check: Checker, record: Mapping[str, Any], deck: Sequence[int]) -> None:
     """A street is shown once all its cards are in: every card dealt up to what a reveal shows
     (the dealer's two, face down, included) was reported, and kept, before that reveal."""
     cards = record["cards"]
-    kept = {r["position"]: _parse_time(r.get("at")) for r in cards if not _voided(r)}
+    kept = {r["position"]: parse_time(r.get("at")) for r in cards if not _voided(r)}
     reveals: list[Any] = record["reveals"] if isinstance(record.get("reveals"), list) else []
     for k, reveal in enumerate(reveals):
-        at = _parse_time(reveal.get("at"))
+        at = parse_time(reveal.get("at"))
         board = VISIBLE.get(str(reveal.get("event")), (0, 0, 0))[1]
         late = [p for p in range(min(len(deck), 4 + board)) if not _before(kept.get(p), at)]
         if late:
@@ -144,13 +144,13 @@ def _before(first: datetime.datetime | None, second: datetime.datetime | None) -
     return first is not None and second is not None and first <= second
 
 
-def check_misdeal(check: _Checker, record: Mapping[str, Any]) -> bool | None:
+def check_misdeal(check: Checker, record: Mapping[str, Any]) -> bool | None:
     """Whether the round was cancelled (None, with a finding, when the record's misdeal is malformed)."""
     misdeal = record.get("misdeal")
     if misdeal is None:
         return False
-    at = _parse_time(misdeal.get("at")) if isinstance(misdeal, Mapping) else None
-    last = _parse_time(record.get("settled_at"))
+    at = parse_time(misdeal.get("at")) if isinstance(misdeal, Mapping) else None
+    last = parse_time(record.get("settled_at"))
     if not isinstance(misdeal, Mapping) or misdeal.get("by") not in MISDEAL_BY \
             or not isinstance(misdeal.get("reason"), str) or at is None or last is None or at > last:
         check.fail("misdeal", f"record says {misdeal!r}: expected {{at, by: dealer | timer, reason}}, "

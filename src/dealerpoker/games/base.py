@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import index_to_card, texts_from_indices
 from dealerpoker.errors import BetLimitError, IllegalActionError, InvalidCardError, InvalidHandError
 from dealerpoker.games.events import (
     BetPlaced,
@@ -25,7 +25,7 @@ from dealerpoker.games.events import (
 )
 from dealerpoker.games.money import Money, require_amount
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
-from dealerpoker.games.settlement import HandSummary, Settlement, SettlementLine
+from dealerpoker.games.settlement import HandSummary, Settlement
 
 SETTLED = "settled"
 #: The field of the bet settled on the player's two cards at once (``RoundState.bonus``).
@@ -111,10 +111,6 @@ class RoundState:
     def board(self) -> tuple[int, ...]:
         """The board cards dealt so far (never the undealt ones)."""
         return self.deck[4:4 + self.board_count]
-
-
-def card_names(indices: Iterable[int]) -> tuple[str, ...]:
-    return tuple(str(index_to_card(i)) for i in indices)
 
 
 def validate_deck(deck: Iterable[int]) -> tuple[int, ...]:
@@ -249,10 +245,11 @@ class Game(Generic[R]):
             board_count=self.board_at_start,
         )
         events: list[Event] = [BetPlaced(field, amount) for field, amount in stakes.items()]
-        events.append(CardsDealt(to="player", street="hole", cards=card_names(state.player_cards)))
+        hole = tuple(texts_from_indices(state.player_cards))
+        events.append(CardsDealt(to="player", street="hole", cards=hole))
         events.append(DealerDealt(count=2))
         if self.board_at_start:
-            events.append(CardsDealt(to="board", street="flop", cards=card_names(state.board)))
+            events.append(CardsDealt(to="board", street="flop", cards=tuple(texts_from_indices(state.board))))
         after_deal: tuple[Event, ...]
         state, after_deal = self._after_deal(state)
         return state, (*events, *after_deal)
@@ -334,7 +331,7 @@ class Game(Generic[R]):
         for street, first, last in _STREETS:
             if before <= first and last <= state.board_count:
                 cards = state.deck[4 + first:4 + last]
-                events.append(CardsDealt(to="board", street=street, cards=card_names(cards)))
+                events.append(CardsDealt(to="board", street=street, cards=tuple(texts_from_indices(cards))))
         phases = list(self.steps)
         position = phases.index(state.phase)
         if position + 1 < len(phases):
@@ -345,33 +342,11 @@ class Game(Generic[R]):
         self, state: RoundState, settlement: Settlement, events: list[Event]
     ) -> tuple[RoundState, tuple[Event, ...]]:
         state = replace(state, phase=SETTLED, settlement=settlement)
-        events.append(DealerRevealed(cards=card_names(state.dealer_cards)))
+        events.append(DealerRevealed(cards=tuple(texts_from_indices(state.dealer_cards))))
         state, more = self._on_settled(state)
         events.extend(more)
         events.append(RoundSettled(settlement))
         return state, tuple(events)
-
-    def cancel(self, bets: Mapping[str, object], state: RoundState | None = None) -> Settlement:
-        """The settlement of a cancelled round (a live studio's misdeal): every stake returned,
-        except a Bonus already settled on the hole cards, which stands (the rules pay or take it
-        at once, whatever happens later). ``state`` is the round so far (None: not dealt yet).
-
-        >>> from dealerpoker.games import get_game
-        >>> from dealerpoker.cards.encoding import indices_from_text
-        >>> game = get_game("texas-bonus")
-        >>> state = game.start({"ante": 100, "bonus": 100}, indices_from_text("As Kd Qh Qc 2c 7d 9h Js 3s"))
-        >>> state, _ = game.apply(state, "bet")
-        >>> [(line.field, line.stake, line.returned) for line in game.cancel({}, state).lines]
-        [('ante', 100, 100), ('bonus', 100, 1600), ('flop', 200, 200)]
-        >>> game.cancel({"ante": 100, "bonus": 100}).total_returned      # cancelled before the deal
-        200
-        """
-        stakes = state.stakes if state is not None else tuple(self.validate_bets(bets).items())
-        settled = {}
-        if state is not None and state.bonus is not None and not state.bonus.pending:
-            settled[BONUS_FIELD] = state.bonus.returned
-        lines = tuple(SettlementLine(field, amount, settled.get(field, amount)) for field, amount in stakes)
-        return Settlement(self.name, "misdeal", None, None, None, lines)
 
     # ---- what the player sees --------------------------------------------------------
     def view(self, state: RoundState) -> dict[str, Any]:
@@ -390,9 +365,9 @@ class Game(Generic[R]):
             "game": self.name,
             "phase": state.phase,
             "bets": state.bets,
-            "player_cards": list(card_names(state.player_cards)),
-            "dealer_cards": list(card_names(state.dealer_cards)) if state.is_settled else [],
-            "board": list(card_names(state.board)),
+            "player_cards": texts_from_indices(state.player_cards),
+            "dealer_cards": texts_from_indices(state.dealer_cards) if state.is_settled else [],
+            "board": texts_from_indices(state.board),
             "legal_actions": list(legal),
             "action_stakes": {action: self.stake_for(state, action) for action in legal},
             "player_hand": None if player_hand is None else player_hand.to_dict(),

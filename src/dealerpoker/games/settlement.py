@@ -15,7 +15,7 @@ from dealerpoker.cards.encoding import indices_to_cards
 from dealerpoker.evaluator import HandCategory, HandValue, evaluate
 from dealerpoker.games.money import Money
 
-#: "misdeal": a studio round cancelled by its dealer (``Game.cancel``).
+#: "misdeal": a studio round cancelled by its dealer (``games.payments.cancellation``).
 Outcome = Literal["win", "lose", "tie", "fold", "misdeal"]
 
 

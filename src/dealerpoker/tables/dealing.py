@@ -21,8 +21,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card
-
 #: Board cards shown at each decision point and at the showdown (the rest of the deck: hidden).
 BOARD_AT = {"preflop": 0, "flop": 3, "turn": 4, "showdown": 5}
 SHOWDOWN = "showdown"
@@ -40,10 +38,6 @@ def cards_before(point: str) -> int:
     still in) opens: the hole cards (the dealer's two included) and the board shown there.
     casino-holdem deals its flop with the hole cards: its one decision point is the flop."""
     return 4 + BOARD_AT[point]
-
-
-def card_text(index: int) -> str:
-    return str(index_to_card(index))
 
 
 @dataclass(frozen=True, slots=True)

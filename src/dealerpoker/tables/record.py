@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dealerpoker.games.payments import cancellation
 from dealerpoker.tables.dealing import CardReport, Misdeal
 from dealerpoker.tables.table import LiveGame, LiveRound, Phase, Seat, Step, rebuilt
 
@@ -109,7 +110,7 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
             assert deck is not None
             seat = rebuilt(seat, game, deck)
         if misdeal is not None:
-            seat = replace(seat, cancelled=game.cancel(seat.bets, seat.state))
+            seat = replace(seat, cancelled=cancellation(game, seat.bets, seat.state))
         seats[player] = seat
     waiting = sum(1 for s in seats.values() if s.state is not None and s.state.phase == point)
     rnd = LiveRound(record["table"], int(record["number"]), phase, record["deadline"], seats, point, deck,

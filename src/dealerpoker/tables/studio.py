@@ -15,7 +15,7 @@ state machine as at an RNG table (``dealerpoker.tables.table``) with one more ph
   already in this round, and any card when none is expected (or the deal timer ran out).
 - ``void_card`` takes back the last card of the street being dealt (a misread); a street's
   cards are shown to the players the moment its last card is in, and are final from then on.
-- ``misdeal`` cancels the round: every seat's settlement is ``game.cancel`` (every stake
+- ``misdeal`` cancels the round: every seat's settlement is ``games.payments.cancellation`` (every stake
   returned, except a Bonus already settled on the hole cards, which stands).
 """
 
@@ -25,14 +25,14 @@ from dataclasses import replace
 from typing import Any
 
 from dealerpoker.cards import parse_card
-from dealerpoker.cards.encoding import card_to_index
+from dealerpoker.cards.encoding import card_to_index, index_to_card
 from dealerpoker.errors import InvalidCardError
 from dealerpoker.games.base import place_of
+from dealerpoker.games.payments import cancellation
 from dealerpoker.tables.config import StudioConfig, TableConfig
 from dealerpoker.tables.dealing import (
     CardReport,
     Misdeal,
-    card_text,
     cards_before,
     dealt_cards,
     street_of,
@@ -101,7 +101,7 @@ def report_card(rnd: LiveRound, game: LiveGame, table: TableConfig, card: Any, *
     except InvalidCardError as error:
         raise LiveTableError(str(error), code="invalid_card") from None
     if index in (rnd.deck or ()):
-        raise LiveTableError(f"{card_text(index)} is already in this round", code="duplicate_card")
+        raise LiveTableError(f"{index_to_card(index)!s} is already in this round", code="duplicate_card")
     reports = (*rnd.reports, CardReport(index, want["position"], now, source))
     reported = replace(rnd, reports=reports, deck=dealt_cards(reports))
     assert rnd.point is not None
@@ -142,14 +142,15 @@ def deal_overdue(rnd: LiveRound, now: float) -> bool:
 
 def misdeal(rnd: LiveRound, game: LiveGame, table: TableConfig, *, by: str, reason: str,
             now: float) -> LiveRound:
-    """Cancel the round: each seat settled by ``game.cancel`` (credit with ``returns``), then the pause.
+    """Cancel the round: each seat settled by ``games.payments.cancellation`` (credited with
+    ``table.returns``), then the pause.
 
     Decisions not yet closed are dropped (nothing of them was debited)."""
     _studio(table)
     if rnd.phase not in MISDEAL_PHASES:
         raise LiveTableError(f"no round in play to cancel (phase {rnd.phase})", code="no_round")
     seats = {player: replace(seat, pending=None, pending_at=None,
-                             cancelled=game.cancel(seat.bets, seat.state))
+                             cancelled=cancellation(game, seat.bets, seat.state))
              for player, seat in rnd.seats.items()}
     cancelled = replace(rnd, seats=seats, phase=Phase.PAUSE, deadline=now + table.pause_seconds,
                         undecided=0, misdeal=Misdeal(now, by, reason))

@@ -5,7 +5,9 @@ dealer hand and community cards, each with their own bets and decisions (the gam
 ``dealerpoker.games`` runs once per player, on the same deck order). Time enters only as the
 ``now`` argument (seconds of the injected clock); money is only computed here, never moved:
 the shell debits ``opening_stakes`` and each ``DecisionPlan``'s stakes and credits the
-settlement returns through the ledger, then calls the next transition.
+``bonus_payouts`` and the settlement ``returns`` through the ledger, then calls the next
+transition. What each step moves is the rule of ``dealerpoker.games.payments``, the same for
+solo rounds and the verifier.
 
 The loop::
 
@@ -19,8 +21,9 @@ the cards: the round waits in DEALING(point) until the cards ``point`` shows are
 
 A decision point is an engine phase at which players decide (texas-bonus: preflop, flop, turn;
 casino-holdem: flop). It ends at its deadline, or as soon as every player at it has decided;
-whoever has not decided gets the rules' timeout action (``game.timeout_action``). A decision is
-final once accepted. Bets can be placed, changed and withdrawn until the betting deadline.
+whoever has not decided gets the timer's action (``games.payments.timer_action``: the rules'
+timeout action, or the free check/fold for a player whose stake cannot be debited). A decision
+is final once accepted. Bets can be placed, changed and withdrawn until the betting deadline.
 
 >>> from dealerpoker.tables.config import parse_tables
 >>> from dealerpoker.tables.table import open_round
@@ -39,6 +42,13 @@ from typing import Any, Protocol
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.base import padded_deck
+from dealerpoker.games.payments import (
+    credit,
+    free_action,
+    opening_stake,
+    paid_at_deal,
+    timer_action,
+)
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.dealing import BOARD_AT, SHOWDOWN, CardReport, Misdeal, cards_before
 
@@ -48,6 +58,8 @@ class LiveGame(Protocol):
 
     name: str
 
+    @property
+    def aliases(self) -> Mapping[str, str]: ...
     def validate_bets(self, bets: Mapping[str, int]) -> Any: ...
     def start(self, bets: Any, deck: Any) -> Any: ...
     def legal_actions(self, state: Any) -> tuple[str, ...]: ...
@@ -55,11 +67,13 @@ class LiveGame(Protocol):
     def check_action(self, state: Any, action: str) -> None: ...
     def apply(self, state: Any, action: str) -> tuple[Any, Any]: ...
     def timeout_action(self, state: Any) -> str: ...
-    def cancel(self, bets: Mapping[str, int], state: Any = None) -> Any: ...
 
 
 class LiveTableError(DealerPokerError, ValueError):
-    """An intent the table cannot take now (wrong phase, timer over, not seated...)."""
+    """An intent the table cannot take now (wrong phase, timer over, not seated...); ``code``
+    names which (``no_more_bets``, ``no_decision_open``, ``already_decided``...)."""
+
+    status = 409
 
     def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
@@ -104,7 +118,7 @@ class Seat:
     #: the rules pay the Bonus on the two hole cards at once, the settlement credits the rest.
     bonus_paid: int = 0
     pending_at: float | None = None  # when ``pending`` was accepted
-    #: A studio round cancelled (misdeal): the seat's settlement, ``game.cancel``'s.
+    #: A studio round cancelled (misdeal): the seat's settlement, ``games.payments.cancellation``'s.
     cancelled: Any = None
 
     @property
@@ -116,7 +130,7 @@ class Seat:
 
     @property
     def opening_stake(self) -> int:
-        return sum(self.bets.values())
+        return opening_stake(self.bets)
 
     @property
     def total_stake(self) -> int:
@@ -167,11 +181,8 @@ class LiveRound:
 
     @property
     def round_id(self) -> str:
-        """Unique per table and round; the ledger's txids are ``{round_id}:{player}:{step}``."""
+        """Unique per table and round; the ledger's txids begin with it."""
         return f"{self.table_id}/{self.number}"
-
-    def txid(self, player_id: str, step: str) -> str:
-        return f"{self.round_id}:{player_id}:{step}"
 
     def at_point(self) -> list[Seat]:
         """Seats whose engine state waits for a decision at the current point."""
@@ -316,14 +327,6 @@ def rebuilt(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
     return replace(seat, state=state)
 
 
-def paid_at_deal(state: Any) -> int:
-    """The Bonus return known at the deal; 0 while it waits on the dealer's cards (both-A-A)."""
-    bonus = getattr(state, "bonus", None)
-    if bonus is None or bonus.pending:
-        return 0
-    return int(bonus.returned)
-
-
 def bonus_payouts(rnd: LiveRound) -> dict[str, int]:
     """What the deal credits at once: each won Bonus (txid ``{round}:{player}:bonus``)."""
     return {player: seat.bonus_paid for player, seat in rnd.seats.items() if seat.bonus_paid > 0}
@@ -397,7 +400,7 @@ def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan
         if seat.pending is not None:
             action, source, at = seat.pending, "player", seat.pending_at
         else:
-            action, source, at = game.timeout_action(seat.state), "timeout", now
+            action, source, at = timer_action(game, seat.state), "timeout", now
         steps[seat.player_id] = Step(rnd.point, action, source, game.stake_for(seat.state, action), at)
     return DecisionPlan(rnd.point, steps)
 
@@ -411,22 +414,15 @@ def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: De
     for player, step in plan.steps.items():
         seat = seats[player]
         if player in unpaid:
-            step = Step(step.point, _free_action(game, seat.state), "unpaid", 0, now)
+            step = Step(step.point, free_action(game, seat.state), "unpaid", 0, now)
         state, _events = game.apply(seat.state, step.action)
         seats[player] = replace(seat, state=state, pending=None, pending_at=None, steps=(*seat.steps, step))
     return _next_point(replace(rnd, seats=seats), table, now, after=plan.point)
 
 
-def _free_action(game: LiveGame, state: Any) -> str:
-    """The timeout action, or fold/check when the rules make the timeout action cost a stake."""
-    candidates = (game.timeout_action(state), "fold", "check")
-    legal = game.legal_actions(state)
-    return next(a for a in candidates if a in legal and game.stake_for(state, a) == 0)
-
-
 def settlements(rnd: LiveRound) -> dict[str, Any]:
     """Each player's ``Settlement`` (the round must be at the showdown or later; a cancelled
-    round's are ``game.cancel``'s)."""
+    round's are ``games.payments.cancellation``'s)."""
     if rnd.phase not in (Phase.SHOWDOWN, Phase.PAUSE):
         raise LiveTableError(f"nothing to settle in phase {rnd.phase}", code="wrong_phase")
     return {player: seat.result for player, seat in rnd.seats.items()}
@@ -435,8 +431,8 @@ def settlements(rnd: LiveRound) -> dict[str, Any]:
 def returns(rnd: LiveRound) -> dict[str, int]:
     """What the settlement credits each player (minor units, 0 for a loss): every line's return
     but the Bonus already paid at the deal (the settlement's lines still show the Bonus line)."""
-    return {player: int(s.total_returned) - rnd.seats[player].bonus_paid
-            for player, s in settlements(rnd).items()}
+    return {player: credit(settlement, rnd.seats[player].bonus_paid)
+            for player, settlement in settlements(rnd).items()}
 
 
 def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:

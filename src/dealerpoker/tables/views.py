@@ -11,15 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dealerpoker.cards.encoding import index_to_card, texts_from_indices
 from dealerpoker.games.base import place_of
 from dealerpoker.tables import studio
 from dealerpoker.tables.config import TableConfig
-from dealerpoker.tables.dealing import card_text
 from dealerpoker.tables.table import LiveGame, LiveRound, Phase
-
-
-def _cards(indices: tuple[int, ...]) -> list[str]:
-    return [card_text(index) for index in indices]
 
 
 def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
@@ -40,9 +36,9 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
     }
     if rnd.deck is not None:
         deck, (player, board, dealer) = rnd.deck, rnd.shown
-        view["player_cards"] = _cards(deck[0:player])
-        view["board"] = _cards(deck[4:4 + board])
-        view["dealer_cards"] = _cards(deck[2:2 + dealer])
+        view["player_cards"] = texts_from_indices(deck[0:player])
+        view["board"] = texts_from_indices(deck[4:4 + board])
+        view["dealer_cards"] = texts_from_indices(deck[2:2 + dealer])
     if table.dealing == "studio":
         # What is being dealt (a place and a count: never a card), and why a round was cancelled.
         want = studio.expected(rnd)
@@ -93,8 +89,9 @@ def dealer_view(rnd: LiveRound | None, table: TableConfig) -> dict[str, Any]:
         fields = dict(seat.state.bets) if seat.state is not None else dict(seat.bets)
         for name, amount in fields.items():
             stakes[name] = stakes.get(name, 0) + int(amount)
-    reports = [{"card": card_text(report.card), "to": place_of(report.position), "position": report.position,
-                "at": report.at, "source": report.source, "voided": report.voided_at is not None}
+    reports = [{"card": str(index_to_card(report.card)), "to": place_of(report.position),
+                "position": report.position, "at": report.at, "source": report.source,
+                "voided": report.voided_at is not None}
                for report in rnd.reports]
     view.update(round=rnd.round_id, number=rnd.number, phase=str(rnd.phase), point=rnd.point,
                 deadline=rnd.deadline, seated=len(rnd.seats), stakes=stakes, expect=studio.expected(rnd),
@@ -107,7 +104,7 @@ def dealer_view(rnd: LiveRound | None, table: TableConfig) -> dict[str, Any]:
 def round_summary(record: Mapping[str, Any]) -> dict[str, Any]:
     """An ended round in the dealer's list of last rounds (from its stored record): how it ended
     and every card dealt in it."""
-    deck = [card_text(card) for card in record.get("deck") or ()]
+    deck = texts_from_indices(record.get("deck") or ())
     return {"round": f"{record['table']}/{record['number']}", "number": record["number"],
             "status": "misdeal" if record.get("misdeal") else "settled",
             "player": deck[0:2], "dealer": deck[2:4], "board": deck[4:9]}

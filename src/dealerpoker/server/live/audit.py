@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness.live_record import build_live_record, live_action, reveals_of
 from dealerpoker.games import get_game
 from dealerpoker.games.base import place_of
@@ -30,7 +31,6 @@ from dealerpoker.server.fairness import store_rules_document
 from dealerpoker.server.live.schema import live_rounds, live_seats
 from dealerpoker.server.schema import ledger_entries, rules_documents
 from dealerpoker.tables.config import TableConfig
-from dealerpoker.tables.dealing import card_text
 
 __all__ = ["LiveRecords", "live_records_between", "settled_live_records", "store_table_rules"]
 
@@ -167,8 +167,9 @@ def _studio(stored: Mapping[str, Any]) -> dict[str, Any]:
     """A studio round's card reports and misdeal, times as ISO-8601 (``build_live_record``'s ``studio``)."""
     misdeal = stored.get("misdeal")
     return {
-        "cards": [{"card": card_text(r["card"]), "position": r["position"], "to": place_of(r["position"]),
-                   "at": _iso(r["at"]), "source": r["source"], "voided_at": _iso(r.get("voided_at"))}
+        "cards": [{"card": str(index_to_card(r["card"])), "position": r["position"],
+                   "to": place_of(r["position"]), "at": _iso(r["at"]), "source": r["source"],
+                   "voided_at": _iso(r.get("voided_at"))}
                   for r in stored.get("reports", [])],
         "misdeal": None if not misdeal else {"at": _iso(misdeal["at"]), "by": misdeal["by"],
                                               "reason": misdeal["reason"]},

@@ -14,11 +14,11 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.server.live.ports import Publisher
 from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import TableConfig
-from dealerpoker.tables.dealing import card_text
 from dealerpoker.tables.record import to_record
 from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
 
@@ -84,7 +84,7 @@ class DealerDesk:
             updated = studio.report_card(rnd, self.game, self.table, card, source=source, now=self.clock())
             await self._dealt(updated, street_in=updated.phase is not Phase.DEALING)
             report = updated.reports[-1]
-            return {"type": "accepted", "what": "card", "card": card_text(report.card),
+            return {"type": "accepted", "what": "card", "card": str(index_to_card(report.card)),
                     "position": report.position, "round": updated.round_id}
 
     async def void_card(self) -> dict[str, Any]:
@@ -93,7 +93,7 @@ class DealerDesk:
             updated = studio.void_card(self._studio_round(), now=self.clock())
             await self._dealt(updated, street_in=False)
             voided = next(r for r in reversed(updated.reports) if r.voided_at is not None)
-            return {"type": "accepted", "what": "void", "card": card_text(voided.card),
+            return {"type": "accepted", "what": "void", "card": str(index_to_card(voided.card)),
                     "position": voided.position, "round": updated.round_id}
 
     async def misdeal(self, reason: str) -> dict[str, Any]:

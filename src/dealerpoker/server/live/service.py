@@ -22,12 +22,12 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
-from dealerpoker.errors import BetLimitError, DealerPokerError, IllegalActionError, InsufficientFundsError
+from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import get_game
-from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses
-from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.errors import NotFoundError, error_fields
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
@@ -37,7 +37,6 @@ from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.services import Services
 from dealerpoker.tables.config import TableConfig, load_tables
-from dealerpoker.tables.table import LiveTableError
 
 log = logging.getLogger("dealerpoker.live")
 PRESENCE_INTERVAL = 1.0
@@ -200,16 +199,8 @@ class LiveTables:
                 if not isinstance(action, str):
                     return _error("bad_request", 'decide: expected "action": "bet", "check", "fold"...')
                 return await runner.decide(player_id, action)
-        except LiveTableError as error:
-            return _error(error.code, str(error))
-        except InsufficientFundsError as error:
-            return _error("insufficient_funds", str(error), balance=error.balance, needed=error.needed)
-        except BetLimitError as error:
-            return _error("bet_limit", str(error), field=error.field)
-        except IllegalActionError as error:
-            return _error("illegal_action", str(error), phase=error.phase, action=error.action)
-        except DealerPokerError as error:
-            return _error("invalid_request", str(error))
+        except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
+            return {"type": "error", **error_fields(error)}
         return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
 
 
@@ -240,8 +231,8 @@ async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dic
             if not isinstance(reason, str) or not 0 < len(reason) <= 200:
                 return _error("bad_request", 'misdeal: "reason" is a text of 1-200 characters')
             return await runner.misdeal(reason)
-    except LiveTableError as error:
-        return _error(error.code, str(error))
+    except DealerPokerError as error:  # the table's refusals (not expected, a duplicate card...)
+        return {"type": "error", **error_fields(error)}
     return _error("bad_request", f"unknown message type {kind!r} (card, void, misdeal, hello, ping)")
 
 
@@ -289,9 +280,8 @@ async def _receive(websocket: WebSocket) -> Any:
 
 async def _bearer(websocket: WebSocket) -> str:
     """The token of the upgrade's ``Authorization: Bearer`` header, else of the first message."""
-    header = websocket.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(websocket.headers.get("authorization"))
+    if token is None:
         message = await asyncio.wait_for(_receive(websocket), timeout=10)
         if not isinstance(message, dict) or message.get("type") != "auth" \
                 or not isinstance(message.get("token"), str):
