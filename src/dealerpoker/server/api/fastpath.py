@@ -5,9 +5,9 @@ traffic. FastAPI's generic machinery (its middleware chain, matching the path ag
 route, resolving dependencies, parsing the body) costs about as much CPU as the round step
 itself: without this path a round costs the server 1.4x (SQLite) to 1.6x (PostgreSQL) the CPU
 (``benchmarks/server.py --without fast_path``; ``benchmarks/RESULTS.md``). This ASGI middleware
-serves those two requests directly when they are well-formed: a JSON body that the routes' own request models accept, a known bearer
-token, no query string. It calls the same services, and turns their errors into the same
-responses (``domain_error_response``).
+serves those two requests directly when they are well-formed: a JSON body that the routes' own
+request models accept, a known bearer token, no query string. It calls the same services, and
+turns their errors into the same responses (``domain_error_response``).
 
 Anything else goes on to FastAPI unchanged (the body it read is replayed): another path or
 method, a query string, another content type, a missing or unknown token, a body that does not
