@@ -182,7 +182,7 @@ def test_a_players_part_holds_only_their_seat_and_transfers(tmp_path: Path) -> N
     assert [seat["player_id"] for seat in record["seats"]] == [ids["bob"]]
     text = json.dumps(record)
     assert ids["alice"] not in text  # no other player's id, bets or transfers
-    assert {entry["account"] for entry in record["ledger"]} == {ids["bob"], "house"}
+    assert {entry["account"] for entry in record["ledger"]} == {ids["bob"], "house:EUR"}
     findings = {f.subject: f for f in verify_record(record)}
     assert "only the whole round's record" in findings["fairness.client_seed"].message
 
@@ -422,7 +422,7 @@ def test_the_records_on_postgresql(database: str) -> None:
     assert failures(record) == [] and len(record["seats"]) == 2
     mine = asyncio.run(_player_record(database, players["alice"].player_id))
     assert failures(mine) == [] and [s["player_id"] for s in mine["seats"]] == [players["alice"].player_id]
-    assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house"}
+    assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house:EUR"}
 
 
 def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) -> None:

@@ -17,7 +17,10 @@ from dealerpoker.server.db import Database
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.games.currency import house_account
+from dealerpoker.server.schema import accounts, ledger_entries
+
+HOUSE = house_account("EUR")
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import parse_tables
 from dealerpoker.tables.table import Phase

@@ -29,6 +29,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--starting-balance", type=int, default=None, metavar="CENTS",
                         help="balance of each new demo player in minor units (default 100000)")
+    parser.add_argument("--currencies", metavar="FILE", default=None,
+                        help="the currencies players may hold, with their limits, chips and demo balances "
+                             "(TOML; default: $DEALERPOKER_CURRENCIES, else the shipped currencies.toml: "
+                             "EUR, USD, GBP, JPY, KWD and mBTC, EUR by default)")
     parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                         help="complete open rounds untouched this long with the default actions "
                              "(fold / check; default 3600)")
@@ -76,6 +80,7 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
     return Settings.from_env(
         database_url=args.database,
         starting_balance=args.starting_balance,
+        currencies_file=getattr(args, "currencies", None),
         abandon_after_seconds=args.abandon_after,
         rules_files=rules_files or None,
         **overrides,
@@ -130,15 +135,16 @@ async def prepare_database(settings: Settings) -> None:
     """What every process would otherwise race to do at start: migrations, the rules documents."""
     import secrets
 
-    from dealerpoker.server.app import load_games
+    from dealerpoker.server.app import load_offer
     from dealerpoker.server.clock import system_clock
     from dealerpoker.server.db import Database
     from dealerpoker.server.fairness import FairnessService
 
     database = Database(settings.database_url)
+    offer = load_offer(settings)
     try:
-        await database.migrate()
-        await FairnessService(database, load_games(settings), rng=secrets.SystemRandom(),
-                              clock=system_clock).store_rules()
+        await database.migrate(default_currency=offer.default_currency)
+        await FairnessService(database, offer.games(), rng=secrets.SystemRandom(), clock=system_clock,
+                              engines=offer.all_engines()).store_rules()
     finally:
         await database.dispose()

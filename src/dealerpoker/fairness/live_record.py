@@ -46,11 +46,9 @@ from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness.canonical import canonical_json
 from dealerpoker.fairness.verify import RECORD_VERSION, record_digest
 
-__all__ = ["HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
+__all__ = ["SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
 
 SCOPES = ("round", "player")
-#: The account on the other side of every transfer of a round (the server's house account).
-HOUSE = "house"
 #: Why the timer, not the player, chose an action: the point's time ran out, or the player's
 #: choice could not be debited when the point closed (the free default replaced it).
 TIMER_REASONS = ("timeout", "unpaid")
@@ -107,6 +105,7 @@ def build_live_record(
     deck: Sequence[int],
     seats: Sequence[Mapping[str, Any]],
     ledger: Sequence[Mapping[str, Any]],
+    currency: str | None = None,
 ) -> dict[str, Any]:
     """The record as plain JSON data, keys in reading order, ``record_digest`` last."""
     if scope not in SCOPES:
@@ -135,6 +134,8 @@ def build_live_record(
         "seats": [dict(seat) for seat in seats],
         "ledger": [dict(entry) for entry in ledger],
     }
+    if currency is not None:  # the currency of every amount above (records since currencies)
+        record["currency"] = currency
     # Normalise to plain JSON types so the digest is what a reader of the JSON recomputes.
     plain: dict[str, Any] = json.loads(canonical_json(record))
     ordered = {key: plain[key] for key in record}

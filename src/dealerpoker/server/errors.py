@@ -21,5 +21,9 @@ class UnknownGameError(DealerPokerError, ValueError):
     """A game id the server does not offer."""
 
 
+class WrongCurrencyError(DealerPokerError, ValueError):
+    """A bet at a table that plays in another currency than the player's account."""
+
+
 class UnknownParameterError(DealerPokerError, ValueError):
     """A query parameter the operation does not take."""

@@ -24,17 +24,17 @@ metadata = MetaData()
 # SQLite only auto-increments an INTEGER PRIMARY KEY.
 _SERIAL = BigInteger().with_variant(Integer(), "sqlite")
 
-HOUSE = "house"
-"""The house account: the other side of every stake and every return."""
-
 accounts = Table(
     "accounts", metadata,
     Column("id", String(40), primary_key=True),
-    Column("kind", String(10), nullable=False),  # "player" | "house"
+    # "player" | "house": one house account per currency, ``games.currency.house_account``
+    Column("kind", String(10), nullable=False),
     # Materialised for players (checked against their entries); the house's balance is the
     # sum of its entries, so no single row is written by every player's transaction.
     Column("balance", BigInteger, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
+    # Every entry of the account is in this currency (migration 0006); a player keeps theirs.
+    Column("currency", String(8), nullable=False),
 )
 
 players = Table(
@@ -87,6 +87,7 @@ rounds = Table(
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
     Column("settled_at", String(32), nullable=True),
+    Column("currency", String(8), nullable=False),  # fixed when the round opens (migration 0006)
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),

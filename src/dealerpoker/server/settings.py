@@ -28,7 +28,11 @@ class Settings:
 
     database_url: str = DEFAULT_DATABASE_URL
     starting_balance: int = 100_000
-    """Minor units credited (from the house) to each new demo player."""
+    """Minor units credited (from the house) to each new demo player in a currency whose entry
+    in the currencies file does not say (``starting_balance`` there wins)."""
+    currencies_file: str | None = None
+    """A TOML file of the currencies players may hold, with their limits and chips
+    (``dealerpoker.server.currencies``; default: the shipped ``currencies.toml``)."""
     rules_files: Mapping[str, str] = field(default_factory=dict)
     """Game id -> a TOML file merged over the shipped rules (limits, paytables, timeouts)."""
     abandon_after_seconds: float = 3600.0
@@ -55,6 +59,8 @@ class Settings:
             values["database_url"] = env["DEALERPOKER_DATABASE_URL"]
         if "DEALERPOKER_STARTING_BALANCE" in env:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
+        if "DEALERPOKER_CURRENCIES" in env:
+            values["currencies_file"] = env["DEALERPOKER_CURRENCIES"]
         if "DEALERPOKER_ABANDON_AFTER" in env:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
         values.update({key: value for key, value in overrides.items() if value is not None})

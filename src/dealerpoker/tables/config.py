@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -39,8 +39,12 @@ from dealerpoker.games import get_game
 from dealerpoker.games.rules import GAMES, Rules, load_rules
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+_CURRENCY = re.compile(r"^[A-Za-z]{2,8}$")
+CurrencyOverrides = Callable[[str | None, str], Mapping[str, Any]]
+"""(table currency or None for the default, game) -> that currency's rule overrides (limits, chips),
+merged under the table's own; raises ``ValueError`` for a currency the server does not offer."""
 _TABLE_KEYS = {
-    "id", "title", "game", "rules_file", "rules", "limits",
+    "id", "title", "game", "rules_file", "rules", "limits", "currency",
     "betting_seconds", "decision_seconds", "pause_seconds",
 }  # fmt: skip
 
@@ -60,6 +64,8 @@ class TableConfig:
     betting_seconds: float
     decision_seconds: float
     pause_seconds: float
+    currency: str | None = None
+    """The currency every player at the table plays in (None: the server's default currency)."""
 
     @property
     def decision_points(self) -> tuple[str, ...]:
@@ -88,6 +94,7 @@ class TableConfig:
             "limits": {name: {"min": lim.min, "max": lim.max} for name, lim in self.rules.limits.items()},
             "chips": list(self.rules.chips),
             "rules_fingerprint": self.rules.fingerprint(),
+            "currency": self.currency,
         }
 
 
@@ -96,18 +103,22 @@ def default_tables_text() -> str:
     return resources.files("dealerpoker.tables").joinpath("tables.toml").read_text("utf-8")
 
 
-def load_tables(path: str | Path | None = None) -> tuple[TableConfig, ...]:
+def load_tables(path: str | Path | None = None, *,
+                currency_overrides: CurrencyOverrides | None = None) -> tuple[TableConfig, ...]:
     """Tables from an operator's TOML file; the shipped example when ``path`` is None."""
     if path is None:
-        return parse_tables(default_tables_text(), where="tables.toml")
+        return parse_tables(default_tables_text(), where="tables.toml", currency_overrides=currency_overrides)
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidTablesError(f"{path}: cannot read tables file: {error}") from None
-    return parse_tables(text, where=str(path), base=Path(path).parent)
+    return parse_tables(text, where=str(path), base=Path(path).parent, currency_overrides=currency_overrides)
 
 
-def parse_tables(text: str, *, where: str = "tables", base: Path | None = None) -> tuple[TableConfig, ...]:
+def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
+                 currency_overrides: CurrencyOverrides | None = None) -> tuple[TableConfig, ...]:
+    """``currency_overrides``: each currency's limits and chips (the server's currencies), which
+    a table's own ``limits`` and ``rules`` override."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -120,7 +131,7 @@ def parse_tables(text: str, *, where: str = "tables", base: Path | None = None) 
         raise InvalidTablesError(f"{where}: tables: expected at least one [[tables]] entry")
     tables: list[TableConfig] = []
     for number, row in enumerate(rows):
-        table = _table(row, f"{where}: tables[{number}]", base)
+        table = _table(row, f"{where}: tables[{number}]", base, currency_overrides)
         if any(t.id == table.id for t in tables):
             raise InvalidTablesError(f"{where}: tables[{number}].id: duplicate table id {table.id!r}")
         tables.append(table)
@@ -134,7 +145,8 @@ def _seconds(row: Mapping[str, Any], key: str, default: float, where: str) -> fl
     return float(value)
 
 
-def _table(row: Any, where: str, base: Path | None) -> TableConfig:
+def _table(row: Any, where: str, base: Path | None,
+           currency_overrides: CurrencyOverrides | None) -> TableConfig:
     if not isinstance(row, Mapping):
         raise InvalidTablesError(f"{where}: expected a table")
     unknown = set(row) - _TABLE_KEYS
@@ -147,10 +159,23 @@ def _table(row: Any, where: str, base: Path | None) -> TableConfig:
     game = row.get("game")
     if game not in GAMES:
         raise InvalidTablesError(f"{where}.game: expected one of {', '.join(GAMES)}, got {game!r}")
+    currency = row.get("currency")
+    if currency is not None and (not isinstance(currency, str) or not _CURRENCY.match(currency)):
+        raise InvalidTablesError(f"{where}.currency: expected a currency code such as EUR, got {currency!r}")
     overrides = row.get("rules", {})
     if not isinstance(overrides, Mapping):
         raise InvalidTablesError(f"{where}.rules: expected a table of rule overrides")
-    overrides = dict(overrides)
+    base_overrides: Mapping[str, Any] = {}
+    if currency_overrides is not None:
+        try:
+            base_overrides = currency_overrides(currency, game)
+        except ValueError as error:
+            raise InvalidTablesError(f"{where}.currency: {error}") from None
+    merged = dict(base_overrides)
+    for key, value in overrides.items():  # the table's own limits win field by field
+        merged[key] = {**merged.get(key, {}), **value} if key == "limits" and isinstance(value, Mapping) \
+            else value
+    overrides = merged
     if "limits" in row:
         if not isinstance(row["limits"], Mapping):
             raise InvalidTablesError(f"{where}.limits: expected a table such as ante = {{ min, max }}")
@@ -177,4 +202,5 @@ def _table(row: Any, where: str, base: Path | None) -> TableConfig:
         betting_seconds=_seconds(row, "betting_seconds", rules.betting_seconds, where),
         decision_seconds=_seconds(row, "decision_seconds", rules.decision_seconds, where),
         pause_seconds=_seconds(row, "pause_seconds", 5, where),
+        currency=currency,
     )

@@ -17,8 +17,15 @@ from dealerpoker.errors import (
     InsufficientFundsError,
     InvalidSeedError,
 )
+from dealerpoker.games.currency import UnknownCurrencyError
 from dealerpoker.server.accounts import AuthenticationError
-from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
+from dealerpoker.server.errors import (
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    UnknownGameError,
+    WrongCurrencyError,
+)
 
 log = logging.getLogger("dealerpoker.server")
 
@@ -51,6 +58,10 @@ def domain_error_response(error: DealerPokerError) -> JSONResponse:
         return error_response(409, "illegal_action", message, phase=error.phase, action=error.action)
     if isinstance(error, ConflictError):
         return error_response(409, "conflict", message)
+    if isinstance(error, WrongCurrencyError):
+        return error_response(409, "wrong_currency", message)
+    if isinstance(error, UnknownCurrencyError):
+        return error_response(422, "unknown_currency", message)
     if isinstance(error, UnknownGameError):
         return error_response(422, "unknown_game", message)
     if isinstance(error, InvalidSeedError):

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games import AnyGame
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
-from dealerpoker.server.api.deps import ServicesDep, reject_unknown_query
+from dealerpoker.server.api.deps import ServicesDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import GamesOut
 
 router = APIRouter(dependencies=[Depends(reject_unknown_query)])
@@ -93,7 +93,14 @@ def field_paytables(game: AnyGame) -> dict[str, dict[str, Any]]:
     }
 
 
-@router.get("/api/games", response_model=GamesOut, tags=["games"])
-async def list_games(services: ServicesDep) -> JSONResponse:
-    """The games this server deals, as configured (limits and paytables from the rules files)."""
-    return JSONResponse(services.games_document)
+@router.get("/api/games", response_model=GamesOut, responses=error_responses(422), tags=["games"])
+async def list_games(
+    services: ServicesDep,
+    currency: Annotated[str | None, Query(max_length=8, description="limits and chips in this currency "
+                                          "(default: the server's default currency)")] = None,
+) -> JSONResponse:
+    """The games this server deals, as configured (limits and paytables from the rules files, limits
+    and chips of the currency asked for)."""
+    code = services.offer.default_currency if currency is None else currency
+    services.offer.currencies[code]
+    return JSONResponse(services.games_documents[code])

@@ -39,6 +39,7 @@ from typing import Any
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
+from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
 from dealerpoker.tables import table as core
@@ -57,8 +58,10 @@ class TableRunner:
     def __init__(self, table: TableConfig, game: LiveGame, store: LiveStore, publisher: Publisher,
                  *, clock: Clock, watchers: Callable[[], int] = lambda: 0,
                  new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
-                 flush_delay: float = FLUSH_DELAY) -> None:
+                 flush_delay: float = FLUSH_DELAY, currency: str | None = None) -> None:
         self.table = table
+        #: Every amount at this table is in this currency (its players' accounts hold it).
+        self.currency = currency or table.currency or DEFAULT_CURRENCY
         self.game = game
         self.store = store
         self.publisher = publisher
@@ -77,7 +80,7 @@ class TableRunner:
     # ----- views and messages -------------------------------------------------------------
     def table_message(self, event: str) -> dict[str, Any]:
         message: dict[str, Any] = {"type": "table", "event": event, "players": self.watchers(),
-                                   "server_time": self.clock()}
+                                   "server_time": self.clock(), "currency": self.currency}
         if self.round is None:
             message.update(table=self.table.id, phase="idle", round=None, deadline=None)
             return message
@@ -88,7 +91,8 @@ class TableRunner:
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
         view = core.seat_view(self.round, self.game, player_id) if self.round is not None else None
-        message = {"type": "you", "round": self.round.round_id if self.round else None,
+        message = {"type": "you", "currency": self.currency,
+                   "round": self.round.round_id if self.round else None,
                    "phase": str(self.round.phase) if self.round else "idle", "seat": view}
         if view is not None and self.round is not None and self.round.phase is Phase.PAUSE:
             # Settled and committed: the player's part of the round's audit record exists now.
@@ -315,6 +319,7 @@ class TableRunner:
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
                       extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+        record["currency"] = self.currency  # stored with the round: its ledger's house account
         refused = await self.store.commit(record, fence=self._fence(), step=step, debits=debits,
                                           credits=credits, extra_credits=extra_credits)
         if record["phase"] == "betting":

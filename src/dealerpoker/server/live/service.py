@@ -25,7 +25,7 @@ from dealerpoker.errors import BetLimitError, DealerPokerError, IllegalActionErr
 from dealerpoker.games import get_game
 from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.api.deps import PlayerDep, error_responses
-from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.errors import NotFoundError, WrongCurrencyError
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.ports import StaleLeaseError
@@ -66,8 +66,9 @@ class LiveTables:
         def watchers() -> int:
             return self.cluster.watchers(table.id)
 
+        currency = table.currency or self.services.offer.default_currency
         return TableRunner(table, get_game(table.game, table.rules), self.store, self.cluster,
-                           clock=self.now, watchers=watchers)
+                           clock=self.now, watchers=watchers, currency=currency)
 
     def now(self) -> float:
         return self.services.clock().timestamp()
@@ -147,6 +148,7 @@ class LiveTables:
         balance = await self.store.balance(player_id)
         greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
                                     "table": runner.table.to_dict(), "balance": balance,
+                                    "currency": runner.currency,
                                     "process": self.cluster.process_id}
         if self.cluster.owns(table_id):
             return [serialise(m, self.now()) for m in
@@ -178,6 +180,8 @@ class LiveTables:
                 bets = message.get("bets")
                 if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
                     return _error("bad_request", 'bet: expected "bets": {field: amount}')
+                if bets:
+                    await self._check_currency(runner, player_id)
                 return await runner.bet(player_id, bets)
             if kind == "decide":
                 action = message.get("action")
@@ -192,9 +196,16 @@ class LiveTables:
             return _error("bet_limit", str(error), field=error.field)
         except IllegalActionError as error:
             return _error("illegal_action", str(error), phase=error.phase, action=error.action)
+        except WrongCurrencyError as error:
+            return _error("wrong_currency", str(error))
         except DealerPokerError as error:
             return _error("invalid_request", str(error))
         return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
+
+    async def _check_currency(self, runner: TableRunner, player_id: str) -> None:
+        currency = await self.services.rounds.currency_of(player_id)
+        if currency != runner.currency:
+            raise WrongCurrencyError(f"this table plays in {runner.currency}; your account is in {currency}")
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -320,4 +331,10 @@ def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
     """The extension for ``dealerpoker serve --tables FILE --redis URL`` (env: DEALERPOKER_REDIS_URL)."""
     redis_url = redis_url or os.environ.get("DEALERPOKER_REDIS_URL") or None
     prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
-    return live_extension(LiveSettings(load_tables(tables_file), redis_url=redis_url, redis_prefix=prefix))
+
+    def install(app: FastAPI, services: Services) -> None:
+        # Each table plays in its currency: that currency's limits and chips under the table's own.
+        tables = load_tables(tables_file, currency_overrides=services.offer.table_overrides)
+        live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))(app, services)
+
+    return install
