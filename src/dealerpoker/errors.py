@@ -1,8 +1,35 @@
-"""Errors split by cause. Bad input is always a ``ValueError`` subclass."""
+"""Errors split by cause. Bad input is always a ``ValueError`` subclass.
+
+An error a player can meet carries a message ``key`` and its ``params`` (``dealerpoker.messages``):
+the page shows the catalogue's text in the player's language, API clients read the English
+message, which is rendered from the same catalogue when the error is raised with a key.
+
+>>> error = BetLimitError(key="error.bet.outside_limits", field="ante", amount=5, min=100, max=500)
+>>> str(error), error.key, error.params["min"]
+('ante: 5 is outside the table limits (min 100, max 500)', 'error.bet.outside_limits', 100)
+"""
+
+from typing import Any
 
 
 class DealerPokerError(Exception):
-    """Base of every error this package raises on purpose."""
+    """Base of every error this package raises on purpose.
+
+    Raised with ``key`` (and the key's parameters as keyword arguments), its message is the
+    English catalogue's text; without one, the message given (``key`` None: the page shows the
+    text of the error's code).
+    """
+
+    def __init__(self, message: str | None = None, *, key: str | None = None, **params: Any) -> None:
+        if message is None:
+            if key is None:
+                raise TypeError(f"{type(self).__name__} needs a message or a message key")
+            from dealerpoker.messages import render
+
+            message = render(key, params)
+        super().__init__(message)
+        self.key = key
+        self.params: dict[str, Any] = params
 
 
 class InvalidCardError(DealerPokerError, ValueError):
@@ -16,8 +43,8 @@ class InvalidHandError(DealerPokerError, ValueError):
 class IllegalActionError(DealerPokerError, ValueError):
     """An action that the round's rules do not allow in its current phase."""
 
-    def __init__(self, message: str, *, phase: str = "", action: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None, *, phase: str = "", action: str = "", **params: Any) -> None:
+        super().__init__(message, phase=phase, action=action, **params)
         self.phase = phase
         self.action = action
 
@@ -25,8 +52,8 @@ class IllegalActionError(DealerPokerError, ValueError):
 class BetLimitError(DealerPokerError, ValueError):
     """A stake outside a field's limits, or on a field that is not open."""
 
-    def __init__(self, message: str, *, field: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None, *, field: str = "", **params: Any) -> None:
+        super().__init__(message, field=field, **params)
         self.field = field
 
 
@@ -37,8 +64,8 @@ class InvalidRulesError(DealerPokerError, ValueError):
 class InsufficientFundsError(DealerPokerError, ValueError):
     """A stake the player's balance cannot cover."""
 
-    def __init__(self, message: str, *, balance: int = 0, needed: int = 0) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None, *, balance: int = 0, needed: int = 0, **params: Any) -> None:
+        super().__init__(message, balance=balance, needed=needed, **params)
         self.balance = balance
         self.needed = needed
 

@@ -42,7 +42,8 @@ async def _open(url: str, players: dict[str, int]) -> Database:
     async with database.transaction() as connection:
         for player, amount in players.items():
             await connection.execute(
-                accounts.insert().values(id=player, kind="player", balance=0, created_at=AT))
+                accounts.insert().values(id=player, kind="player", balance=0, created_at=AT,
+                                          currency="EUR"))
             await ledger.post_transfer(connection, f"grant:{player}", HOUSE, player, amount, at=AT,
                                        memo="grant")
     return database
