@@ -12,18 +12,18 @@ import pytest
 from tests.live.conftest import FakeClock
 
 from dealerpoker.games import get_game
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.games.currency import house_account
 from dealerpoker.server.schema import accounts, ledger_entries
-
-HOUSE = house_account("EUR")
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import parse_tables
 from dealerpoker.tables.table import Phase
+
+HOUSE = house_account("EUR")
 
 AT = "2026-11-29T00:00:00.000000Z"
 

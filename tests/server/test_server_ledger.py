@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Database
-from dealerpoker.games.currency import house_account
 from dealerpoker.server.schema import ledger_entries
 
 HOUSE = house_account("EUR")

@@ -148,7 +148,8 @@ def test_a_statement_on_stale_rows_writes_nothing(postgres_database: str) -> Non
 
         before = on_loop(client, state)
         round_row = before[2][0]._mapping
-        entries = [(f"{view['id']}:1", player.id, -200, "stake"), (f"{view['id']}:1", "house:EUR", 200, "stake")]
+        txid = f"{view['id']}:1"
+        entries = [(txid, player.id, -200, "stake"), (txid, "house:EUR", 200, "stake")]
         changes = {"status": "open", "phase": "turn", "steps": "[]", "view": "{}", "settled_at": None,
                    "total_stake": 300, "total_returned": 0}
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import text_from_indices, texts_from_indices
 from dealerpoker.fairness.verify import Finding, verify_deal, verify_record
 
 _DEAL_OPTIONS = ("server_seed", "commitment", "client_seed", "nonce")
@@ -62,10 +62,10 @@ def _read_records(name: str) -> list[Any]:
 
 
 def _deck_text(deck: tuple[int, ...]) -> str:
-    cards = [str(index_to_card(i)) for i in deck]
     return (
-        f"player {' '.join(cards[0:2])} | dealer {' '.join(cards[2:4])} | flop {' '.join(cards[4:7])} "
-        f"| turn {cards[7]} | river {cards[8]} | rest {' '.join(cards[9:])}"
+        f"player {text_from_indices(deck[0:2])} | dealer {text_from_indices(deck[2:4])} "
+        f"| flop {text_from_indices(deck[4:7])} | turn {text_from_indices(deck[7:8])} "
+        f"| river {text_from_indices(deck[8:9])} | rest {text_from_indices(deck[9:])}"
     )
 
 
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
                             "deck": None if r["deck"] is None else list(r["deck"]),
                             "cards": None
                             if r["deck"] is None
-                            else [str(index_to_card(i)) for i in r["deck"]],
+                            else texts_from_indices(r["deck"]),
                             "findings": [f.to_dict() for f in r["findings"]],
                         }
                         for r in results

@@ -42,9 +42,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.fairness.canonical import canonical_json
-from dealerpoker.fairness.verify import RECORD_VERSION, record_digest
+from dealerpoker.fairness.checks import RECORD_VERSION, record_digest
 
 __all__ = ["SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
 
@@ -58,10 +58,6 @@ TIMER_REASONS = ("timeout", "unpaid")
 VISIBLE = {"preflop": (2, 0, 0), "flop": (2, 3, 0), "turn": (2, 4, 0), "showdown": (2, 5, 2)}
 
 
-def _cards(indices: Sequence[int]) -> list[str]:
-    return [str(index_to_card(i)) for i in indices]
-
-
 def reveals_of(deck: Sequence[int], events: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
     """Each reveal event with the cards it showed first (places with no new card left out)."""
     shown = (0, 0, 0)
@@ -72,7 +68,7 @@ def reveals_of(deck: Sequence[int], events: Sequence[tuple[str, Any]]) -> list[d
         for place, start, before, now in zip(("player", "board", "dealer"), (0, 4, 2), shown, visible,
                                              strict=True):
             if now > before:
-                cards[place] = _cards(deck[start + before:start + now])
+                cards[place] = texts_from_indices(deck[start + before:start + now])
         reveals.append({"event": event, "at": at, "cards": cards})
         shown = tuple(max(a, b) for a, b in zip(shown, visible, strict=True))  # type: ignore[assignment]
     return reveals

@@ -37,6 +37,7 @@ class UnknownCurrencyError(DealerPokerError, ValueError):
     """A currency code that is neither in ISO 4217 nor configured."""
 
     code = "unknown_currency"
+    status = 422
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,11 +21,11 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
-from dealerpoker.errors import BetLimitError, DealerPokerError, IllegalActionError, InsufficientFundsError
+from dealerpoker.errors import DealerPokerError
 from dealerpoker.games import get_game
-from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses
-from dealerpoker.server.errors import NotFoundError, WrongCurrencyError
+from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.ports import StaleLeaseError
@@ -34,7 +34,6 @@ from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.services import Services
 from dealerpoker.tables.config import TableConfig, load_tables
-from dealerpoker.tables.table import LiveTableError
 
 log = logging.getLogger("dealerpoker.live")
 PRESENCE_INTERVAL = 1.0
@@ -188,24 +187,15 @@ class LiveTables:
                 if not isinstance(action, str):
                     return _error("bad_request", 'decide: expected "action": "bet", "check", "fold"...')
                 return await runner.decide(player_id, action)
-        except LiveTableError as error:
-            return _error(error.code, str(error))
-        except InsufficientFundsError as error:
-            return _error("insufficient_funds", str(error), balance=error.balance, needed=error.needed)
-        except BetLimitError as error:
-            return _error("bet_limit", str(error), field=error.field)
-        except IllegalActionError as error:
-            return _error("illegal_action", str(error), phase=error.phase, action=error.action)
-        except WrongCurrencyError as error:
-            return _error("wrong_currency", str(error))
-        except DealerPokerError as error:
-            return _error("invalid_request", str(error))
+        except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
+            return {"type": "error", **error_fields(error)}
         return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
 
     async def _check_currency(self, runner: TableRunner, player_id: str) -> None:
         currency = await self.services.rounds.currency_of(player_id)
         if currency != runner.currency:
-            raise WrongCurrencyError(f"this table plays in {runner.currency}; your account is in {currency}")
+            raise WrongCurrencyError(key="error.wrong_currency", table_currency=runner.currency,
+                                     currency=currency)
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -255,9 +245,8 @@ async def _receive(websocket: WebSocket) -> Any:
 
 
 async def _authenticate(websocket: WebSocket, services: Services) -> str:
-    header = websocket.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(websocket.headers.get("authorization"))
+    if token is None:
         message = await asyncio.wait_for(_receive(websocket), timeout=10)
         if not isinstance(message, dict) or message.get("type") != "auth" \
                 or not isinstance(message.get("token"), str):
