@@ -115,7 +115,7 @@ def played(draw: st.DrawFn) -> tuple[Any, RoundState, list[Payment]]:
     limits = game.rules.limits
     bets = {"ante": draw(st.integers(limits["ante"].min, 5000))}
     if draw(st.booleans()):
-        bets[game.opening_fields[1]] = draw(st.integers(1, 5000))
+        bets[game.opening_fields[1]] = draw(st.integers(limits[game.opening_fields[1]].min, 5000))
     state = game.start(bets, draw(st.permutations(range(52))))
     payments = [at_deal(state)]
     returned = payments[0].returned

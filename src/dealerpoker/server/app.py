@@ -29,6 +29,7 @@ from dealerpoker.games.currency import Currency
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.api import fastpath
 from dealerpoker.server.api import games as games_api
+from dealerpoker.server.api import responsible as responsible_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
 from dealerpoker.server.api.errors import install_error_handlers
@@ -37,6 +38,7 @@ from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
@@ -48,7 +50,7 @@ WEB_DIRECTORY = Path(dealerpoker.__file__).parent / "web"
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
-    for module in (session_api, games_api, rounds_api):
+    for module in (session_api, games_api, rounds_api, responsible_api):
         app.include_router(module.router)
 
 
@@ -119,11 +121,12 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
+    responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
     services = Services(
         settings=settings, database=database, games=offer.games(),
-        rounds=RoundService(database, offer, rng=rng, clock=clock,
+        rounds=RoundService(database, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
-        rng=rng, clock=clock, offer=offer, games_documents=games_documents(offer),
+        rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
     )
 
     @asynccontextmanager

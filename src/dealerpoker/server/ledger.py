@@ -110,8 +110,7 @@ async def post_player_movements(
     if not entries:
         return balance
     if debits > balance:
-        raise InsufficientFundsError(f"insufficient funds: {debits} needed, balance is {balance}",
-                                     balance=balance, needed=debits)
+        raise InsufficientFundsError(key="error.funds", balance=balance, needed=debits)
     moved = await connection.one(_MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
     if moved is None:
         found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})

@@ -32,7 +32,7 @@ from sqlalchemy import bindparam, insert, select, update
 from dealerpoker.errors import DealerPokerError, IllegalActionError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState
 from dealerpoker.games.currency import house_account
-from dealerpoker.games.payments import decide, opening_stake, paid_at_deal, timer_action
+from dealerpoker.games.payments import decide, most_at_stake, opening_stake, paid_at_deal, timer_action
 from dealerpoker.server import ledger, pgsteps
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
@@ -40,6 +40,7 @@ from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
 from dealerpoker.server.direct import AsyncpgDirect, DirectConnection
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.schema import accounts, players, rounds
 
 ViewJSON = str
@@ -61,7 +62,8 @@ _UPDATE_ROUND = update(rounds).where(rounds.c.id == bindparam("round"))
 _INSERT_ROUND = insert(rounds).inline()  # no RETURNING of the generated seq
 _ROUND_BY_KEY = select(rounds).where(rounds.c.player_id == bindparam("player")) \
     .where(rounds.c.idempotency_key == bindparam("idempotency_key"))
-_PLAYER_SEEDS = select(players.c.client_seed, players.c.nonce, players.c.next_server_seed) \
+_PLAYER_SEEDS = select(players.c.client_seed, players.c.nonce, players.c.next_server_seed,
+                       players.c.responsible_gaming) \
     .where(players.c.id == bindparam("player"))
 _ACCOUNT = select(accounts.c.balance, accounts.c.currency).where(accounts.c.id == bindparam("player"))
 _NEXT_NONCE = update(players).where(players.c.id == bindparam("player"))
@@ -111,6 +113,7 @@ class RoundService:
         clock: Clock,
         abandon_after_seconds: float,
         deal: DealFunction = committed_deal,
+        responsible: ResponsibleGaming | None = None,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
     ) -> None:
         self.database = database
@@ -121,6 +124,7 @@ class RoundService:
         self.clock = clock
         self.abandon_after = timedelta(seconds=abandon_after_seconds)
         self.deal = deal
+        self.responsible = responsible
         self.id_factory = id_factory
         self._states = RecentStates()
         self._known = KnownRows()
@@ -174,12 +178,13 @@ class RoundService:
                             f"({existing['id']}: {existing['game']} {existing['bets']})")
                     return str(existing["view"])
             if stake > balance:
-                raise InsufficientFundsError(
-                    f"insufficient funds: the bets need {stake}, balance is {balance}",
-                    balance=balance, needed=stake)
+                raise InsufficientFundsError(key="error.funds", balance=balance, needed=stake)
             player = await connection.one(_PLAYER_SEEDS, {"player": player_id})
             if player is None:
                 raise NotFoundError(f"no player {player_id!r}")
+            if self.responsible is not None:
+                await self.responsible.check_opening(connection, player_id, player["responsible_gaming"],
+                                                     most_at_stake(game, valid))
             opening = self._opening(player_id, game, valid, stake, idempotency_key, player)
             await connection.run(_NEXT_NONCE, {
                 "player": player_id, "nonce": opening.nonce + 1, "next_server_seed": opening.next_seed})
@@ -207,6 +212,9 @@ class RoundService:
                     pgsteps.PLAYER_AND_KEY, {"player": player_id, "idempotency_key": idempotency_key})
             if player is None or player.get("key_round") is not None or stake > int(player["balance"]):
                 return None
+            if self.responsible is not None and self.responsible.needs_check(player["responsible_gaming"],
+                                                                             player_id):
+                return None  # checked on the locked path, where the player's rounds cannot change meanwhile
             balance = int(player["balance"])
             opening = self._opening(player_id, game, valid, stake, idempotency_key, player)
             debits, delta, entries = ledger.player_entries(player_id, opening.movements,
@@ -452,8 +460,7 @@ class RoundService:
         state, paid = decide(game, state, action, already_returned=int(row["total_returned"]))
         stake, returned = paid.stake, paid.returned
         if stake > balance:
-            raise InsufficientFundsError(f"insufficient funds: {stake} needed, balance is {balance}",
-                                         balance=balance, needed=stake)
+            raise InsufficientFundsError(key="error.funds", balance=balance, needed=stake)
         at = timestamp(self.clock())
         view = game.view(state)
         movements = [ledger.Movement(f"{round_id}:{number}", -stake, "stake")]

@@ -46,6 +46,8 @@ players = Table(
     Column("created_at", String(32), nullable=False),
     # The seed of this player's next round, committed (its SHA-256 shown) before they bet.
     Column("next_server_seed", String(64), nullable=True),
+    # JSON: limits, restriction and session state (``responsible``); null: none ever set (0007).
+    Column("responsible_gaming", Text, nullable=True),
 )
 
 ledger_entries = Table(
@@ -100,4 +102,16 @@ rules_documents = Table(
     Column("rules_version", String(64), nullable=False),
     Column("document", Text, nullable=False),  # JSON: the rules as played (paytables, limits)
     Column("created_at", String(32), nullable=False),
+)
+
+# Every change of a player's responsible-gaming settings, as it was made (migration 0007).
+rg_events = Table(
+    "rg_events", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("player_id", String(40), nullable=False),
+    Column("at", String(32), nullable=False),
+    Column("by", String(60), nullable=False),  # "player" | "operator:{id}" | "server"
+    Column("kind", String(32), nullable=False),  # "limit" | "restriction" | "reality_check" | "session"
+    Column("detail", Text, nullable=False),  # JSON
+    Index("ix_rg_events_player", "player_id", "id"),
 )

@@ -12,6 +12,7 @@ from dealerpoker.server import accounts
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.settings import Settings
 
@@ -35,6 +36,7 @@ class Services:
     rng: random.Random
     clock: Clock
     offer: Offer
+    responsible: ResponsibleGaming
     games_documents: dict[str, dict[str, Any]]
     """Currency -> the ``GET /api/games`` body, built once (RTPs are precomputed, never
     computed per request)."""

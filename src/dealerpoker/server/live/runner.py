@@ -40,6 +40,7 @@ from typing import Any
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
 from dealerpoker.games.currency import DEFAULT_CURRENCY
+from dealerpoker.messages import render
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
 from dealerpoker.tables import table as core
@@ -118,7 +119,7 @@ class TableRunner:
         async with self._lock:
             self._check_running()
             if self.round is None:
-                raise LiveTableError("no betting window is open", code="no_more_bets")
+                raise LiveTableError(code="no_more_bets", key="error.live.no_betting_window")
             updated = core.place_bets(self.round, self.game, player_id, bets, now=self.clock())
             seat = updated.seats.get(player_id)
             if seat is not None:
@@ -135,7 +136,7 @@ class TableRunner:
         async with self._lock:
             self._check_running()
             if self.round is None:
-                raise LiveTableError("no decision is open at this table now", code="no_decision_open")
+                raise LiveTableError(code="no_decision_open", key="error.live.no_decision_open")
             updated = core.decide(self.round, self.game, player_id, action, now=self.clock())
             seat = self.round.seats[player_id]
             await self._require_funds(player_id, self.game.stake_for(seat.state, action))
@@ -152,15 +153,13 @@ class TableRunner:
 
     def _check_running(self) -> None:
         if self.stale:
-            raise LiveTableError("this table moved to another server: send it again in a moment",
-                                 code="table_unavailable")
+            raise LiveTableError(code="table_unavailable", key="error.live.table_moved")
 
     async def _written(self, written: asyncio.Future[None]) -> None:
         try:
             await asyncio.shield(written)
         except StaleLeaseError:
-            raise LiveTableError("this table moved to another server: send it again in a moment",
-                                 code="table_unavailable") from None
+            raise LiveTableError(code="table_unavailable", key="error.live.table_moved") from None
 
     async def _write_pending(self, items: Any) -> None:
         await self.store.save_pending(self.table.id, items, fence=self._fence())
@@ -170,8 +169,7 @@ class TableRunner:
         if balance is None or balance < needed:
             balance = await self.store.balance(player_id, fresh=True)
         if balance is None or balance < needed:
-            raise InsufficientFundsError(f"insufficient funds: {needed} needed, balance is {balance or 0}",
-                                         balance=balance or 0, needed=needed)
+            raise InsufficientFundsError(key="error.funds", balance=balance or 0, needed=needed)
 
     # ----- the clock ----------------------------------------------------------------------------
     async def resume(self, lease: int | None = None) -> bool:
@@ -364,5 +362,5 @@ def _decision(value: str) -> tuple[str, float | None]:
 
 
 def _refused(player_id: str) -> dict[str, Any]:
-    return {"type": "error", "error": "insufficient_funds",
-            "message": "your bets could not be debited when betting closed: you sit this round out"}
+    return {"type": "error", "error": "insufficient_funds", "key": "error.live.unpaid", "params": {},
+            "message": render("error.live.unpaid")}

@@ -22,7 +22,8 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.games import get_game
+from dealerpoker.games import AnyGame, get_game
+from dealerpoker.games.payments import most_at_stake
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
@@ -56,6 +57,7 @@ class LiveTables:
         self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
                                  if settings.redis_url else LocalCluster(self.hub))
         self.store = SqlStore(services.database, services.now)
+        self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._stop = asyncio.Event()
@@ -66,8 +68,10 @@ class LiveTables:
             return self.cluster.watchers(table.id)
 
         currency = table.currency or self.services.offer.default_currency
-        return TableRunner(table, get_game(table.game, table.rules), self.store, self.cluster,
-                           clock=self.now, watchers=watchers, currency=currency)
+        engine = get_game(table.game, table.rules)
+        self.engines[table.id] = engine
+        return TableRunner(table, engine, self.store, self.cluster, clock=self.now, watchers=watchers,
+                           currency=currency)
 
     def now(self) -> float:
         return self.services.clock().timestamp()
@@ -181,6 +185,9 @@ class LiveTables:
                     return _error("bad_request", 'bet: expected "bets": {field: amount}')
                 if bets:
                     await self._check_currency(runner, player_id)
+                    engine = self.engines[table_id]
+                    at_stake = most_at_stake(engine, engine.validate_bets(bets))
+                    await self.services.responsible.check_live_bet(player_id, at_stake)
                 return await runner.bet(player_id, bets)
             if kind == "decide":
                 action = message.get("action")
