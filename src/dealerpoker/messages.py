@@ -65,6 +65,26 @@ def render(key: str, params: Mapping[str, Any] | None = None, language: str = DE
     return PLACEHOLDER.sub(fill, template)
 
 
+#: Parameters that name a thing the catalogue translates: a hand category (slug), a rank (its
+#: character) in the singular or the plural. The page formats the same kinds (``js/i18n.js``).
+NAME_KINDS = {"category": "category.{}", "rank": "rank.{}_one", "rank_plural": "rank.{}_other"}
+
+
+def names(params: Mapping[str, Any], language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """``params`` with the names of ``NAME_KINDS`` in ``language``.
+
+    >>> names({"category": "flush", "rank_plural": "A", "pays": 3}, "de")
+    {'category': 'Flush', 'rank_plural': 'Asse', 'pays': 3}
+    """
+    entries = catalogue(language)
+    return {name: entries[NAME_KINDS[name].format(value)] if name in NAME_KINDS and value is not None
+            else value for name, value in params.items()}
+
+
+def english_names(params: Mapping[str, Any]) -> dict[str, Any]:
+    return names(params, DEFAULT_LANGUAGE)
+
+
 def base_key(key: str) -> str:
     """``key`` without a plural suffix (``rg.minutes_one`` -> ``rg.minutes``)."""
     for suffix in PLURAL_SUFFIXES:
