@@ -192,9 +192,9 @@ def test_a_cancelled_round_returns_every_stake() -> None:
     before_the_deal = cancellation(TEXAS, {"ante": 100, "bonus": 100}, None)
     assert [(line.field, line.stake, line.returned) for line in before_the_deal.lines] == [
         ("ante", 100, 100), ("bonus", 100, 100)]
-    on_the_flop = cancellation(CASINO, {}, deal(CASINO, ACES_WIN, {"ante": 100, "aa": 50}))
+    on_the_flop = cancellation(CASINO, {}, deal(CASINO, ACES_WIN, {"ante": 100, "aa": 100}))
     assert on_the_flop.outcome == "misdeal" and on_the_flop.net == 0
-    assert credit(on_the_flop, 0) == 150
+    assert credit(on_the_flop, 0) == 200
 
 
 def test_a_bonus_the_hole_cards_settled_stands_when_the_round_is_cancelled() -> None:

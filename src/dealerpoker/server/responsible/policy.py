@@ -52,9 +52,9 @@ class ResponsibleGamingError(DealerPokerError, ValueError):
     code = "responsible_gaming"
     status = 403
 
-    def __init__(self, message: str | None = None, *, reason: str, key: str | None = None,
+    def __init__(self, message: str | None = None, *, reason: str = "", key: str | None = None,
                  **params: Any) -> None:
-        super().__init__(message, key=key or f"error.rg.{reason}", **params)
+        super().__init__(message, key=key or (f"error.rg.{reason}" if reason else None), **params)
         self.reason = reason
 
     def details(self) -> dict[str, Any]:
