@@ -1,4 +1,4 @@
-"""The Alembic migrations create exactly ``schema.metadata``, and migration 0006 rewrites solo
+"""The Alembic migrations create exactly ``schema.metadata``, and migration 0008 rewrites solo
 rounds' txids to the one scheme (``ledger``) so old rounds still read and verify."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.games import get_game
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Database, alembic_config
@@ -61,7 +62,7 @@ def test_old_solo_txids_are_rewritten_and_the_round_still_verifies(url: str) -> 
     async def scenario() -> tuple[list[str], dict[str, Any], list[str]]:
         database = Database(url)
         try:
-            await database.run_sync(lambda c: command.upgrade(alembic_config(c), "0005"))
+            await database.run_sync(lambda c: command.upgrade(alembic_config(c), "0007"))
             async with database.transaction() as connection:
                 player = (await create_player(connection, starting_balance=1_000, at=AT)).player_id
                 await store_rules_document(connection, game, AT)
@@ -71,7 +72,7 @@ def test_old_solo_txids_are_rewritten_and_the_round_still_verifies(url: str) -> 
                 new = await _txids(connection, round_id)
                 row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).one()
                 record = await round_record(connection, row, {game.name: game})
-            await database.run_sync(lambda c: command.downgrade(alembic_config(c), "0005"))
+            await database.run_sync(lambda c: command.downgrade(alembic_config(c), "0007"))
             async with database.transaction() as connection:
                 assert await _txids(connection, round_id) == [t.format(r=round_id) for t in _OLD]
             return new, record, [round_id, player]
@@ -89,11 +90,12 @@ _OLD = ["{r}:0", "{r}:0:return", "{r}:1", "{r}:2", "{r}:3", "{r}:3:return"]
 
 
 async def _old_round(connection: Any, game: Any, player: str) -> str:
-    """A settled Texas round with a won Bonus, stored as before migration 0006: its ledger under
+    """A settled Texas round with a won Bonus, stored as before migration 0008: its ledger under
     the old txids ``{round}:{step}`` and ``{round}:{step}:return``."""
     round_id = "r_old"
     for n in range(5_000):  # a deal whose Bonus wins and whose settlement returns something
-        planned = plan.opening(game, round_id=round_id, player_id=player, bets={"ante": 100, "bonus": 100},
+        planned = plan.opening(game, round_id=round_id, player_id=player, currency="EUR",
+                               bets={"ante": 100, "bonus": 100},
                                deal=committed_deal(f"{n:064x}", "seed", 0), client_seed="seed", nonce=0,
                                idempotency_key=None, rules_fingerprint=game.rules.fingerprint(), at=AT)
         transfers = list(planned.money.transfers)
@@ -110,7 +112,7 @@ async def _old_round(connection: Any, game: Any, player: str) -> str:
     for transfer in transfers:
         moment = transfer.txid.rsplit(":", 1)[1]
         await ledger.post(connection, [ledger.Transfer(old[moment], player, transfer.amount, moment)],
-                          at=AT, round_id=round_id, new=True)
+                          house=house_account("EUR"), at=AT, round_id=round_id, new=True)
     return round_id
 
 
@@ -120,5 +122,5 @@ _NEW_MOMENTS = ("bets", "bonus", "preflop", "flop", "turn", "settle")
 async def _txids(connection: Any, round_id: str) -> list[str]:
     found = await connection.execute(
         select(ledger_entries.c.txid).where(ledger_entries.c.round_id == round_id)
-        .where(ledger_entries.c.account_id != "house").order_by(ledger_entries.c.id))
+        .where(ledger_entries.c.account_id != house_account("EUR")).order_by(ledger_entries.c.id))
     return [str(txid) for (txid,) in found]

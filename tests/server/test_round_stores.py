@@ -21,6 +21,7 @@ from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games import get_game
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Database
@@ -29,12 +30,13 @@ from dealerpoker.server.rounds import plan
 from dealerpoker.server.rounds.postgres import PostgresRoundStore
 from dealerpoker.server.rounds.sql import SqlRoundStore
 from dealerpoker.server.rounds.store import PlayerRead, RoundStore
-from dealerpoker.server.schema import HOUSE, ledger_entries, players, rounds
+from dealerpoker.server.schema import ledger_entries, players, rounds
 from dealerpoker.server.wallet import Debit, LedgerWallet
 
 AT = "2026-01-01T00:00:00.000000Z"
 LATER = "2026-01-01T00:00:01.000000Z"
 SEED = "ab" * 32
+HOUSE = house_account("EUR")
 TAKEN = Debit()  # what the embedded wallet's debit gives the store
 
 
@@ -86,7 +88,8 @@ def opening(read: PlayerRead, *, ante: int = 100, bonus: int = 0, key: str | Non
     game = get_game("texas-bonus")
     bets = {"ante": ante, **({"bonus": bonus} if bonus else {})}
     return plan.opening(
-        game, round_id=round_id or f"r_{random.getrandbits(40):010x}", player_id=read.player_id, bets=bets,
+        game, round_id=round_id or f"r_{random.getrandbits(40):010x}", player_id=read.player_id,
+        currency=read.currency, bets=bets,
         deal=committed_deal(SEED, read.client_seed, read.nonce), client_seed=read.client_seed,
         nonce=read.nonce, idempotency_key=key, rules_fingerprint=game.rules.fingerprint(), at=AT)
 
@@ -113,9 +116,9 @@ def test_an_opening_writes_the_round_its_money_and_the_players_next_seed(kind: t
         assert await store.player("p_nobody") is None
         read = await store.player(player, "k1")
         assert read is not None and (read.balance, read.nonce, read.key_round) == (1_000, 0, None)
-        planned = opening(read, bonus=50, key="k1")
+        planned = opening(read, bonus=100, key="k1")
         view = await store.open(read, planned, "cd" * 32, TAKEN)
-        assert view is not None and json.loads(view)["balance"] == 850 + planned.money.transfers[1].amount
+        assert view is not None and json.loads(view)["balance"] == 800 + planned.money.transfers[1].amount
         stored = await store.round(planned.round_id)
         assert stored is not None and stored.row["view"] == view
         assert stored.balance == json.loads(view)["balance"]
@@ -123,8 +126,8 @@ def test_an_opening_writes_the_round_its_money_and_the_players_next_seed(kind: t
         assert again is not None
         assert (again.nonce, again.next_server_seed, again.key_round) == (1, "cd" * 32, planned.round_id)
         entries = await ledger_of(database, planned.round_id)
-        assert entries[:2] == [(f"{planned.round_id}:{player}:bets", player, -150),
-                               (f"{planned.round_id}:{player}:bets", HOUSE, 150)]
+        assert entries[:2] == [(f"{planned.round_id}:{player}:bets", player, -200),
+                               (f"{planned.round_id}:{player}:bets", HOUSE, 200)]
         assert sum(amount for _, account, amount in entries if account == player) \
             == stored.balance - 1_000
         assert await balance(database, player) == stored.balance

@@ -39,6 +39,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server import schema
 from dealerpoker.server.settings import SettingsError
 
@@ -106,6 +107,9 @@ class Connection(Protocol):
     async def rows(self, statement: Executable, values: Values) -> list[dict[str, Any]]:
         """Every row of a query, as column -> value (bound parameters: no ``IN`` lists)."""
 
+    async def one(self, statement: Executable, values: Values) -> dict[str, Any] | None:
+        """The first row of ``rows``, or None."""
+
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
         """Execute an INSERT, UPDATE or DELETE once, or once per mapping; the rows it changed."""
 
@@ -135,6 +139,10 @@ class SQLiteConnection:
         query = self.compiler.query(statement, tuple(values))
         found = self.driver.execute(query.sql, query.arguments(values)).fetchall()
         return [dict(zip(query.columns, row, strict=True)) for row in found]
+
+    async def one(self, statement: Executable, values: Values) -> dict[str, Any] | None:
+        found = await self.rows(statement, values)
+        return found[0] if found else None
 
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
         if isinstance(values, Mapping):
@@ -167,6 +175,10 @@ class PostgresConnection:
     async def rows(self, statement: Executable, values: Values) -> list[dict[str, Any]]:
         return [dict(row) for row in (await self.connection.execute(statement, dict(values))).mappings()]
 
+    async def one(self, statement: Executable, values: Values) -> dict[str, Any] | None:
+        found = (await self.connection.execute(statement, dict(values))).mappings().first()
+        return None if found is None else dict(found)
+
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
         if not isinstance(values, Mapping) and not values:
             return 0
@@ -198,9 +210,13 @@ class Database:
         # SQLite has one writer: the lock keeps units of work from queueing inside SQLite.
         self.lock = asyncio.Lock()
 
-    async def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision shipped in the package."""
-        await self.run_sync(_upgrade_to_head)
+    async def migrate(self, *, default_currency: str = DEFAULT_CURRENCY) -> None:
+        """Bring the schema to the newest Alembic revision shipped in the package.
+
+        ``default_currency`` is the currency of accounts and rounds stored before currencies
+        were recorded (migration 0006): the deployment's default currency.
+        """
+        await self.run_sync(lambda connection: _upgrade_to_head(connection, default_currency))
 
     async def run_sync(self, function: Callable[[SyncConnection], T]) -> T:
         """``function(connection)`` on a synchronous SQLAlchemy connection, in one transaction
@@ -330,18 +346,20 @@ def _configure_sqlite(engine: Engine, *, wal: bool) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def alembic_config(connection: SyncConnection) -> Any:
-    """Alembic's configuration for the migrations shipped in the package, on ``connection``."""
+def alembic_config(connection: SyncConnection, default_currency: str = DEFAULT_CURRENCY) -> Any:
+    """Alembic's configuration for the migrations shipped in the package, on ``connection``
+    (``default_currency``: that of accounts and rounds stored before migration 0006)."""
     from alembic.config import Config
 
     config = Config()
     location = resources.files("dealerpoker.server").joinpath("migrations")
     config.set_main_option("script_location", str(location))
     config.attributes["connection"] = connection
+    config.attributes["default_currency"] = default_currency
     return config
 
 
-def _upgrade_to_head(connection: SyncConnection) -> None:
+def _upgrade_to_head(connection: SyncConnection, default_currency: str) -> None:
     from alembic import command
 
-    command.upgrade(alembic_config(connection), "head")
+    command.upgrade(alembic_config(connection, default_currency), "head")

@@ -6,8 +6,10 @@ posting it again does nothing, so a retried request never moves money twice. A p
 balance can never go negative. Callers run :func:`post` inside a unit of work together with
 the state change the money belongs to, so both commit or neither does.
 
-The sum of every account's balance (players plus house) never changes: it starts at zero and
-every transfer adds ``-amount + amount``.
+Every account holds one currency (``accounts.currency``), and a transfer is between accounts
+of one currency: a player and the house account of their currency. So in each currency the sum
+of every account's balance (players plus house) never changes: it starts at zero and every
+transfer adds ``-amount + amount``.
 
 **Transaction ids** (one scheme for solo and live rounds): ``{round}:{player}:{moment}``, one
 transfer per player per money moment of a round. ``round`` is a solo round's id (``r_...``) or a
@@ -15,7 +17,7 @@ live round's ``{table}/{number}``; ``moment`` is ``bets`` (the opening bets), ``
 Bonus paid on the hole cards, at the deal), a decision point (``preflop``, ``flop``, ``turn``:
 the stake of the decision taken there) or ``settle`` (what the settlement returns, net of what
 the deal already paid). A new player's float is ``session:{player}``. Solo rounds played before
-migration 0006 had ``{round}:{step}`` and ``{round}:{step}:return``; 0006 rewrote them.
+migration 0008 had ``{round}:{step}`` and ``{round}:{step}:return``; 0008 rewrote them.
 
 >>> txid("r_1f2e", "p_7a", "bets"), txid("texas-1/42", "p_7a", "flop")
 ('r_1f2e:p_7a:bets', 'texas-1/42:p_7a:flop')
@@ -30,8 +32,9 @@ from typing import Any, TypeVar
 from sqlalchemy import bindparam, func, insert, select, update
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.games.currency import is_house_account
 from dealerpoker.server.db import Connection
-from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.server.schema import accounts, ledger_entries
 
 BETS, BONUS, SETTLE = "bets", "bonus", "settle"
 """The money moments besides the decision points (named by the game's phases)."""
@@ -59,25 +62,25 @@ class UncoveredStakesError(InsufficientFundsError):
     ``players`` names them all; ``balance`` and ``needed`` are the first one's.
     """
 
-    def __init__(self, message: str, *, balance: int = 0, needed: int = 0,
-                 players: frozenset[str] = frozenset()) -> None:
-        super().__init__(message, balance=balance, needed=needed)
+    def __init__(self, message: str | None = None, *, players: frozenset[str] = frozenset(),
+                 **params: Any) -> None:
+        super().__init__(message, **params)
         self.players = players
 
     @classmethod
     def of(cls, refused: Mapping[str, tuple[int, int]]) -> UncoveredStakesError:
         """The error for these players' (balance, stake)."""
         balance, needed = refused[min(refused)]
-        return cls(f"insufficient funds: {needed} needed, balance is {balance}", balance=balance,
-                   needed=needed, players=frozenset(refused))
+        return cls(key="error.funds", balance=balance, needed=needed, players=frozenset(refused))
 
 
 Entry = tuple[str, str, int, str]
 """A ledger entry: txid, account, signed amount, memo."""
 
 
-def entries(transfers: Iterable[Transfer]) -> list[Entry]:
-    """Both entries of each transfer (none for a zero amount), in order."""
+def entries(transfers: Iterable[Transfer], house: str) -> list[Entry]:
+    """Both entries of each transfer with ``house`` (the house account of the players' currency;
+    none for a zero amount), in order."""
     found: list[Entry] = []
     for transfer in transfers:
         amount = transfer.amount
@@ -85,7 +88,7 @@ def entries(transfers: Iterable[Transfer]) -> list[Entry]:
             raise ValueError(f"transfer {transfer.txid}: amount must be an integer, got {amount!r}")
         if amount:
             found += [(transfer.txid, transfer.player, amount, transfer.memo),
-                      (transfer.txid, HOUSE, -amount, transfer.memo)]
+                      (transfer.txid, house, -amount, transfer.memo)]
     return found
 
 
@@ -123,11 +126,12 @@ _ENTER = insert(ledger_entries).inline()  # no RETURNING of the generated ids
 
 
 async def post(
-    connection: Connection, transfers: Sequence[Transfer], *, at: str, round_id: str | None = None,
-    new: bool = False,
+    connection: Connection, transfers: Sequence[Transfer], *, house: str, at: str,
+    round_id: str | None = None, new: bool = False,
 ) -> dict[str, int]:
-    """Post a batch of transfers (one step of a round, for one player or a whole table); the new
-    balance of each player whose money moved.
+    """Post a batch of transfers (one step of a round, for one player or a whole table) with
+    ``house``, the house account of the players' currency; the new balance of each player whose
+    money moved.
 
     A txid already posted is skipped (a retried or resumed step never moves money twice);
     ``new`` skips that look-up when the caller derived the txids from rows it checked in this
@@ -136,7 +140,7 @@ async def post(
     cover raises :class:`UncoveredStakesError` naming every such player, before anything is
     written. Four statements whatever the batch's size (up to a thousand players).
     """
-    rows = entries(transfers)
+    rows = entries(transfers, house)
     if not rows:
         return {}
     if not new:
@@ -194,12 +198,14 @@ async def post_transfer(
         raise ValueError(f"transfer {txid}: amount must be an integer >= 0, got {amount!r}")
     if from_account == to_account:
         raise ValueError(f"transfer {txid}: from and to are the same account {from_account!r}")
-    if HOUSE not in (from_account, to_account):
-        raise ValueError(f"transfer {txid}: every transfer is between a player and the house")
+    if is_house_account(from_account) == is_house_account(to_account):
+        raise ValueError(f"transfer {txid}: every transfer is between a player and a house account")
     if not known_new and await is_posted(connection, txid):
         return False
-    player, signed = (from_account, -amount) if to_account == HOUSE else (to_account, amount)
-    await post(connection, [Transfer(txid, player, signed, memo)], at=at, round_id=round_id, new=True)
+    (player, house), signed = ((from_account, to_account), -amount) if is_house_account(to_account) \
+        else ((to_account, from_account), amount)
+    await post(connection, [Transfer(txid, player, signed, memo)], house=house, at=at, round_id=round_id,
+               new=True)
     return True
 
 
@@ -211,10 +217,11 @@ async def is_posted(connection: Connection, txid: str) -> bool:
 
 async def balance_of(connection: Connection, account: str) -> int | None:
     """An account's balance (None if there is no such account)."""
-    if account == HOUSE:
+    if is_house_account(account):
         total = await connection.scalar(
             select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
-            .where(ledger_entries.c.account_id == HOUSE))
+        .where(ledger_entries.c.account_id == account)
+        )
         return int(total or 0)
     value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == account))
     return None if value is None else int(value)
@@ -249,7 +256,11 @@ class LedgerAudit:
     """The ledger's invariants, as measured (all must hold)."""
 
     total_of_balances: int
-    """Players' balances plus the house's: always 0."""
+    """Players' balances plus the houses': always 0."""
+    totals_by_currency: dict[str, int]
+    """Players' balances plus their house's, per currency: always 0 in each."""
+    mixed_currency_txids: tuple[str, ...]
+    """Transactions between accounts of different currencies: always empty."""
     unbalanced_txids: tuple[str, ...]
     """Transactions whose entries do not sum to zero: always empty."""
     mismatched_accounts: tuple[str, ...]
@@ -258,15 +269,30 @@ class LedgerAudit:
 
     @property
     def ok(self) -> bool:
-        return (self.total_of_balances == 0 and not self.unbalanced_txids
+        return (self.total_of_balances == 0 and not any(self.totals_by_currency.values())
+                and not self.mixed_currency_txids and not self.unbalanced_txids
                 and not self.mismatched_accounts and not self.negative_accounts)
 
 
 async def audit(connection: Connection) -> LedgerAudit:
     """Check the whole ledger (for tests, the crash test and operators)."""
-    players_total = await connection.scalar(
-        select(func.coalesce(func.sum(accounts.c.balance), 0)).where(accounts.c.kind == "player"))
-    house = await balance_of(connection, HOUSE)
+    # Players' materialised balances plus every house account's sum of entries, per currency.
+    house_sums = select(ledger_entries.c.account_id, func.sum(ledger_entries.c.amount).label("total")) \
+        .group_by(ledger_entries.c.account_id).subquery()
+    player_totals = await connection.execute(
+        select(accounts.c.currency, func.coalesce(func.sum(accounts.c.balance), 0))
+        .where(accounts.c.kind == "player").group_by(accounts.c.currency))
+    house_totals = await connection.execute(
+        select(accounts.c.currency, func.coalesce(func.sum(house_sums.c.total), 0))
+        .select_from(accounts.join(house_sums, house_sums.c.account_id == accounts.c.id))
+        .where(accounts.c.kind == "house").group_by(accounts.c.currency))
+    totals: dict[str, int] = {}
+    for currency, total in [*player_totals, *house_totals]:
+        totals[str(currency)] = totals.get(str(currency), 0) + int(total or 0)
+    mixed = await connection.execute(
+        select(ledger_entries.c.txid)
+        .select_from(ledger_entries.join(accounts, accounts.c.id == ledger_entries.c.account_id))
+        .group_by(ledger_entries.c.txid).having(func.count(func.distinct(accounts.c.currency)) > 1))
     unbalanced = await connection.execute(
         select(ledger_entries.c.txid).group_by(ledger_entries.c.txid)
         .having(func.sum(ledger_entries.c.amount) != 0))
@@ -279,7 +305,9 @@ async def audit(connection: Connection) -> LedgerAudit:
     negative = await connection.execute(
         select(accounts.c.id).where(accounts.c.kind == "player").where(accounts.c.balance < 0))
     return LedgerAudit(
-        total_of_balances=int(players_total or 0) + int(house or 0),
+        total_of_balances=sum(totals.values()),
+        totals_by_currency=totals,
+        mixed_currency_txids=tuple(str(row[0]) for row in mixed),
         unbalanced_txids=tuple(str(row[0]) for row in unbalanced),
         mismatched_accounts=tuple(str(row[0]) for row in mismatched),
         negative_accounts=tuple(str(row[0]) for row in negative),

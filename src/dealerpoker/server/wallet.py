@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import Transfer
@@ -39,6 +40,8 @@ class Movement:
 
     round_id: str
     game: str
+    currency: str
+    """The round's (every account of its players holds it)."""
     transfers: tuple[Transfer, ...]
     at: str
     closes_round: bool = False
@@ -101,8 +104,8 @@ class LedgerWallet:
                       if player in balances and balances[player] < needed})
 
     async def record(self, connection: Connection, movement: Movement, debit: Debit) -> dict[str, int]:
-        return await ledger.post(connection, movement.transfers, at=movement.at, round_id=movement.round_id,
-                                 new=not movement.may_repeat)
+        return await ledger.post(connection, movement.transfers, house=house_account(movement.currency),
+                                 at=movement.at, round_id=movement.round_id, new=not movement.may_repeat)
 
     async def rollback(self, debit: Debit) -> None:
         return None  # nothing was taken before the unit of work

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import Transfer, UncoveredStakesError, chunks, txid
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
@@ -125,7 +126,7 @@ class SqlStore:
         at = self.now()
         written = dict(self._written.get(key, {}))
         self._moved = {}
-        money = Movement(round_id, game,
+        money = Movement(round_id, game, str(record.get("currency", DEFAULT_CURRENCY)),
                          _transfers(round_id, step, debits, credits, extra_credits or {}), at,
                          closes_round=step == "settle", may_repeat=True)
         debit = await self.wallet.debit(money, {})

@@ -45,8 +45,8 @@ class Planned:
 
 
 def opening(
-    game: AnyGame, *, round_id: str, player_id: str, bets: dict[str, int], deal: Deal, client_seed: str,
-    nonce: int, idempotency_key: str | None, rules_fingerprint: str, at: str,
+    game: AnyGame, *, round_id: str, player_id: str, currency: str, bets: dict[str, int], deal: Deal,
+    client_seed: str, nonce: int, idempotency_key: str | None, rules_fingerprint: str, at: str,
 ) -> Planned:
     """A new round from its bets and deal: the opening stakes, and a Bonus the hole cards won
     (``games.payments``)."""
@@ -60,12 +60,12 @@ def opening(
         "rules_fingerprint": rules_fingerprint, "idempotency_key": idempotency_key, "bets": json.dumps(bets),
         "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed, "commitment": deal.commitment,
         "client_seed": client_seed, "nonce": nonce, "algorithm": deal.algorithm, "total_stake": stake,
-        "total_returned": returned, "created_at": at,
+        "total_returned": returned, "created_at": at, "currency": currency,
     }
     columns, full = _progress(state, steps, view, record, at)
     transfers = (Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS),
                  Transfer(txid(round_id, player_id, BONUS), player_id, returned, BONUS))
-    money = Movement(round_id, game.name, transfers, at)
+    money = Movement(round_id, game.name, currency, transfers, at)
     return Planned(round_id, 1, state, {**record, **columns}, money, full)
 
 
@@ -96,7 +96,8 @@ def next_step(
               "total_returned": row["total_returned"] + returned}
     columns, full = _progress(state, steps, view, record, at)
     columns.update(total_stake=record["total_stake"], total_returned=record["total_returned"])
-    money = Movement(round_id, game.name, tuple(transfers), at, closes_round=state.settlement is not None)
+    money = Movement(round_id, game.name, str(row["currency"]), tuple(transfers), at,
+                     closes_round=state.settlement is not None)
     return Planned(round_id, len(steps), state, columns, money, full)
 
 
@@ -122,6 +123,7 @@ def _progress(
     full = {
         "id": record["id"],
         "status": "settled" if settled else "open",
+        "currency": record["currency"],
         **view,
         "steps": steps,
         "balance": None,

@@ -34,17 +34,19 @@ import asyncpg
 from sqlalchemy.engine import make_url
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.sql import SqlRoundStore
-from dealerpoker.server.rounds.store import PlayerRead, RoundRead
+from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead
 from dealerpoker.server.schema import rounds
 from dealerpoker.server.wallet import Debit, LedgerWallet
 
 _ROUND = "SELECT rounds.*, accounts.balance FROM rounds JOIN accounts ON accounts.id = rounds.player_id " \
          "WHERE rounds.id = $1"
-_PLAYER = """SELECT accounts.balance, players.client_seed, players.nonce, players.next_server_seed,
+_PLAYER = """SELECT accounts.balance, accounts.currency, players.client_seed, players.nonce,
+    players.next_server_seed, players.responsible_gaming,
     (SELECT rounds.id FROM rounds WHERE rounds.player_id = accounts.id AND rounds.idempotency_key = $2)
         AS key_round
 FROM accounts JOIN players ON players.id = accounts.id WHERE accounts.id = $1"""
@@ -75,6 +77,7 @@ WITH locked AS (
     WHERE accounts.id = $9::varchar AND accounts.balance = $2::bigint AND players.nonce = $10::bigint
         AND players.client_seed = $11::varchar
         AND players.next_server_seed IS NOT DISTINCT FROM $12::varchar
+        AND players.responsible_gaming IS NOT DISTINCT FROM ${14 + len(_ROUND_COLUMNS)}::text
     FOR UPDATE OF accounts, players
 ),
 seeded AS (
@@ -137,8 +140,9 @@ class PostgresRoundStore(SqlRoundStore):
             row = await connection.fetchrow(_PLAYER, player_id, idempotency_key)
         if row is None:
             return None
-        return PlayerRead(player_id, int(row["balance"]), str(row["client_seed"]), int(row["nonce"]),
-                          row["next_server_seed"], row["key_round"])
+        return PlayerRead(player_id, int(row["balance"]), str(row["currency"]), str(row["client_seed"]),
+                          int(row["nonce"]), row["next_server_seed"], row["responsible_gaming"],
+                          row["key_round"])
 
     async def round(self, round_id: str) -> RoundRead | None:
         self._known.forget_round(round_id)  # superseded by what is stored
@@ -153,13 +157,16 @@ class PostgresRoundStore(SqlRoundStore):
         known = self._known.round(round_id)
         return known if known is not None else await self.round(round_id)
 
-    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit,
+                   check: Check | None = None) -> ViewJSON | None:
+        if check is not None:  # reads and writes more than one statement can: a transaction
+            return await super().open(read, opening, next_seed, debit, check)
         columns = opening.columns
         money, balance = self._money(read.player_id, read.balance, opening)
         view = opening.render(balance)
         values = {**columns, "view": view}
         arguments = [*money, read.player_id, read.nonce, read.client_seed, read.next_server_seed, next_seed,
-                     *(values[name] for name in _ROUND_COLUMNS)]
+                     *(values[name] for name in _ROUND_COLUMNS), read.responsible_gaming]
         if not await self._write(_OPEN, arguments):
             return None
         self._known.wrote(read.player_id, balance, values)
@@ -184,10 +191,9 @@ class PostgresRoundStore(SqlRoundStore):
         refused (the wallet's debit refused it already)."""
         needed = ledger.stakes(planned.money.transfers).get(player_id, 0)
         if needed > balance:
-            raise InsufficientFundsError(f"insufficient funds: {needed} needed, balance is {balance}",
-                                         balance=balance, needed=needed)
+            raise InsufficientFundsError(key="error.funds", balance=balance, needed=needed)
         delta = ledger.net(planned.money.transfers).get(player_id, 0)
-        rows = ledger.entries(planned.money.transfers)
+        rows = ledger.entries(planned.money.transfers, house_account(planned.money.currency))
         arguments = [planned.round_id, balance, delta, planned.money.at, *ledger.entry_arrays(rows)]
         return arguments, balance + delta
 

@@ -22,18 +22,21 @@ import json
 import random
 import secrets
 from collections.abc import Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState, payments
 from dealerpoker.server.clock import Clock, timestamp
+from dealerpoker.server.db import Connection
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
-from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
+from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.ledger import BETS, Transfer, txid
+from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import plan
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
-from dealerpoker.server.rounds.store import RoundRead, RoundStore
+from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead, RoundStore
 from dealerpoker.server.wallet import Debit, Movement, Wallet
 
 DealFunction = Callable[[str, str, int], Deal]
@@ -47,56 +50,82 @@ class RoundService:
     """Open, play, show and recover solo rounds."""
 
     def __init__(
-        self, store: RoundStore, wallet: Wallet, games: Mapping[str, AnyGame], *, rng: random.Random,
-        clock: Clock, abandon_after_seconds: float, deal: DealFunction = committed_deal,
+        self, store: RoundStore, wallet: Wallet, offer: Offer, *, rng: random.Random, clock: Clock,
+        abandon_after_seconds: float, deal: DealFunction = committed_deal,
+        responsible: ResponsibleGaming | None = None,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
     ) -> None:
         self.store = store
         self.wallet = wallet
-        self.games = dict(games)
+        self.offer = offer
+        self.games = offer.games()
+        """The games in the default currency."""
         self.rng = rng
         self.clock = clock
         self.abandon_after = timedelta(seconds=abandon_after_seconds)
         self.deal = deal
+        self.responsible = responsible
         self.id_factory = id_factory
         self._states = RecentStates()
-        # Each game's rules fingerprint (a hash of its rules document: worth computing once).
-        self._fingerprints = {game.name: game.rules.fingerprint() for game in self.games.values()}
+        # Each engine's rules fingerprint (a hash of its rules document: worth computing once).
+        self._fingerprints = {id(game): game.rules.fingerprint() for game in offer.all_engines()}
+        # A player's currency never changes: asked once per process.
+        self._currencies: dict[str, str] = {}
 
-    def game(self, name: str) -> AnyGame:
-        try:
-            return self.games[name]
-        except (KeyError, TypeError):
-            raise UnknownGameError(f"unknown game {name!r} (games: {', '.join(self.games)})") from None
+    def game(self, name: str, currency: str) -> AnyGame:
+        """The engine of game ``name`` in ``currency`` (its limits and chips)."""
+        return self.offer.game(name, currency)
+
+    async def currency_of(self, player_id: str) -> str:
+        """The currency of the player's account (every round of theirs is played in it)."""
+        currency = self._currencies.get(player_id)
+        if currency is None:
+            read = await self.store.player(player_id)
+            if read is None:
+                raise NotFoundError(f"no player {player_id!r}")
+            currency = self._remember_currency(player_id, read.currency)
+        return currency
+
+    def _remember_currency(self, player_id: str, currency: str) -> str:
+        if len(self._currencies) >= 100_000:
+            self._currencies.clear()
+        self._currencies[player_id] = currency
+        return currency
+
+    async def account(self, player_id: str) -> tuple[int, str]:
+        """The player's balance and its currency."""
+        return await self.balance(player_id), await self.currency_of(player_id)
 
     # ---- commands ---------------------------------------------------------------------
     async def open_round(
         self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
     ) -> ViewJSON:
         """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
-        game = self.game(game_name)
+        game = self.game(game_name, await self.currency_of(player_id))
         valid = game.validate_bets(bets)
-        stake = sum(valid.values())
+        stake = payments.opening_stake(valid)
         for _ in range(ATTEMPTS):
             player = await self.store.player(player_id, idempotency_key)
             if player is None:
                 raise NotFoundError(f"no player {player_id!r}")
             if player.key_round is not None:
                 return await self._repeated(player_id, game, valid, str(idempotency_key), player.key_round)
-            round_id, at = self.id_factory(), timestamp(self.clock())
+            round_id, now = self.id_factory(), self.clock()
+            at = timestamp(now)
             taken = Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS)
-            stakes = Movement(round_id, game.name, (taken,), at)
+            stakes = Movement(round_id, game.name, player.currency, (taken,), at)
             debit = await self._debit(player_id, stakes, {player_id: player.balance})
             try:
                 # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
                 # player who never asked gets a fresh one, whose commitment the first view shows.
                 server_seed = player.next_server_seed or draw_server_seed(self.rng)
                 opening = plan.opening(
-                    game, round_id=round_id, player_id=player_id, bets=valid,
+                    game, round_id=round_id, player_id=player_id, currency=player.currency, bets=valid,
                     deal=self.deal(server_seed, player.client_seed, player.nonce),
                     client_seed=player.client_seed, nonce=player.nonce, idempotency_key=idempotency_key,
-                    rules_fingerprint=self._fingerprints[game.name], at=at)
-                view = await self.store.open(player, opening, draw_server_seed(self.rng), debit)
+                    rules_fingerprint=self._fingerprints[id(game)], at=at)
+                view = await self.store.open(player, opening, draw_server_seed(self.rng), debit,
+                                             self._responsible_check(player, game, valid, now))
             except BaseException:
                 await self.wallet.rollback(debit)
                 raise
@@ -104,6 +133,20 @@ class RoundService:
                 assert view is not None
                 return view
         raise _busy(f"player {player_id}")
+
+    def _responsible_check(self, player: PlayerRead, game: AnyGame, bets: dict[str, int],
+                           now: datetime) -> Check | None:
+        """Responsible gaming's check of an opening at ``now``, where the player's state or the
+        profile asks for one (made in the opening's unit of work, the player's rows locked)."""
+        responsible = self.responsible
+        if responsible is None or not responsible.needs_check(player.responsible_gaming, player.player_id):
+            return None
+
+        async def check(connection: Connection) -> None:
+            await responsible.check_opening(connection, player.player_id, player.responsible_gaming,
+                                            payments.most_at_stake(game, bets), now=now)
+
+        return check
 
     async def _repeated(self, player_id: str, game: AnyGame, valid: dict[str, int], key: str,
                         round_id: str) -> ViewJSON:
@@ -126,8 +169,8 @@ class RoundService:
                 row = _owned_row(read, player_id, round_id)
                 steps = json.loads(row["steps"])
                 if step is not None and step != len(steps):
-                    if 0 < step < len(steps) and self.game(row["game"]).aliases.get(action, action) \
-                            == steps[step]["action"]:
+                    aliases = self.game(row["game"], row["currency"]).aliases
+                    if 0 < step < len(steps) and aliases.get(action, action) == steps[step]["action"]:
                         return await self.get(player_id, round_id)
                     where = "settled" if row["status"] == "settled" else f"waiting for step {len(steps)}"
                     raise ConflictError(f"step {step}: the round is at step {len(steps)} ({where})")
@@ -147,7 +190,7 @@ class RoundService:
         changed since (nothing written). Raises the engine's and the wallet's refusals."""
         row = read.row
         round_id, player_id = str(row["id"]), str(row["player_id"])
-        game = self.game(row["game"])
+        game = self.game(row["game"], row["currency"])
         state = self._states.recall(round_id, len(json.loads(row["steps"])))
         planned = plan.next_step(game, row, action, source=source, at=timestamp(self.clock()), state=state)
         debit = await self._debit(player_id, planned.money, {player_id: read.balance})
@@ -197,7 +240,7 @@ class RoundService:
                 return False  # the player came back meanwhile
             if row["status"] != "open":
                 return left is not None
-            game = self.game(row["game"])
+            game = self.game(row["game"], row["currency"])
             state = plan.replay(game, row)
             try:
                 view = await self._step(read, payments.timer_action(game, state), source="timer")
@@ -225,14 +268,15 @@ class RoundService:
         at that point, so it shows only the cards the player could see then.
         """
         row = await self._owned(player_id, round_id)
-        game = self.game(row["game"])
+        game = self.game(row["game"], row["currency"])
         steps = json.loads(row["steps"])
         state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
         frames = [{"step": steps[0], **game.view(state)}]
         for step in steps[1:]:
             state, _ = game.apply(state, step["action"])
             frames.append({"step": step, **game.view(state)})
-        return {"id": row["id"], "game": row["game"], "status": row["status"], "frames": frames}
+        return {"id": row["id"], "game": row["game"], "currency": row["currency"], "status": row["status"],
+                "frames": frames}
 
     async def balance(self, player_id: str) -> int:
         balance = await self.wallet.balance(player_id)

@@ -16,20 +16,22 @@ from sqlalchemy.exc import IntegrityError
 
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
-from dealerpoker.server.rounds.store import PlayerRead, RoundRead
+from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead
 from dealerpoker.server.schema import accounts, players, rounds
 from dealerpoker.server.wallet import Debit, Wallet
 
 _ROUND = select(rounds, accounts.c.balance).join(accounts, accounts.c.id == rounds.c.player_id) \
     .where(rounds.c.id == bindparam("round"))
-_PLAYER = select(accounts.c.balance, players.c.client_seed, players.c.nonce, players.c.next_server_seed) \
+_PLAYER = select(accounts.c.balance, accounts.c.currency, players.c.client_seed, players.c.nonce,
+                 players.c.next_server_seed, players.c.responsible_gaming) \
     .join(players, players.c.id == accounts.c.id).where(accounts.c.id == bindparam("player"))
 _KEY_ROUND = select(rounds.c.id).where(rounds.c.player_id == bindparam("player")) \
     .where(rounds.c.idempotency_key == bindparam("key"))
 _SEEDS_USED = update(players).where(
     players.c.id == bindparam("p_player"), players.c.nonce == bindparam("p_nonce"),
     players.c.client_seed == bindparam("p_client_seed"),
-    players.c.next_server_seed.is_not_distinct_from(bindparam("p_committed_seed"))) \
+    players.c.next_server_seed.is_not_distinct_from(bindparam("p_committed_seed")),
+    players.c.responsible_gaming.is_not_distinct_from(bindparam("p_responsible_gaming"))) \
     .values(nonce=bindparam("p_next_nonce"), next_server_seed=bindparam("p_next_seed"))
 _BALANCE = select(accounts.c.balance).where(accounts.c.id == bindparam("player"))
 _INSERT_ROUND = insert(rounds).inline()  # no RETURNING of the generated seq
@@ -55,8 +57,8 @@ class SqlRoundStore:
                 used = await connection.rows(_KEY_ROUND, {"player": player_id, "key": idempotency_key})
                 key_round = str(used[0]["id"]) if used else None
         row = found[0]
-        return PlayerRead(player_id, int(row["balance"]), str(row["client_seed"]), int(row["nonce"]),
-                          row["next_server_seed"], key_round)
+        return PlayerRead(player_id, int(row["balance"]), str(row["currency"]), str(row["client_seed"]),
+                          int(row["nonce"]), row["next_server_seed"], row["responsible_gaming"], key_round)
 
     async def round(self, round_id: str) -> RoundRead | None:
         async with self.database.reading() as connection:
@@ -68,16 +70,19 @@ class SqlRoundStore:
 
     round_to_step = round
 
-    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit,
+                   check: Check | None = None) -> ViewJSON | None:
         try:
             async with self.database.transaction() as connection:
                 used = await connection.run(_SEEDS_USED, {
                     "p_player": read.player_id, "p_nonce": read.nonce, "p_client_seed": read.client_seed,
                     "p_committed_seed": read.next_server_seed, "p_next_nonce": read.nonce + 1,
-                    "p_next_seed": next_seed})
+                    "p_next_seed": next_seed, "p_responsible_gaming": read.responsible_gaming})
                 if used != 1:
                     raise _Changed
                 view = await self._record(connection, read.player_id, opening, debit)
+                if check is not None:
+                    await check(connection)
                 await connection.run(_INSERT_ROUND, {**opening.columns, "view": view})
         except (_Changed, IntegrityError, sqlite3.IntegrityError):  # a concurrent request took the key
             return None

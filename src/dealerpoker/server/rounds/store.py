@@ -17,13 +17,16 @@ Implementations (chosen once, at start, by :func:`round_store`):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from dealerpoker.server.db import Database
+from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.wallet import Debit, LedgerWallet, Wallet
+
+Check = Callable[[Connection], Awaitable[None]]
+"""A check made in the unit of work that opens a round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +35,12 @@ class PlayerRead:
 
     player_id: str
     balance: int
+    currency: str
     client_seed: str
     nonce: int
     next_server_seed: str | None
+    responsible_gaming: str | None
+    """Their responsible-gaming state (JSON; None: nothing ever set)."""
     key_round: str | None = None
     """The round the idempotency key asked about already opened, if any."""
 
@@ -60,10 +66,13 @@ class RoundStore(Protocol):
         """A round to compute its next step from: may be what this process last wrote (the
         write checks it)."""
 
-    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit) -> ViewJSON | None:
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit,
+                   check: Check | None = None) -> ViewJSON | None:
         """Write a new round (``opening.columns``), advance the player's nonce and committed seed
         (``next_seed``) and record the opening's money (``Wallet.record`` with ``debit``), if
-        the player is still as ``read``; the stored view, or None (nothing written)."""
+        the player is still as ``read``; the stored view, or None (nothing written). ``check``
+        runs in the unit of work, with the player's rows locked, before the round is written
+        (responsible gaming: it may refuse the round by raising)."""
 
     async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
         """Write a round's next step and record its money if the round (and the balance) are

@@ -8,8 +8,8 @@ Step ``k`` of a solo round is decided at its game's ``k``-th decision phase (eac
 action, in order); the phases below are the games' as this migration was written. Amounts,
 accounts and times are untouched.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0008
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
