@@ -11,8 +11,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 
 def cache_dir() -> Path:
     override = os.environ.get("DEALERPOKER_CACHE_DIR")
@@ -40,10 +38,14 @@ class DiskCache:
         path = self.directory / f"{key}.npz"
         if not path.exists():
             return None
+        import numpy as np
+
         with np.load(path) as data:
             return {name: data[name] for name in data.files}
 
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
+        import numpy as np
+
         self.directory.mkdir(parents=True, exist_ok=True)
         tmp = self.directory / f".{key}.{os.getpid()}.npz"
         np.savez_compressed(tmp, **tables)

@@ -7,8 +7,6 @@ import json
 import sys
 from typing import Any
 
-from dealerpoker.analysis.rtp import cache_key
-from dealerpoker.analysis.simulate import parse_bets, simulate
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.cli._progress import ProgressBar
 from dealerpoker.cli.analyze import add_rules_arguments, cached_analysis, rules_from
@@ -29,6 +27,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealerpoker.analysis.rtp import cache_key
+    from dealerpoker.analysis.simulate import parse_bets, simulate
+
     rules = rules_from(args)
     bets = parse_bets(args.bets, rules.game)
     tables = None
