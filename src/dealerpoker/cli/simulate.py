@@ -36,9 +36,10 @@ def run(args: argparse.Namespace) -> int:
     if args.strategy == "optimal":
         cache = DiskCache()
         tables = cache.load_tables(cache_key(rules))
-        if tables is None:
-            cached_analysis(rules, use_cache=False)
-            tables = cache.load_tables(cache_key(rules))
+        for use_cache in (True, False):  # (a result cached without its tables: count again)
+            if tables is None:
+                cached_analysis(rules, use_cache=use_cache)
+                tables = cache.load_tables(cache_key(rules))
     bar = ProgressBar()
     result = simulate(rules, args.rounds, seed=args.seed, strategy=args.strategy, bets=bets,
                       tables=tables, progress=bar.rounds)

@@ -1,0 +1,174 @@
+"""A new paytable's figures from stored card counts, against from-scratch brute force.
+
+The card counts are computed once (default rules); every paytable below is then analysed by
+the payout pass alone and compared, to the last digit, with the independent brute-force
+enumerator run from scratch with that paytable (its own evaluator, decisions and settlements).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import numpy as np
+import pytest
+from tests.analysis.brute import casino_brute
+
+from dealerpoker.analysis.deck import DeckSpec
+from dealerpoker.analysis.exact import Solver
+from dealerpoker.analysis.paytable import (
+    CardCounts,
+    card_rules,
+    counts_key,
+    exact_analysis,
+    figures,
+    sweep,
+    with_entry,
+)
+from dealerpoker.errors import InvalidRulesError
+from dealerpoker.evaluator.categories import HandCategory
+from dealerpoker.games.rules import load_rules
+
+SMALL = DeckSpec(ranks=(0, 1, 2, 3, 4, 12), suits=3)
+
+# Ante paytables (high card .. royal flush); several move the raise decisions (see the test).
+ANTE_PAYTABLES = [
+    {"flush": 1},                                              # flush no longer pays 2 to 1
+    {"flush": 3, "full-house": 5},
+    {"straight": 4, "three-of-a-kind": 3},                    # straights and trips pay well
+    {"one-pair": 0, "high-card": 0},                           # a weak ante pays nothing
+    {"royal-flush": 500, "straight-flush": 200, "four-of-a-kind": 50},
+]
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.saved: dict[str, dict[str, Any]] = {}
+        self.loads = 0
+
+    def load_counts(self, key: str) -> dict[str, Any] | None:
+        self.loads += 1
+        return self.saved.get(key)
+
+    def save_counts(self, key: str, arrays: dict[str, Any]) -> None:
+        self.saved[key] = arrays
+
+
+@pytest.fixture(scope="module")
+def casino_counts() -> CardCounts:
+    return Solver(SMALL).card_counts(load_rules("casino-holdem"))
+
+
+def _brute(rules: Any) -> list[int]:
+    ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)
+    aa = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)], dtype=np.int64)
+    return casino_brute(SMALL.size, SMALL.rank_array(), SMALL.suit_array(), ante, aa,
+                        int(rules.aa_min_pair_rank), int(rules.dealer_qualifier_rank)).tolist()
+
+
+@pytest.mark.parametrize("paytable", ANTE_PAYTABLES)
+def test_a_new_ante_paytable_from_stored_counts_equals_brute_force(
+        casino_counts: CardCounts, paytable: dict[str, int]) -> None:
+    rules = load_rules("casino-holdem", overrides={"ante_paytable": paytable})
+    fast = figures(rules, casino_counts)
+    net, square, raised, folded, aa_fold_rule, aa_settled = _brute(rules)
+    n = SMALL.size
+    situations = comb(n, 2) * comb(n - 2, 3)
+    total = situations * comb(n - 5, 2) * comb(n - 7, 2)
+    assert fast.total_combinations == total
+    assert fast.expected_return == Fraction(net, total)
+    assert fast.second_moment == Fraction(square, total)
+    assert fast.play_frequency == Fraction(raised, raised + folded)
+    assert fast.side_bets["aa"]["exact_lost_on_fold"] == str(-Fraction(aa_fold_rule, situations))
+    assert fast.side_bets["aa"]["exact_settled_on_fold"] == str(-Fraction(aa_settled, situations))
+
+
+def test_the_paytables_tested_change_the_optimal_strategy(casino_counts: CardCounts) -> None:
+    default = figures(load_rules("casino-holdem"), casino_counts)
+    changed = [figures(load_rules("casino-holdem", overrides={"ante_paytable": p}), casino_counts)
+               for p in ANTE_PAYTABLES]
+    moved = [a for a in changed if a.play_frequency != default.play_frequency]
+    assert len(moved) >= 3
+    assert any((a.tables["raise"] != default.tables["raise"]).any() for a in moved)
+
+
+@pytest.mark.parametrize("overrides", [
+    {"aa_paytable": {"flush": 25, "straight": 9}, "aa_min_pair": "4"},
+    {"aa_settles_on_fold": True, "ante_paytable": {"straight": 2}},
+])
+def test_aa_rules_from_stored_counts_equal_brute_force(casino_counts: CardCounts,
+                                                       overrides: dict[str, Any]) -> None:
+    rules = load_rules("casino-holdem", overrides=overrides)
+    fast = figures(rules, casino_counts)
+    *_, aa_fold_rule, aa_settled = _brute(rules)
+    situations = comb(SMALL.size, 2) * comb(SMALL.size - 2, 3)
+    aa = fast.side_bets["aa"]
+    assert aa["exact_lost_on_fold"] == str(-Fraction(aa_fold_rule, situations))
+    assert aa["exact_settled_on_fold"] == str(-Fraction(aa_settled, situations))
+    assert aa["hand_countable_settled_on_fold"] == aa["exact_settled_on_fold"]
+    assert aa["house_edge"] == float(-Fraction(aa_settled if rules.aa_settles_on_fold else aa_fold_rule,
+                                              situations))
+
+
+def test_a_card_rule_changes_the_counts_key_and_a_payout_does_not() -> None:
+    base = load_rules("casino-holdem")
+    assert counts_key(base) == counts_key(load_rules("casino-holdem", overrides={
+        "ante_paytable": {"flush": 9}, "aa_min_pair": "K", "limits": {"ante": {"min": 5, "max": 500}}}))
+    assert counts_key(base) != counts_key(load_rules("casino-holdem", overrides={"dealer_qualifier": "55"}))
+    assert counts_key(base) != counts_key(base, SMALL)
+    texas = load_rules("texas-bonus")
+    assert card_rules(texas) == {"ante_qualifier": "flush"}
+    assert counts_key(texas) != counts_key(load_rules("texas-bonus", overrides={"ante_qualifier": "straight"}))
+
+
+def test_exact_analysis_counts_once_then_reuses_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    store = MemoryStore()
+    rules = load_rules("texas-bonus")
+    first = exact_analysis(rules, store, deck=SMALL)
+    assert list(store.saved) == [counts_key(rules, SMALL)]
+
+    def no_counting(self: Solver, rules: Any) -> CardCounts:
+        raise AssertionError("counted again")
+
+    monkeypatch.setattr(Solver, "card_counts", no_counting)
+    bonus = with_entry(rules, "bonus_paytable.0.pays", 50)  # A-A pays 50 instead of 30
+    second = exact_analysis(bonus, store, deck=SMALL)
+    assert second.expected_return == first.expected_return  # the main game does not move
+    assert second.starting_hands == first.starting_hands
+    # A-A is 3 of the 153 two-card hands of this deck: 20 more on each.
+    edge = Fraction(first.side_bets["bonus"]["exact"]) - Fraction(second.side_bets["bonus"]["exact"])
+    assert edge == Fraction(3 * 20, comb(SMALL.size, 2))
+
+
+def test_texas_from_stored_counts_equals_a_fresh_solver_for_another_ante_rule() -> None:
+    store = MemoryStore()
+    straight = load_rules("texas-bonus", overrides={"ante_qualifier": "straight"})
+    reused = exact_analysis(straight, store, deck=SMALL)
+    fresh = Solver(SMALL).texas(straight)
+    assert reused.outcomes == fresh.outcomes and reused.second_moment == fresh.second_moment
+
+
+def test_sweep_gives_each_value_the_figures_of_its_own_rules(casino_counts: CardCounts) -> None:
+    store = MemoryStore()
+    store.saved[counts_key(load_rules("casino-holdem"), SMALL)] = casino_counts.arrays
+    rules = load_rules("casino-holdem")
+    rows = sweep(rules, "ante_paytable.flush", [1, 2, 3], store, deck=SMALL)
+    assert [value for value, _ in rows] == [1, 2, 3]
+    for value, analysis in rows:
+        alone = figures(load_rules("casino-holdem", overrides={"ante_paytable": {"flush": value}}),
+                        casino_counts)
+        assert analysis.house_edge == alone.house_edge
+        assert analysis.rules.ante_paytable[HandCategory.FLUSH] == value
+    edges = [analysis.house_edge for _, analysis in rows]
+    assert edges[0] > edges[1] > edges[2]  # a better-paying flush, a lower edge
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("ante_paytable.flush", -1, "ante_paytable.flush: expected an integer >= 0"),
+    ("ante_paytable.flsh", 2, "flsh"),
+    ("no_such.entry", 2, "no entry 'no_such'"),
+])
+def test_with_entry_names_a_bad_entry(path: str, value: int, message: str) -> None:
+    with pytest.raises(InvalidRulesError, match=message):
+        with_entry(load_rules("casino-holdem"), path, value)
