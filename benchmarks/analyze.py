@@ -112,7 +112,7 @@ def main() -> None:
              "texas-bonus": (bonus, [], "Bonus paytable: A-A pays 50")}
     identical = {}
     for game, (rules_file, runs, _) in reuse.items():
-        for i in range(args.repeat):
+        for _ in range(args.repeat):
             for stale in counts_dir.glob(f"{game}-*.json"):  # drop the result cache, keep the counts
                 stale.unlink()
             runs.append(timed([*dp, "analyze", game, "--rules", str(rules_file), "--json"], counts_dir))
@@ -185,8 +185,8 @@ def main() -> None:
         f"texas-bonus {'yes' if identical['texas-bonus'] else 'NO'}.",
         "",
         "Simulation with the optimal strategy, " + "; ".join(
-            f"{g}: {w / 1e6:.2f} M rounds/s wall, {c / 1e6:.2f} M per CPU-second" for g, (w, c) in rate.items())
-        + ".",
+            f"{g}: {w / 1e6:.2f} M rounds/s wall, {c / 1e6:.2f} M per CPU-second"
+            for g, (w, c) in rate.items()) + ".",
         "",
         "Where a from-scratch `analyze` spends its time (one process per game, in-process marks):",
         "",

@@ -119,7 +119,8 @@ def test_a_card_rule_changes_the_counts_key_and_a_payout_does_not() -> None:
     assert counts_key(base) != counts_key(base, SMALL)
     texas = load_rules("texas-bonus")
     assert card_rules(texas) == {"ante_qualifier": "flush"}
-    assert counts_key(texas) != counts_key(load_rules("texas-bonus", overrides={"ante_qualifier": "straight"}))
+    straight = load_rules("texas-bonus", overrides={"ante_qualifier": "straight"})
+    assert counts_key(texas) != counts_key(straight)
 
 
 def test_exact_analysis_counts_once_then_reuses_the_store(monkeypatch: pytest.MonkeyPatch) -> None:

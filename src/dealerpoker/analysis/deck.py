@@ -78,7 +78,7 @@ class DeckSpec:
     @classmethod
     def parse(cls, text: str) -> DeckSpec:
         """The inverse of :meth:`key`: ``"23456Ax3"`` is 2 3 4 5 6 A in three suits."""
-        ranks, x, suits = text.strip().upper().partition("X")
+        ranks, _, suits = text.strip().upper().partition("X")
         try:
             return cls(tuple(RANK_CHARS.index(r) for r in ranks), int(suits))
         except ValueError as error:

@@ -545,10 +545,12 @@ def casino_flops(flops: I64, n_cards: int, binom: I64, river_id: I32,
         group = np.empty(card_perm.shape[0], dtype=np.int64)
         n_group = _stabiliser(flop, card_perm, group)
         rem = _cards_off_flop(flop, n_cards, n_rem)
-        acc = np.zeros((n_pairs, 21), dtype=np.int64)
+        # int32: at most 1,176 (turn, river) x 990 dealers x 24 (orbit size) per entry.
+        acc = np.zeros((n_pairs, 21), dtype=np.int32)
         board = np.empty(5, dtype=np.int64)
         off = np.empty(n_cards - 5, dtype=np.int64)
         local = np.empty(n_cards - 5, dtype=np.int64)
+        below_of = np.empty(n_cards - 5, dtype=np.int64)
         board[:3] = flop
         for ti in range(n_rem):
             t = rem[ti]
@@ -562,24 +564,27 @@ def casino_flops(flops: I64, n_cards: int, binom: I64, river_id: I32,
                 board[3], board[4] = t, r
                 n_off = _local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards,
                                      off, local)
+                words, lows = word[row], low[row]
+                for k in range(n_off):
+                    below_of[k] = np.int64(below_card[row, local[k]])
                 below = np.int64(below_all[row])
                 for j in range(n_off):
-                    b, lb = off[j], local[j]
-                    below_b = below - np.int64(below_card[row, lb])
+                    b = off[j]
+                    pairs_j = pair_of[local[j]]
+                    base = b * (b - 1) // 2
+                    below_b = below + 1 - below_of[j]
                     for i in range(j):
-                        la = local[i]
-                        h = pair_of[la, lb]
-                        s = np.int64(word[row, h])
-                        w = s & 1023
-                        lo = (s >> 14) << 8 | np.int64(low[row, h])
+                        h = pairs_j[local[i]]
+                        s = np.int64(words[h])
                         code = (s >> 10) & 15
                         cat = CATEGORY_OF_CODE[code]
                         q = QUALIFIES[code]
-                        not_q = below_b - np.int64(below_card[row, la]) + 1 - q
-                        p = b * (b - 1) // 2 + off[i]
-                        acc[p, cat] += size * not_q
-                        acc[p, 10 + cat] += size * q * (w - not_q)
-                        acc[p, 20] += size * (q * lo + (1 - q) * (dealers - not_q))
+                        not_q = below_b - below_of[i] - q
+                        lo = (s >> 14) << 8 | np.int64(lows[h])
+                        row_p = acc[base + off[i]]
+                        row_p[cat] += size * not_q
+                        row_p[10 + cat] += size * q * ((s & 1023) - not_q)
+                        row_p[20] += size * (q * lo + (1 - q) * (dealers - not_q))
         total = np.zeros(21, dtype=np.int64)
         for bi in range(n_rem):
             b = rem[bi]
@@ -587,7 +592,9 @@ def casino_flops(flops: I64, n_cards: int, binom: I64, river_id: I32,
                 p = b * (b - 1) // 2 + rem[ai]
                 total[:] = 0
                 for g in range(n_group):
-                    total += acc[pair_perm[group[g], p]]
+                    image = pair_perm[group[g], p]
+                    for x in range(21):
+                        total[x] += acc[image, x]
                 h = bi * (bi - 1) // 2 + ai
                 for x in range(21):
                     counts[x, f, h] = np.int32(total[x] // n_group)

@@ -100,7 +100,8 @@ def exact_analysis(rules: Rules, store: CountsStore | None = None, *, deck: Deck
     if arrays is None:
         from dealerpoker.analysis.exact import Solver  # numba: only when counting
 
-        counts = Solver(deck, **({"progress": progress} if progress else {})).card_counts(rules)
+        solver = Solver(deck) if progress is None else Solver(deck, progress=progress)
+        counts = solver.card_counts(rules)
         if store is not None:
             store.save_counts(key, counts.arrays)
         arrays = counts.arrays

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 from math import comb
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -135,8 +136,8 @@ class BoardClasses:
     k: int
     cards: I64        # (m, k) canonical boards, ascending local cards
     weight: I64       # (m,) boards each canonical board stands for
-    id_of: npt.NDArray[np.integer]    # (C(n,k),) by colex index: canonical id (int32 for k = 5)
-    perm_of: npt.NDArray[np.integer]  # (C(n,k),) by colex index: the suit permutation carrying the
+    id_of: npt.NDArray[Any]    # (C(n,k),) by colex index: canonical id (int32 for k = 5)
+    perm_of: npt.NDArray[Any]  # (C(n,k),) by colex index: the suit permutation carrying the
     #                                   board to it (int8 for k = 5)
 
 
