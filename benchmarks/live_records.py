@@ -38,9 +38,9 @@ from dealerpoker.server.accounts import create_player
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.live.audit import LiveRecords, live_records_between, store_table_rules
-from dealerpoker.server.live.config import parse_tables
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
+from dealerpoker.tables.config import parse_tables
 
 TABLE = """
 [[tables]]

@@ -1,4 +1,4 @@
-"""Take the README screenshots from the real page.
+"""Take the screenshots of the README and docs/players.md from the real page.
 
 Starts ``dealerpoker serve`` (the tables ``make run`` serves) on a free loopback port with a
 throw-away SQLite database and drives Debian's Chromium (Playwright, headless) by clicking like a
@@ -31,7 +31,7 @@ PLAYS = {
     "texas-bonus": ({"ante": [1000], "bonus": [500]}, ["bet", "bet", "bet"]),
     "casino-holdem": ({"ante": [1000], "aa": [500]}, ["raise"]),
 }
-LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/server/tables.toml
+LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/tables/tables.toml
 # Each live player's opening bets (chip values clicked onto each field).
 LIVE_BETS = ({"ante": [1000], "bonus": [500]}, {"ante": [2500]})
 SHOTS = (*PLAYS, "live-table")
@@ -72,7 +72,7 @@ def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -
 def live_round_on_the_flop(browser: Any, url: str, out: Path, width: int) -> None:
     """Two players at the live table, both in on the flop; the first one's page is saved."""
     pages = [browser.new_context(viewport={"width": width, "height": 900}).new_page() for _ in LIVE_BETS]
-    for page in pages:  # as the README says: the lobby, then the table under "Live tables"
+    for page in pages:  # as docs/players.md says: the lobby, then the table under "Live tables"
         page.set_default_timeout(90_000)  # a full round of the table's real timers, and more
         page.goto(f"{url}/#/")
         page.locator(f'[data-table="live-{LIVE_TABLE}"]').click()

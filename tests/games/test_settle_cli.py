@@ -272,10 +272,10 @@ def test_settle_bad_rules_file_and_ante_rule_for_casino(
     assert "--ante-rule applies to texas-bonus only" in capsys.readouterr().err
 
 
-def test_readme_settle_examples_match_the_command(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's `settle` examples print exactly what the README shows."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
-    section = readme[readme.index("## The `settle` command") :]
+def test_documented_settle_examples_match_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """The `settle` examples of docs/players.md print exactly what the page shows."""
+    page = (Path(__file__).parents[2] / "docs" / "players.md").read_text("utf-8")
+    section = page[page.index("## The `settle` command") :]
     section = section[: section.find("\n## ", 1)]  # this section only, not the ones after it
     blocks = re.findall(r"```(sh|json|)\n(.*?)```", section, re.S)
     examples = [(blocks[i][1], blocks[i + 1][1]) for i in range(len(blocks) - 1) if blocks[i][0] == "sh"]

@@ -25,8 +25,8 @@ from tests.support.servers import serving
 from websockets.sync.client import ClientConnection, connect
 
 from dealerpoker.server import Settings, create_app
-from dealerpoker.server.live.config import parse_tables
 from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.tables.config import parse_tables
 
 
 def table_entry(table_id: str, game: str, more: str = "") -> str:

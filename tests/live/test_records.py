@@ -28,10 +28,10 @@ from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.errors import ConflictError
 from dealerpoker.server.live.audit import LiveRecords, live_records_between, store_table_rules
-from dealerpoker.server.live.config import TableConfig, parse_tables
 from dealerpoker.server.live.records_api import LiveRoundRecordOut, LiveRoundsOut
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
+from dealerpoker.tables.config import TableConfig, parse_tables
 
 SEED = "cd" * 32
 START = datetime(2026, 11, 29, 12, 0, tzinfo=UTC).timestamp()

@@ -12,11 +12,11 @@ from tests.live.conftest import FakeClock
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import commitment, deck_order, table_client_seed
 from dealerpoker.games import get_game
-from dealerpoker.server.live import table as core
-from dealerpoker.server.live.config import TableConfig, parse_tables
 from dealerpoker.server.live.ports import MemoryStore, StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
-from dealerpoker.server.live.table import LiveTableError, Phase, Step
+from dealerpoker.tables import table as core
+from dealerpoker.tables.config import TableConfig, parse_tables
+from dealerpoker.tables.table import LiveTableError, Phase, Step
 
 SEED = "ab" * 32
 

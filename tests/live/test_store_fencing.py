@@ -14,13 +14,13 @@ from tests.live.conftest import FakeClock
 from dealerpoker.games import get_game
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
-from dealerpoker.server.live import table as core
-from dealerpoker.server.live.config import parse_tables
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.server.live.table import Phase
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.tables import table as core
+from dealerpoker.tables.config import parse_tables
+from dealerpoker.tables.table import Phase
 
 AT = "2026-11-29T00:00:00.000000Z"
 

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,8 @@ __all__ = [
     "parse_cards",
     "rank_of",
     "suit_of",
+    "text_from_indices",
+    "texts_from_indices",
 ]
 
 FULL_MASK = (1 << 52) - 1
@@ -83,5 +85,12 @@ def indices_from_text(text: str) -> list[int]:
     return [card_to_index(card) for card in parse_cards(text)]
 
 
-def text_from_indices(indices: Sequence[int]) -> str:
-    return format_cards(indices_to_cards(indices))
+def texts_from_indices(indices: Iterable[int]) -> list[str]:
+    """Each card's text, in order: ``[51, 45]`` -> ``["As", "Kd"]`` (an index outside 0..51 is an
+    :class:`InvalidCardError`). The one way from indices to card text (records, views, events)."""
+    return [str(index_to_card(i)) for i in indices]
+
+
+def text_from_indices(indices: Iterable[int]) -> str:
+    """The cards as one text: ``[51, 45]`` -> ``"As Kd"`` (the pair of :func:`indices_from_text`)."""
+    return " ".join(texts_from_indices(indices))

@@ -62,17 +62,17 @@ def _read_records(name: str) -> list[Any]:
 
 
 def _deck_text(deck: tuple[int, ...]) -> str:
-    from dealerpoker.cards.encoding import index_to_card
+    from dealerpoker.cards.encoding import text_from_indices
 
-    cards = [str(index_to_card(i)) for i in deck]
     return (
-        f"player {' '.join(cards[0:2])} | dealer {' '.join(cards[2:4])} | flop {' '.join(cards[4:7])} "
-        f"| turn {cards[7]} | river {cards[8]} | rest {' '.join(cards[9:])}"
+        f"player {text_from_indices(deck[0:2])} | dealer {text_from_indices(deck[2:4])} "
+        f"| flop {text_from_indices(deck[4:7])} | turn {text_from_indices(deck[7:8])} "
+        f"| river {text_from_indices(deck[8:9])} | rest {text_from_indices(deck[9:])}"
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealerpoker.cards.encoding import index_to_card
+    from dealerpoker.cards.encoding import texts_from_indices
     from dealerpoker.fairness.verify import verify_deal, verify_record
 
     given = {name: getattr(args, name) for name in _DEAL_OPTIONS}
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
                             "deck": None if r["deck"] is None else list(r["deck"]),
                             "cards": None
                             if r["deck"] is None
-                            else [str(index_to_card(i)) for i in r["deck"]],
+                            else texts_from_indices(r["deck"]),
                             "findings": [f.to_dict() for f in r["findings"]],
                         }
                         for r in results

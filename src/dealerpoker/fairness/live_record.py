@@ -1,6 +1,6 @@
 """The audit record of a live table round (pure): every seat, or one player's part of it.
 
-A live round is one shuffle shared by every seat (docs/CONTRACTS.md section 5b), so its record
+A live round is one shuffle shared by every seat (docs/players.md, "Live tables"), so its record
 holds the table-level facts once -- rules, times, seeds, deck, the cards and when each was
 shown -- and each seat's bets, actions, ledger transfers and settlement. Two scopes:
 
@@ -42,9 +42,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.fairness.canonical import canonical_json
-from dealerpoker.fairness.verify import RECORD_VERSION, record_digest
+from dealerpoker.fairness.checks import RECORD_VERSION, record_digest
 
 __all__ = ["HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
 
@@ -60,10 +60,6 @@ TIMER_REASONS = ("timeout", "unpaid")
 VISIBLE = {"preflop": (2, 0, 0), "flop": (2, 3, 0), "turn": (2, 4, 0), "showdown": (2, 5, 2)}
 
 
-def _cards(indices: Sequence[int]) -> list[str]:
-    return [str(index_to_card(i)) for i in indices]
-
-
 def reveals_of(deck: Sequence[int], events: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
     """Each reveal event with the cards it showed first (places with no new card left out)."""
     shown = (0, 0, 0)
@@ -74,7 +70,7 @@ def reveals_of(deck: Sequence[int], events: Sequence[tuple[str, Any]]) -> list[d
         for place, start, before, now in zip(("player", "board", "dealer"), (0, 4, 2), shown, visible,
                                              strict=True):
             if now > before:
-                cards[place] = _cards(deck[start + before:start + now])
+                cards[place] = texts_from_indices(deck[start + before:start + now])
         reveals.append({"event": event, "at": at, "cards": cards})
         shown = tuple(max(a, b) for a, b in zip(shown, visible, strict=True))  # type: ignore[assignment]
     return reveals

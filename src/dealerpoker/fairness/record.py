@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealerpoker.fairness.canonical import canonical_json
-from dealerpoker.fairness.verify import RECORD_VERSION, record_digest
+from dealerpoker.fairness.checks import RECORD_VERSION, record_digest
 
 __all__ = ["build_record"]
 

@@ -17,20 +17,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
-from dealerpoker.fairness.table import table_client_seed
-from dealerpoker.fairness.verify import (
-    RECORD_VERSION,
+from dealerpoker.fairness.checks import (
+    Checker,
     Finding,
-    _check_dealt,
-    _check_fairness,
-    _Checker,
-    _parse_time,
+    check_dealt,
+    check_fairness,
+    check_header,
     check_player_ledger,
     load_game,
-    record_digest,
+    parse_time,
     replay_seat,
 )
+from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
+from dealerpoker.fairness.table import table_client_seed
+from dealerpoker.games.payments import opening_stake
 
 __all__ = ["verify_live_record"]
 
@@ -50,20 +50,8 @@ def verify_live_record(
     nonce: int | None = None,
 ) -> list[Finding]:
     """Every check of a settled live round's record; the keyword values, when given, must match it."""
-    check = _Checker()
-    missing = [key for key in _REQUIRED if key not in record]
-    if record.get("record_version") != RECORD_VERSION:
-        check.fail("record_version", f"unsupported record version {record.get('record_version')!r} "
-                                     f"(this verifier reads version {RECORD_VERSION})")
-    if missing:
-        check.fail("record", f"missing keys: {', '.join(missing)}")
-    digest = record_digest(record)
-    if record.get("record_digest") == digest:
-        check.ok("record_digest", "the record's content matches its digest")
-    else:
-        check.fail("record_digest", f"record says {record.get('record_digest')!r}, its content hashes to "
-                                    f"{digest}: the record was altered after it was made")
-    if missing or record.get("record_version") != RECORD_VERSION:
+    check = Checker()
+    if not check_header(check, record, _REQUIRED):
         return check.findings
     seats = record["seats"]
     if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
@@ -71,11 +59,11 @@ def verify_live_record(
         return check.findings
     if not _check_identity(check, record, seats):
         return check.findings
-    deck = _check_fairness(check, record, server_seed, expected_commitment, client_seed, nonce)
+    deck = check_fairness(check, record, server_seed, expected_commitment, client_seed, nonce)
     if deck is None:
         return check.findings
     _check_client_seed(check, record, seats)
-    _check_dealt(check, record, deck)
+    check_dealt(check, record, deck)
     _check_reveals(check, record, deck)
     _check_times(check, record, seats)
     if record["status"] != "settled":
@@ -89,7 +77,7 @@ def verify_live_record(
     return check.findings
 
 
-def _check_identity(check: _Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> bool:
+def _check_identity(check: Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> bool:
     table = record["table"]
     if not isinstance(table, Mapping) or not isinstance(table.get("number"), int):
         check.fail("table", 'must be an object {"id": table id, "number": round number}')
@@ -119,7 +107,7 @@ def _check_identity(check: _Checker, record: Mapping[str, Any], seats: Sequence[
     return good
 
 
-def _check_client_seed(check: _Checker, record: Mapping[str, Any],
+def _check_client_seed(check: Checker, record: Mapping[str, Any],
                        seats: Sequence[Mapping[str, Any]]) -> None:
     recorded = record["fairness"].get("client_seed")
     if record["scope"] == "player":
@@ -139,7 +127,7 @@ def _check_client_seed(check: _Checker, record: Mapping[str, Any],
                                            f"{expected}: the bets are not the ones the deck was dealt for")
 
 
-def _check_reveals(check: _Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> None:
+def _check_reveals(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> None:
     reveals = record["reveals"]
     if not isinstance(reveals, list) or not all(isinstance(r, Mapping) for r in reveals):
         check.fail("reveals", "must be a list of objects {event, at, cards}")
@@ -155,14 +143,14 @@ def _check_reveals(check: _Checker, record: Mapping[str, Any], deck: tuple[int, 
         check.ok("reveals", f"{len(reveals)} reveal(s), each showing the cards the deck gives")
 
 
-def _check_times(check: _Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
+def _check_times(check: Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
     named = [("opened_at", record["opened_at"]), ("betting_closed_at", record["betting_closed_at"])]
     reveals = record["reveals"] if isinstance(record["reveals"], list) else []
     named += [(f"reveals[{k}].at", r.get("at")) for k, r in enumerate(reveals) if isinstance(r, Mapping)]
     named.append(("settled_at", record["settled_at"]))
     times: list[tuple[str, datetime.datetime]] = []
     for name, value in named:
-        parsed = _parse_time(value)
+        parsed = parse_time(value)
         if parsed is None:
             check.fail(name, f"{value!r} is not an ISO-8601 time with a time zone")
             return
@@ -179,7 +167,7 @@ def _check_times(check: _Checker, record: Mapping[str, Any], seats: Sequence[Map
     for seat in seats:
         for k, action in enumerate(seat.get("actions") or []):
             subject = f"seats[{seat.get('player_id')}].actions[{k}].at"
-            at = _parse_time(action.get("at") if isinstance(action, Mapping) else None)
+            at = parse_time(action.get("at") if isinstance(action, Mapping) else None)
             span = window.get(str(action.get("point"))) if isinstance(action, Mapping) else None
             if at is None or span is None:
                 check.fail(subject, "not an ISO-8601 time at one of the round's decision points")
@@ -192,7 +180,7 @@ def _check_times(check: _Checker, record: Mapping[str, Any], seats: Sequence[Map
         check.ok("timestamps", "opened, betting closed, each reveal, each action and settlement are in order")
 
 
-def _transfers_by_player(check: _Checker, record: Mapping[str, Any],
+def _transfers_by_player(check: Checker, record: Mapping[str, Any],
                          seats: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
     """Each seat's transfers (both entries); entries moving nobody's money are named."""
     ledger = record["ledger"]
@@ -204,7 +192,7 @@ def _transfers_by_player(check: _Checker, record: Mapping[str, Any],
     for entry in ledger:
         by_txid.setdefault(str(entry.get("txid")), []).append(entry)
     by_player: dict[str, list[Mapping[str, Any]]] = {}
-    first, last = _parse_time(record["betting_closed_at"]), _parse_time(record["settled_at"])
+    first, last = parse_time(record["betting_closed_at"]), parse_time(record["settled_at"])
     for txid, entries in by_txid.items():
         accounts = sorted(str(e.get("account")) for e in entries)
         owners = set(accounts) & seated
@@ -213,7 +201,7 @@ def _transfers_by_player(check: _Checker, record: Mapping[str, Any],
                                           f"is between one seated player and the {HOUSE!r} account")
             continue
         for entry in entries:
-            at = _parse_time(entry.get("at"))
+            at = parse_time(entry.get("at"))
             if at is None or first is None or last is None or not first <= at <= last:
                 check.fail(f"ledger[{txid}].at", f"{entry.get('at')!r} is not a time between betting "
                                                  "closed and the settlement")
@@ -221,7 +209,7 @@ def _transfers_by_player(check: _Checker, record: Mapping[str, Any],
     return by_player
 
 
-def _check_seat(check: _Checker, record: Mapping[str, Any], game: Any, deck: tuple[int, ...],
+def _check_seat(check: Checker, record: Mapping[str, Any], game: Any, deck: tuple[int, ...],
                 seat: Mapping[str, Any], transfers: list[Mapping[str, Any]]) -> None:
     player = seat.get("player_id")
     prefix = f"seats[{player}]."
@@ -239,16 +227,18 @@ def _check_seat(check: _Checker, record: Mapping[str, Any], game: Any, deck: tup
             check.fail(f"{prefix}actions[{k}].reason",
                        f"record says {reason!r} for source {source!r}: the timer's reason is one of "
                        f"{', '.join(TIMER_REASONS)}, a player's own choice has none")
-    state = replay_seat(check, game, deck, seat.get("bets"), actions, seat.get("settlement"), prefix=prefix)
-    if state is None or state.settlement is None:
+    replayed = replay_seat(check, game, deck, seat.get("bets"), actions, seat.get("settlement"),
+                           prefix=prefix)
+    if replayed is None or replayed.state.settlement is None:
         return
-    check.same(f"{prefix}total_stake", seat.get("total_stake"), state.settlement.total_stake,
+    settlement = replayed.state.settlement
+    check.same(f"{prefix}total_stake", seat.get("total_stake"), settlement.total_stake,
                "the stored total stake is the re-settled one")
-    check.same(f"{prefix}total_returned", seat.get("total_returned"), state.settlement.total_returned,
+    check.same(f"{prefix}total_returned", seat.get("total_returned"), settlement.total_returned,
                "the stored total return is the re-settled one")
-    if not check_player_ledger(check, transfers, player, actions or [], state, prefix=prefix):
+    if not check_player_ledger(check, transfers, player, actions or [], replayed, prefix=prefix):
         return
-    opening = sum(int(v) for v in (seat.get("bets") or {}).values())
+    opening = opening_stake({str(k): int(v) for k, v in (seat.get("bets") or {}).items()})
     txid = seat.get("bets_txid")
     mine = [e.get("amount") for e in transfers if e.get("txid") == txid and e.get("account") == player]
     if opening and mine != [-opening]:

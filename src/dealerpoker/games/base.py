@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import index_to_card, texts_from_indices
 from dealerpoker.errors import BetLimitError, IllegalActionError, InvalidCardError, InvalidHandError
 from dealerpoker.games.events import (
     BetPlaced,
@@ -109,10 +109,6 @@ class RoundState:
     def board(self) -> tuple[int, ...]:
         """The board cards dealt so far (never the undealt ones)."""
         return self.deck[4:4 + self.board_count]
-
-
-def card_names(indices: Iterable[int]) -> tuple[str, ...]:
-    return tuple(str(index_to_card(i)) for i in indices)
 
 
 def validate_deck(deck: Iterable[int]) -> tuple[int, ...]:
@@ -219,10 +215,11 @@ class Game(Generic[R]):
             board_count=self.board_at_start,
         )
         events: list[Event] = [BetPlaced(field, amount) for field, amount in stakes.items()]
-        events.append(CardsDealt(to="player", street="hole", cards=card_names(state.player_cards)))
+        hole = tuple(texts_from_indices(state.player_cards))
+        events.append(CardsDealt(to="player", street="hole", cards=hole))
         events.append(DealerDealt(count=2))
         if self.board_at_start:
-            events.append(CardsDealt(to="board", street="flop", cards=card_names(state.board)))
+            events.append(CardsDealt(to="board", street="flop", cards=tuple(texts_from_indices(state.board))))
         after_deal: tuple[Event, ...]
         state, after_deal = self._after_deal(state)
         return state, (*events, *after_deal)
@@ -304,7 +301,7 @@ class Game(Generic[R]):
         for street, first, last in _STREETS:
             if before <= first and last <= state.board_count:
                 cards = state.deck[4 + first:4 + last]
-                events.append(CardsDealt(to="board", street=street, cards=card_names(cards)))
+                events.append(CardsDealt(to="board", street=street, cards=tuple(texts_from_indices(cards))))
         phases = list(self.steps)
         position = phases.index(state.phase)
         if position + 1 < len(phases):
@@ -315,7 +312,7 @@ class Game(Generic[R]):
         self, state: RoundState, settlement: Settlement, events: list[Event]
     ) -> tuple[RoundState, tuple[Event, ...]]:
         state = replace(state, phase=SETTLED, settlement=settlement)
-        events.append(DealerRevealed(cards=card_names(state.dealer_cards)))
+        events.append(DealerRevealed(cards=tuple(texts_from_indices(state.dealer_cards))))
         state, more = self._on_settled(state)
         events.extend(more)
         events.append(RoundSettled(settlement))
@@ -338,9 +335,9 @@ class Game(Generic[R]):
             "game": self.name,
             "phase": state.phase,
             "bets": state.bets,
-            "player_cards": list(card_names(state.player_cards)),
-            "dealer_cards": list(card_names(state.dealer_cards)) if state.is_settled else [],
-            "board": list(card_names(state.board)),
+            "player_cards": texts_from_indices(state.player_cards),
+            "dealer_cards": texts_from_indices(state.dealer_cards) if state.is_settled else [],
+            "board": texts_from_indices(state.board),
             "legal_actions": list(legal),
             "action_stakes": {action: self.stake_for(state, action) for action in legal},
             "player_hand": None if player_hand is None else player_hand.to_dict(),

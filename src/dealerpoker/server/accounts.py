@@ -18,6 +18,26 @@ from dealerpoker.server.schema import HOUSE, accounts, players
 class AuthenticationError(DealerPokerError, ValueError):
     """A missing, malformed or unknown bearer token."""
 
+    code = "unauthorized"
+    status = 401
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization`` header value ``Bearer <token>`` (the scheme in any case,
+    spaces around the token ignored, as FastAPI reads it), else None. The server's one parser:
+    REST routes, the fast path and the WebSocket upgrade all use it.
+
+    >>> bearer_token("Bearer abc"), bearer_token("bearer  abc "), bearer_token("Basic abc")
+    ('abc', 'abc', None)
+    >>> bearer_token("Bearer "), bearer_token(None)
+    (None, None)
+    """
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
 
 @dataclass(frozen=True, slots=True)
 class NewPlayer:

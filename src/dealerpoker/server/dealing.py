@@ -34,7 +34,3 @@ def committed_deal(server_seed: str, client_seed: str, nonce: int) -> Deal:
     return Deal(deck_order(server_seed, client_seed, nonce), ALGORITHM_VERSION, server_seed,
                 commitment(server_seed))
 
-
-def fair_deal(rng: random.Random, client_seed: str, nonce: int) -> Deal:
-    """A fresh server seed, its commitment and the deck it gives with the player's seed and nonce."""
-    return committed_deal(draw_server_seed(rng), client_seed, nonce)

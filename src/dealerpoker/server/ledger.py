@@ -23,14 +23,6 @@ from dealerpoker.server.direct import DirectConnection
 from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    txid: str
-    from_account: str
-    to_account: str
-    amount: int
-
-
 async def post_transfer(
     connection: AsyncConnection,
     txid: str,

@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, insert, select, update
 
 from dealerpoker.errors import DealerPokerError, IllegalActionError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState
+from dealerpoker.games.payments import decide, opening_stake, paid_at_deal, timer_action
 from dealerpoker.server import ledger, pgsteps
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
@@ -43,7 +44,6 @@ ViewJSON = str
 """A round view as JSON text, exactly as stored with the round and sent to the player."""
 DealFunction = Callable[[str, str, int], Deal]
 """(server seed, client seed, nonce) -> the round's deal."""
-ZERO_COST_DEFAULTS = ("check", "fold")
 
 # The statements of a step, built once and run through ``Database.direct()`` (see ``direct``).
 # The SET clauses come from the parameters' keys.
@@ -96,11 +96,6 @@ class _Step:
     returned: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundPage:
-    rounds: list[dict[str, Any]]
-
-
 class RoundService:
     """Open, play, show and recover solo rounds."""
 
@@ -140,7 +135,7 @@ class RoundService:
         """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
         game = self.game(game_name)
         valid = game.validate_bets(bets)
-        stake = sum(valid.values())
+        stake = opening_stake(valid)
         view = await self._open_unlocked(player_id, game, valid, stake, idempotency_key)
         if view is not None:
             return view
@@ -219,11 +214,8 @@ class RoundService:
         state = game.start(valid, deal.deck)
         round_id = self.id_factory()
         at = timestamp(self.clock())
-        returned = 0
+        returned = paid_at_deal(state)
         view = game.view(state)
-        bonus = view.get("bonus")
-        if isinstance(bonus, dict) and bonus.get("status") == "won":
-            returned = int(bonus["returned"])
         movements = [ledger.Movement(f"{round_id}:0", -stake, "stake"),
                      ledger.Movement(f"{round_id}:0:return", returned, "bonus")]
         steps = [{"step": 0, "action": "deal", "source": "player", "at": at, "stake": stake,
@@ -333,9 +325,7 @@ class RoundService:
                 while row["status"] == "open":
                     game = self.game(row["game"])
                     state = self._replay(game, row)
-                    action = game.timeout_action(state)
-                    if game.stake_for(state, action) > balance:
-                        action = next(a for a in game.legal_actions(state) if a in ZERO_COST_DEFAULTS)
+                    action = timer_action(game, state, funds=balance)
                     await self._apply(connection, row, action, source="timer", balance=balance)
                     row, balance = await self._locked_round(connection, str(player_id), str(round_id))
                 completed += 1
@@ -436,18 +426,15 @@ class RoundService:
         steps: list[dict[str, Any]] = json.loads(row["steps"])
         number = len(steps)
         state = self._states.recall(round_id, number) or self._replay(game, row)
-        game.check_action(state, action)
-        stake = game.stake_for(state, action)
+        state, paid = decide(game, state, action, already_returned=int(row["total_returned"]))
+        stake, returned = paid.stake, paid.returned
         if stake > balance:
             raise InsufficientFundsError(f"insufficient funds: {stake} needed, balance is {balance}",
                                          balance=balance, needed=stake)
         at = timestamp(self.clock())
-        state, _events = game.apply(state, action)
         view = game.view(state)
         movements = [ledger.Movement(f"{round_id}:{number}", -stake, "stake")]
-        returned = 0
         if state.settlement is not None:
-            returned = int(state.settlement.total_returned) - int(row["total_returned"])
             movements.append(ledger.Movement(f"{round_id}:{number}:return", returned, "settlement"))
         steps.append({"step": number, "action": state.actions[-1], "source": source, "at": at,
                       "stake": stake, "returned": returned})

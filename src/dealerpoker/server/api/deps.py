@@ -6,14 +6,24 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
-from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import ERROR_STATUSES
 from dealerpoker.server.api.models import ErrorOut
 from dealerpoker.server.errors import UnknownParameterError
 from dealerpoker.server.services import Services
 
-bearer = HTTPBearer(auto_error=False, description="the token from POST /api/session")
+
+class _Bearer(HTTPBearer):
+    """The OpenAPI bearer scheme, read by the server's one parser (``accounts.bearer_token``)."""
+
+    async def __call__(self, request: HTTPConnection) -> HTTPAuthorizationCredentials | None:
+        token = bearer_token(request.headers.get("authorization"))
+        return None if token is None else HTTPAuthorizationCredentials(scheme="Bearer", credentials=token)
+
+
+bearer = _Bearer(auto_error=False, description="the token from POST /api/session")
 
 
 async def services(request: Request) -> Services:

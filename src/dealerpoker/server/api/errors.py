@@ -10,15 +10,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from dealerpoker.errors import (
-    BetLimitError,
-    DealerPokerError,
-    IllegalActionError,
-    InsufficientFundsError,
-    InvalidSeedError,
-)
-from dealerpoker.server.accounts import AuthenticationError
-from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.errors import error_fields
 
 log = logging.getLogger("dealerpoker.server")
 
@@ -32,32 +25,18 @@ ERROR_STATUSES = (400, 401, 403, 404, 409, 422)
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
+    return _response(status, {"error": code, "message": message, **extra})
 
 
 def domain_error_response(error: DealerPokerError) -> JSONResponse:
-    """The 4xx response for an error of the domain (the message names the problem)."""
-    message = str(error)
-    if isinstance(error, AuthenticationError):
-        return error_response(401, "unauthorized", message)
-    if isinstance(error, ForbiddenError):
-        return error_response(403, "forbidden", message)
-    if isinstance(error, NotFoundError):
-        return error_response(404, "not_found", message)
-    if isinstance(error, InsufficientFundsError):
-        return error_response(409, "insufficient_funds", message, balance=error.balance, needed=error.needed)
-    if isinstance(error, IllegalActionError):
-        return error_response(409, "illegal_action", message, phase=error.phase, action=error.action)
-    if isinstance(error, ConflictError):
-        return error_response(409, "conflict", message)
-    if isinstance(error, UnknownGameError):
-        return error_response(422, "unknown_game", message)
-    if isinstance(error, InvalidSeedError):
-        return error_response(422, "invalid_seed", message)
-    if isinstance(error, BetLimitError):
-        return error_response(422, "bet_limit", message, field=error.field)
-    return error_response(422, "invalid_request", message)
+    """The 4xx response for an error of the domain: the status and code its class names, the
+    message naming the problem (the same fields a WebSocket error message carries)."""
+    return _response(error.status, error_fields(error))
+
+
+def _response(status: int, body: dict[str, Any]) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _validation_message(error: RequestValidationError) -> tuple[int, str, str]:

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import domain_error_response
 from dealerpoker.server.api.models import ActionIn, RoundIn
 from dealerpoker.server.services import Services
@@ -108,8 +108,7 @@ def _bearer_token_of_json_request(headers: list[tuple[bytes, bytes]]) -> str | N
     if content_type is None or authorization is None \
             or content_type.split(b";", 1)[0].strip().lower() != b"application/json":
         return None
-    scheme, _, token = authorization.decode("latin-1").partition(" ")
-    return token if scheme.lower() == "bearer" and token else None
+    return bearer_token(authorization.decode("latin-1"))
 
 
 async def _read_body(receive: Receive) -> tuple[bytes, list[Message], bool]:

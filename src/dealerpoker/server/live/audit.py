@@ -26,9 +26,9 @@ from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.fairness import store_rules_document
-from dealerpoker.server.live.config import TableConfig
 from dealerpoker.server.live.schema import live_rounds, live_seats
 from dealerpoker.server.schema import ledger_entries, rules_documents
+from dealerpoker.tables.config import TableConfig
 
 __all__ = ["LiveRecords", "live_records_between", "settled_live_records", "store_table_rules"]
 

@@ -18,8 +18,8 @@ from pydantic import Field
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import Open, Strict
 from dealerpoker.server.live.audit import LiveRecords, store_table_rules
-from dealerpoker.server.live.config import TableConfig
 from dealerpoker.server.services import Services
+from dealerpoker.tables.config import TableConfig
 
 router = APIRouter(tags=["live"], dependencies=[Depends(reject_unknown_query)])
 

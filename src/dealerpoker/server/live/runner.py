@@ -1,9 +1,10 @@
 """The imperative shell of one live table: clock, money, records and messages around the pure round.
 
-Order of every transition (habit 1 of ARCHITECTURE.md): compute the next round purely, commit it
-with its ledger entries in one transaction, then publish. So a street is never shown before
-the stakes of the decisions that led to it are committed, and a restart resumes from the last
-commit: a round at the showdown is settled (idempotent txids: nothing is paid twice).
+Order of every transition (docs/architecture.md, "Functional core, imperative shell"): compute
+the next round purely, commit it with its ledger entries in one transaction, then publish. So a
+street is never shown before the stakes of the decisions that led to it are committed, and a
+restart resumes from the last commit: a round at the showdown is settled (idempotent txids:
+nothing is paid twice).
 
 Bets are validated (limits, balance) when placed, and debited when the window closes, all in
 one transaction: a player whose balance no longer covers them at that moment leaves the round.
@@ -38,12 +39,12 @@ from typing import Any
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
-from dealerpoker.server.live import table as core
-from dealerpoker.server.live.config import TableConfig
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
-from dealerpoker.server.live.record import Fairness, from_record, to_record
-from dealerpoker.server.live.table import LiveGame, LiveRound, LiveTableError, Phase
+from dealerpoker.tables import table as core
+from dealerpoker.tables.config import TableConfig
+from dealerpoker.tables.record import Fairness, from_record, to_record
+from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
 IDLE_RECHECK = 1.0

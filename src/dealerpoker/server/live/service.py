@@ -4,17 +4,8 @@
 startup every configured table's runner resumes its last round and its clock starts; players
 connect to ``/ws/tables/{id}``.
 
-WebSocket protocol (JSON text frames; every server message has ``type`` and ``sent_at``):
-
-- authenticate with ``Authorization: Bearer <token>`` on the upgrade request, or (browsers) send
-  ``{"type": "auth", "token": "..."}`` as the first message;
-- server -> client: ``welcome`` (player id, table configuration, balance), ``table`` (the
-  public state: phase, deadline, players, shared cards revealed so far, fairness), ``you`` (the
-  player's own bets, decisions, legal actions with their stakes, and settlement), ``presence``
-  (the player count), ``error`` (``{"error": code, "message"}``);
-- client -> server: ``{"type": "bet", "bets": {"ante": 100, "bonus": 25}}`` (replaces the
-  player's bets; ``{}`` withdraws them), ``{"type": "decide", "action": "bet"}``,
-  ``{"type": "ping"}`` (answered by ``pong``).
+The WebSocket protocol (messages, error codes, close codes) is described in docs/api.md, the only
+description of it: change both together.
 """
 
 from __future__ import annotations
@@ -30,20 +21,19 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
-from dealerpoker.errors import BetLimitError, DealerPokerError, IllegalActionError, InsufficientFundsError
+from dealerpoker.errors import DealerPokerError
 from dealerpoker.games import get_game
-from dealerpoker.server.accounts import AuthenticationError
+from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses
-from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.errors import NotFoundError, error_fields
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
-from dealerpoker.server.live.config import TableConfig, load_tables
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.server.live.table import LiveTableError
 from dealerpoker.server.services import Services
+from dealerpoker.tables.config import TableConfig, load_tables
 
 log = logging.getLogger("dealerpoker.live")
 PRESENCE_INTERVAL = 1.0
@@ -193,16 +183,8 @@ class LiveTables:
                 if not isinstance(action, str):
                     return _error("bad_request", 'decide: expected "action": "bet", "check", "fold"...')
                 return await runner.decide(player_id, action)
-        except LiveTableError as error:
-            return _error(error.code, str(error))
-        except InsufficientFundsError as error:
-            return _error("insufficient_funds", str(error), balance=error.balance, needed=error.needed)
-        except BetLimitError as error:
-            return _error("bet_limit", str(error), field=error.field)
-        except IllegalActionError as error:
-            return _error("illegal_action", str(error), phase=error.phase, action=error.action)
-        except DealerPokerError as error:
-            return _error("invalid_request", str(error))
+        except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
+            return {"type": "error", **error_fields(error)}
         return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
 
 
@@ -253,9 +235,8 @@ async def _receive(websocket: WebSocket) -> Any:
 
 
 async def _authenticate(websocket: WebSocket, services: Services) -> str:
-    header = websocket.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(websocket.headers.get("authorization"))
+    if token is None:
         message = await asyncio.wait_for(_receive(websocket), timeout=10)
         if not isinstance(message, dict) or message.get("type") != "auth" \
                 or not isinstance(message.get("token"), str):

@@ -1,4 +1,4 @@
-// The only module that talks to the server (docs/CONTRACTS.md section 5).
+// Every REST call of the page (the protocol: docs/api.md); live.js holds the live table's WebSocket.
 // The session token lives in localStorage; a missing or rejected token gets a new session.
 
 const TOKEN_KEY = "dealerpoker.token";

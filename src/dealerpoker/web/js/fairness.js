@@ -1,5 +1,5 @@
 // Provably fair deals, checked in the browser: the algorithm hmac-sha256-fy-v1, byte for byte the
-// same as the server's Python (dealerpoker.fairness.shuffle; the README has the specification).
+// same as the server's Python (dealerpoker.fairness.shuffle; docs/fairness.md has the specification).
 // Pure: no DOM, no network. WebCrypto (crypto.subtle) computes SHA-256 and HMAC-SHA256, so this
 // runs in any secure context (https or localhost) and in Node 20.
 

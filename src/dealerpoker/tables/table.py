@@ -5,7 +5,9 @@ dealer hand and community cards, each with their own bets and decisions (the gam
 ``dealerpoker.games`` runs once per player, on the same deck order). Time enters only as the
 ``now`` argument (seconds of the injected clock); money is only computed here, never moved:
 the shell debits ``opening_stakes`` and each ``DecisionPlan``'s stakes and credits the
-settlement returns through the ledger, then calls the next transition.
+``bonus_payouts`` and the settlement ``returns`` through the ledger, then calls the next
+transition. What each step moves is the rule of ``dealerpoker.games.payments``, the same for
+solo rounds and the verifier.
 
 The loop::
 
@@ -16,11 +18,12 @@ The loop::
 
 A decision point is an engine phase at which players decide (texas-bonus: preflop, flop, turn;
 casino-holdem: flop). It ends at its deadline, or as soon as every player at it has decided;
-whoever has not decided gets the rules' timeout action (``game.timeout_action``). A decision is
-final once accepted. Bets can be placed, changed and withdrawn until the betting deadline.
+whoever has not decided gets the timer's action (``games.payments.timer_action``: the rules'
+timeout action, or the free check/fold for a player whose stake cannot be debited). A decision
+is final once accepted. Bets can be placed, changed and withdrawn until the betting deadline.
 
->>> from dealerpoker.server.live.config import parse_tables
->>> from dealerpoker.server.live.table import open_round
+>>> from dealerpoker.tables.config import parse_tables
+>>> from dealerpoker.tables.table import open_round
 >>> table = parse_tables('[[tables]]\\nid = "t"\\ngame = "casino-holdem"')[0]
 >>> rnd = open_round(table, number=1, now=100.0)
 >>> str(rnd.phase), rnd.deadline, rnd.round_id
@@ -34,9 +37,16 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-from dealerpoker.cards.encoding import index_to_card
+from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.server.live.config import TableConfig
+from dealerpoker.games.payments import (
+    free_action,
+    opening_stake,
+    paid_at_deal,
+    settlement_credit,
+    timer_action,
+)
+from dealerpoker.tables.config import TableConfig
 
 
 class LiveGame(Protocol):
@@ -44,6 +54,8 @@ class LiveGame(Protocol):
 
     name: str
 
+    @property
+    def aliases(self) -> Mapping[str, str]: ...
     def validate_bets(self, bets: Mapping[str, int]) -> Any: ...
     def start(self, bets: Any, deck: Any) -> Any: ...
     def legal_actions(self, state: Any) -> tuple[str, ...]: ...
@@ -54,7 +66,10 @@ class LiveGame(Protocol):
 
 
 class LiveTableError(DealerPokerError, ValueError):
-    """An intent the table cannot take now (wrong phase, timer over, not seated...)."""
+    """An intent the table cannot take now (wrong phase, timer over, not seated...); ``code``
+    names which (``no_more_bets``, ``no_decision_open``, ``already_decided``...)."""
+
+    status = 409
 
     def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
@@ -105,7 +120,7 @@ class Seat:
 
     @property
     def opening_stake(self) -> int:
-        return sum(self.bets.values())
+        return opening_stake(self.bets)
 
     @property
     def total_stake(self) -> int:
@@ -147,11 +162,8 @@ class LiveRound:
 
     @property
     def round_id(self) -> str:
-        """Unique per table and round; the ledger's txids are ``{round_id}:{player}:{step}``."""
+        """Unique per table and round; the ledger's txids begin with it."""
         return f"{self.table_id}/{self.number}"
-
-    def txid(self, player_id: str, step: str) -> str:
-        return f"{self.round_id}:{player_id}:{step}"
 
     def at_point(self) -> list[Seat]:
         """Seats whose engine state waits for a decision at the current point."""
@@ -282,14 +294,6 @@ def started(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
     return replace(seat, state=state, bonus_paid=paid_at_deal(state))
 
 
-def paid_at_deal(state: Any) -> int:
-    """The Bonus return known at the deal; 0 while it waits on the dealer's cards (both-A-A)."""
-    bonus = getattr(state, "bonus", None)
-    if bonus is None or bonus.pending:
-        return 0
-    return int(bonus.returned)
-
-
 def bonus_payouts(rnd: LiveRound) -> dict[str, int]:
     """What the deal credits at once: each won Bonus (txid ``{round}:{player}:bonus``)."""
     return {player: seat.bonus_paid for player, seat in rnd.seats.items() if seat.bonus_paid > 0}
@@ -333,7 +337,7 @@ def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan
         if seat.pending is not None:
             action, source, at = seat.pending, "player", seat.pending_at
         else:
-            action, source, at = game.timeout_action(seat.state), "timeout", now
+            action, source, at = timer_action(game, seat.state), "timeout", now
         steps[seat.player_id] = Step(rnd.point, action, source, game.stake_for(seat.state, action), at)
     return DecisionPlan(rnd.point, steps)
 
@@ -347,17 +351,10 @@ def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: De
     for player, step in plan.steps.items():
         seat = seats[player]
         if player in unpaid:
-            step = Step(step.point, _free_action(game, seat.state), "unpaid", 0, now)
+            step = Step(step.point, free_action(game, seat.state), "unpaid", 0, now)
         state, _events = game.apply(seat.state, step.action)
         seats[player] = replace(seat, state=state, pending=None, pending_at=None, steps=(*seat.steps, step))
     return _next_point(replace(rnd, seats=seats), table, now, after=plan.point)
-
-
-def _free_action(game: LiveGame, state: Any) -> str:
-    """The timeout action, or fold/check when the rules make the timeout action cost a stake."""
-    candidates = (game.timeout_action(state), "fold", "check")
-    legal = game.legal_actions(state)
-    return next(a for a in candidates if a in legal and game.stake_for(state, a) == 0)
 
 
 def settlements(rnd: LiveRound) -> dict[str, Any]:
@@ -370,8 +367,8 @@ def settlements(rnd: LiveRound) -> dict[str, Any]:
 def returns(rnd: LiveRound) -> dict[str, int]:
     """What the settlement credits each player (minor units, 0 for a loss): every line's return
     but the Bonus already paid at the deal (the settlement's lines still show the Bonus line)."""
-    return {player: int(s.total_returned) - rnd.seats[player].bonus_paid
-            for player, s in settlements(rnd).items()}
+    settlements(rnd)  # the round must be at the showdown or later
+    return {player: settlement_credit(seat.state, seat.bonus_paid) for player, seat in rnd.seats.items()}
 
 
 def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
@@ -379,10 +376,6 @@ def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
     if rnd.phase is not Phase.SHOWDOWN:
         raise LiveTableError(f"cannot finish in phase {rnd.phase}", code="wrong_phase")
     return replace(rnd, phase=Phase.PAUSE, deadline=now + table.pause_seconds).at("settled", now)
-
-
-def _cards(indices: tuple[int, ...]) -> list[str]:
-    return [str(index_to_card(i)) for i in indices]
 
 
 def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
@@ -402,13 +395,13 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
     }
     if rnd.deck is not None:
         deck = rnd.deck
-        view["player_cards"] = _cards(deck[0:2])
+        view["player_cards"] = texts_from_indices(deck[0:2])
         if rnd.phase is Phase.DECISION:
             assert rnd.point is not None
-            view["board"] = _cards(deck[4:4 + _BOARD_VISIBLE[rnd.point]])
+            view["board"] = texts_from_indices(deck[4:4 + _BOARD_VISIBLE[rnd.point]])
         elif rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE):
-            view["board"] = _cards(deck[4:9])
-            view["dealer_cards"] = _cards(deck[2:4])
+            view["board"] = texts_from_indices(deck[4:9])
+            view["dealer_cards"] = texts_from_indices(deck[2:4])
     return view
 
 

@@ -7,9 +7,9 @@ import pytest
 from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.errors import BetLimitError, IllegalActionError
 from dealerpoker.games import get_game
-from dealerpoker.server.live import table as core
-from dealerpoker.server.live.config import InvalidTablesError, TableConfig, load_tables, parse_tables
-from dealerpoker.server.live.table import LiveTableError, Phase
+from dealerpoker.tables import table as core
+from dealerpoker.tables.config import InvalidTablesError, TableConfig, load_tables, parse_tables
+from dealerpoker.tables.table import LiveTableError, Phase
 
 DECK = tuple(range(51, -1, -1))  # As Ah Ad Ac Ks Kh ...: a fixed, known deck
 

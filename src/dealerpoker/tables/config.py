@@ -4,7 +4,7 @@ Each table names its game, optional rules file and rule overrides (limits, timeo
 qualifiers...), and the lengths of its betting window, decision timers and the pause between
 rounds. Every problem names the file and the entry, and nothing is half-loaded.
 
->>> from dealerpoker.server.live.config import parse_tables
+>>> from dealerpoker.tables.config import parse_tables
 >>> tables = parse_tables('''
 ... [[tables]]
 ... id = "texas-1"
@@ -92,8 +92,8 @@ class TableConfig:
 
 
 def default_tables_text() -> str:
-    """The example configuration shipped with the package (``server/tables.toml``)."""
-    return resources.files("dealerpoker.server").joinpath("tables.toml").read_text("utf-8")
+    """The example configuration shipped with the package (``tables/tables.toml``)."""
+    return resources.files("dealerpoker.tables").joinpath("tables.toml").read_text("utf-8")
 
 
 def load_tables(path: str | Path | None = None) -> tuple[TableConfig, ...]:

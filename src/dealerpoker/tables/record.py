@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealerpoker.server.live.table import LiveGame, LiveRound, Phase, Seat, Step, started
+from dealerpoker.tables.table import LiveGame, LiveRound, Phase, Seat, Step, started
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,136 @@
+"""What each step of a round takes and pays, and what the timer plays: the money rules, once.
+
+Solo rounds (``dealerpoker.server.rounds``), live tables (``dealerpoker.tables.table``) and the
+verifier (``dealerpoker.fairness.checks``) all call these, so a rule changes here and in
+``tests/games/test_payments.py`` only.
+
+* **The deal** takes every opening bet and pays the Texas Bonus at once when the two hole
+  cards decide it (nothing while the optional both-A-A line waits for the dealer's cards).
+* **A decision** takes the stake of the action (``game.stake_for``: the Flop/Turn/River bet or
+  the Raise; nothing for a check or a fold).
+* **The settlement** pays every line's return less what the round already paid (the Bonus
+  paid at the deal): the settlement's lines still show the Bonus, it is not paid twice.
+* **The timer** plays the rules' ``timeout_actions`` for the decision (by default fold
+  pre-flop, check on the flop and turn; fold in Casino Hold'em), or, when the player's funds
+  cannot cover that action's stake, the free action (check, else fold).
+
+>>> from dealerpoker.games import get_game
+>>> game = get_game("texas-bonus")
+>>> deck = [51, 50, 0, 4, 49, 10, 20, 30, 40]  # As Ah | 2c 3c | Ad 4d 7c 9d Jc
+>>> state = game.start({"ante": 100, "bonus": 100}, deck)
+>>> at_deal(state)  # A-A wins the Bonus on the hole cards: paid at once (30 to 1)
+Payment(stake=200, returned=3100)
+>>> timer_action(game, state), timer_action(game, state, funds=0)
+('fold', 'fold')
+>>> state, payment = decide(game, state, "bet", already_returned=3100)
+>>> payment  # the Flop bet is twice the ante; nothing returned before the settlement
+Payment(stake=200, returned=0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from dealerpoker.games.base import RoundState
+from dealerpoker.games.money import Money
+
+__all__ = [
+    "FREE_ACTIONS",
+    "Engine",
+    "Payment",
+    "at_deal",
+    "decide",
+    "free_action",
+    "opening_stake",
+    "paid_at_deal",
+    "settlement_credit",
+    "timer_action",
+    "timer_may_play",
+]
+
+#: The actions that cost nothing, in the order the timer prefers them when the rules' default
+#: costs more than the player has (a check keeps the hand, a fold gives it up).
+FREE_ACTIONS = ("check", "fold")
+
+
+class Engine(Protocol):
+    """What these rules need of a game engine (both games; a live table's ``LiveGame``)."""
+
+    @property
+    def aliases(self) -> Mapping[str, str]: ...
+    def legal_actions(self, state: Any) -> tuple[str, ...]: ...
+    def stake_for(self, state: Any, action: str) -> int: ...
+    def timeout_action(self, state: Any) -> str: ...
+    def apply(self, state: Any, action: str) -> tuple[Any, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """What one step moves: ``stake`` taken from the player before the step is played (so no card
+    is revealed on credit), ``returned`` paid to the player by it (minor units)."""
+
+    stake: Money
+    returned: Money
+
+
+def opening_stake(bets: Mapping[str, Money]) -> Money:
+    """What the deal takes: every opening bet (a live table debits it before it deals)."""
+    return sum(bets.values())
+
+
+def paid_at_deal(state: RoundState) -> Money:
+    """The Bonus return known at the deal: 0 when lost, not staked, or pending (both-A-A)."""
+    bonus = state.bonus
+    if bonus is None or bonus.pending:
+        return 0
+    return bonus.returned
+
+
+def at_deal(state: RoundState) -> Payment:
+    """The deal's payment, from the state the engine started (``game.start``)."""
+    return Payment(opening_stake(state.bets), paid_at_deal(state))
+
+
+def settlement_credit(state: RoundState, already_returned: Money) -> Money:
+    """What the settlement pays once the round is settled (0 before): every line's return less
+    ``already_returned``, what earlier steps paid (the Bonus at the deal)."""
+    if state.settlement is None:
+        return 0
+    return state.settlement.total_returned - already_returned
+
+
+def decide(
+    game: Engine, state: RoundState, action: str, *, already_returned: Money
+) -> tuple[RoundState, Payment]:
+    """Play ``action`` (an illegal one raises and changes nothing): the new state and what the step
+    moves, its stake and, when it settles the round, the settlement's credit."""
+    stake = game.stake_for(state, action)
+    after, _events = game.apply(state, action)
+    return after, Payment(stake, settlement_credit(after, already_returned))
+
+
+def free_action(game: Engine, state: RoundState) -> str:
+    """The decision's action that costs nothing: the rules' timeout action when it is free, else a
+    check, else a fold (every decision of both games has one of them)."""
+    legal = game.legal_actions(state)
+    candidates = (game.timeout_action(state), *FREE_ACTIONS)
+    return next(a for a in candidates if a in legal and game.stake_for(state, a) == 0)
+
+
+def timer_action(game: Engine, state: RoundState, *, funds: Money | None = None) -> str:
+    """What the timer plays at this decision: the rules' timeout action, or the free action when
+    ``funds`` (None: not known yet, as when a live table plans before it debits) cannot cover
+    the timeout action's stake."""
+    action = game.timeout_action(state)
+    if funds is not None and game.stake_for(state, action) > funds:
+        return free_action(game, state)
+    return action
+
+
+def timer_may_play(game: Engine, state: RoundState, action: str) -> bool:
+    """Whether the timer could have played ``action`` here (the verifier's check of a recorded
+    timer choice): the rules' timeout action, or the free action when funds were short."""
+    canonical = game.aliases.get(action, action)
+    return canonical in (game.timeout_action(state), free_action(game, state))

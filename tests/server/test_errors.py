@@ -1,0 +1,96 @@
+"""Errors name their own wire code and HTTP status; REST and WebSocket answers come from one lookup."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import dealerpoker.analysis.simulate
+import dealerpoker.cli._records
+import dealerpoker.server.live.service
+import dealerpoker.server.settings
+import dealerpoker.tables.config  # noqa: F401  (every module defining an error class is loaded)
+from dealerpoker.errors import (
+    BetLimitError,
+    DealerPokerError,
+    IllegalActionError,
+    InsufficientFundsError,
+    InvalidCardError,
+    InvalidHandError,
+    InvalidRulesError,
+    InvalidSeedError,
+)
+from dealerpoker.server.accounts import AuthenticationError, bearer_token
+from dealerpoker.server.api.errors import domain_error_response
+from dealerpoker.server.errors import (
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    UnknownGameError,
+    UnknownParameterError,
+    error_fields,
+)
+from dealerpoker.tables.table import LiveTableError
+
+# The wire contract (docs: every REST error is {"error": code, "message"} with this status).
+CONTRACT: dict[type[DealerPokerError], tuple[int, str]] = {
+    AuthenticationError: (401, "unauthorized"),
+    ForbiddenError: (403, "forbidden"),
+    NotFoundError: (404, "not_found"),
+    InsufficientFundsError: (409, "insufficient_funds"),
+    IllegalActionError: (409, "illegal_action"),
+    ConflictError: (409, "conflict"),
+    UnknownGameError: (422, "unknown_game"),
+    InvalidSeedError: (422, "invalid_seed"),
+    BetLimitError: (422, "bet_limit"),
+    UnknownParameterError: (422, "invalid_request"),
+    InvalidCardError: (422, "invalid_request"),
+    InvalidHandError: (422, "invalid_request"),
+    InvalidRulesError: (422, "invalid_request"),
+}
+
+
+def every_error_class() -> list[type[DealerPokerError]]:
+    found, todo = [], [DealerPokerError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+@pytest.mark.parametrize(("cls", "expected"), CONTRACT.items(), ids=lambda v: getattr(v, "__name__", ""))
+def test_each_error_names_its_status_and_code(cls: type[DealerPokerError], expected: tuple[int, str]) -> None:
+    assert (cls.status, cls.code) == expected
+
+
+@pytest.mark.parametrize("cls", every_error_class(), ids=lambda cls: cls.__name__)
+def test_rest_answers_with_the_status_and_fields_of_the_one_lookup(cls: type[DealerPokerError]) -> None:
+    error = cls("what went wrong", code="no_more_bets") if cls is LiveTableError else cls("what went wrong")
+    assert 400 <= error.status < 500
+    response = domain_error_response(error)
+    assert response.status_code == error.status
+    assert json.loads(response.body) == error_fields(error)
+    assert error_fields(error)["message"] == "what went wrong"
+
+
+def test_the_fields_of_an_error_carry_its_details() -> None:
+    assert error_fields(InsufficientFundsError("short", balance=5, needed=9)) == {
+        "error": "insufficient_funds", "message": "short", "balance": 5, "needed": 9}
+    assert error_fields(IllegalActionError("no", phase="flop", action="fold")) == {
+        "error": "illegal_action", "message": "no", "phase": "flop", "action": "fold"}
+    assert error_fields(BetLimitError("limits", field="ante"))["field"] == "ante"
+    assert error_fields(LiveTableError("late", code="no_more_bets"))["error"] == "no_more_bets"
+
+
+def test_an_unauthorised_answer_asks_for_a_bearer_token() -> None:
+    assert domain_error_response(AuthenticationError("who?")).headers["www-authenticate"] == "Bearer"
+
+
+@pytest.mark.parametrize(("header", "token"), [
+    ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BEARER  abc ", "abc"), ("Bearer", None),
+    ("Bearer ", None), ("Basic abc", None), ("", None), (None, None), ("abc", None),
+])
+def test_one_bearer_parser(header: str | None, token: str | None) -> None:
+    assert bearer_token(header) == token
