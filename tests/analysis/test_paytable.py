@@ -173,3 +173,37 @@ def test_sweep_gives_each_value_the_figures_of_its_own_rules(casino_counts: Card
 def test_with_entry_names_a_bad_entry(path: str, value: int, message: str) -> None:
     with pytest.raises(InvalidRulesError, match=message):
         with_entry(load_rules("casino-holdem"), path, value)
+
+
+@pytest.mark.slow
+def test_full_deck_counts_reused_for_a_new_paytable_agree_with_direct_enumeration() -> None:
+    """The full deck: counts of the shipped rules give their published exact edge; reused for a
+    paytable that moves the strategy, each sampled situation's raise EV equals `advise`'s direct
+    enumeration of every turn, river and dealer holding with that paytable (independent code)."""
+    from dealerpoker.analysis.advise import advise
+    from dealerpoker.cards.encoding import index_to_card
+
+    solver = Solver()
+    counts = solver.card_counts(load_rules("casino-holdem"))
+    solver.release()
+    default = figures(load_rules("casino-holdem"), counts)
+    assert default.house_edge == Fraction(1363917077, 63213204600)
+    rules = load_rules("casino-holdem", overrides={"ante_paytable": {
+        "flush": 1, "straight": 3, "three-of-a-kind": 2}})
+    changed = figures(rules, counts)
+    assert changed.play_frequency != default.play_frequency
+    moved = np.argwhere(changed.tables["raise"] != default.tables["raise"])
+    assert len(moved) > 0
+    deals = comb(47, 2) * comb(45, 2)
+    flop_cards = counts.arrays["flop_cards"]
+    samples = [tuple(moved[i]) for i in np.linspace(0, len(moved) - 1, 4).astype(int)]
+    samples += [(17, 1300), (901, 77)]  # and two that may not have moved
+    for f, p in samples:
+        b = int((1 + np.sqrt(1 + 8 * p)) // 2)
+        a = p - b * (b - 1) // 2
+        flop = [int(c) for c in flop_cards[f]]
+        if a in flop or b in flop:
+            continue
+        advice = advise(rules, [index_to_card(a), index_to_card(b)], [index_to_card(c) for c in flop])
+        assert advice.actions["raise"] == Fraction(int(changed.tables["raise_ev"][f, p]), deals)
+        assert (advice.best == "raise") == bool(changed.tables["raise"][f, p])
