@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import parallel_chunksize
 
 from dealerpoker.analysis import kernels
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
@@ -90,9 +91,10 @@ class Solver:
         below_card = np.zeros((len(boards), n_off), dtype=np.uint16)
         below_all = np.zeros(len(boards), dtype=np.int32)
         rank, suit = self.deck.rank_array(), self.deck.suit_array()
-        for start, stop in self._ranges(len(boards), "boards"):
-            kernels.board_stats(boards, start, stop, self.deck.size, rank, suit, qualifier,
-                                word, low, below_card, below_all)
+        with parallel_chunksize(1):  # dynamic scheduling: boards, flops and turns differ in cost
+            for start, stop in self._ranges(len(boards), "boards"):
+                kernels.board_stats(boards, start, stop, self.deck.size, rank, suit, qualifier,
+                                    word, low, below_card, below_all)
         self._boards = (qualifier, (word, low, below_card, below_all))
         return self._boards[1]
 
@@ -116,9 +118,10 @@ class Solver:
     # ------------------------------------------------------------------------------------
     def card_counts(self, rules: Rules) -> CardCounts:
         """The card-only part of ``rules``' analysis (see :mod:`dealerpoker.analysis.paytable`)."""
-        if isinstance(rules, TexasBonusRules):
-            return self._texas_counts(rules)
-        return self._casino_counts(rules)
+        with parallel_chunksize(1):  # dynamic scheduling: flops and turns differ in cost
+            if isinstance(rules, TexasBonusRules):
+                return self._texas_counts(rules)
+            return self._casino_counts(rules)
 
     def analyze(self, rules: Rules) -> GameAnalysis:
         return figures(rules, self.card_counts(rules))

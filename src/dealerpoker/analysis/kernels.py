@@ -48,14 +48,25 @@ STRATEGY_CLASSES = 40  # flop hand category (0..9) x draw (none, flush, straight
 
 @njit(cache=True)
 def _holding_groups(board: I64, off: I64, rank: I64, suit: I64, counts: I64, memo: I64,
-                    flush_memo: I64, candidates: I64, group: I64, group_value: I64) -> int:
+                    flush_memo: I64, candidates: I64, group: I64, group_value: I64,
+                    scratch: I64) -> int:
     """``group[h]``: the dense rank (0 = lowest) of local holding ``h``'s value on ``board``;
-    ``group_value[g]`` the value of rank ``g``; returns the number of ranks."""
+    ``group_value[g]`` the value of rank ``g``; returns the number of ranks.
+
+    A holding's value is the better of its rank-pair value (``memo``, per pair of ranks) and
+    its flush value (``flush_memo``, per pair of flush-suit ranks, 13 = a card of another suit);
+    both tables are filled per rank pair, not per holding, then turned into ranks."""
     n_off = len(off)
-    suit_mask = np.zeros(4, dtype=np.int64)
+    suit_mask = scratch[0:4]
+    left = scratch[4:17]  # cards of each rank off the board
+    flush_ranks = scratch[17:31]
+    suit_mask[:] = 0
+    left[:] = 0
     for i in range(5):
         counts[rank[board[i]]] += 1
         suit_mask[suit[board[i]]] |= 1 << rank[board[i]]
+    for k in range(n_off):
+        left[rank[off[k]]] += 1
     flush_suit = -1
     for s in range(4):
         if POPCOUNT[suit_mask[s]] >= 3:
@@ -63,63 +74,62 @@ def _holding_groups(board: I64, off: I64, rank: I64, suit: I64, counts: I64, mem
     memo[:] = -1
     flush_memo[:] = -1
     n_candidates = 0
-    for j in range(n_off):
-        b = off[j]
-        rb = rank[b]
-        for i in range(j):
-            a = off[i]
-            ra = rank[a]
-            key = ra * 13 + rb
-            if memo[key] < 0:
-                counts[ra] += 1
-                counts[rb] += 1
-                memo[key] = rank_value(counts)
-                counts[ra] -= 1
-                counts[rb] -= 1
-                candidates[n_candidates] = memo[key]
-                n_candidates += 1
-            if flush_suit >= 0:  # (a board of five suited cards is a flush for every holding)
-                fa = ra if suit[a] == flush_suit else 13
-                fb = rb if suit[b] == flush_suit else 13
-                fkey = fa * 14 + fb
-                if flush_memo[fkey] == -1:
-                    mask = suit_mask[flush_suit]
-                    if fa < 13:
-                        mask |= 1 << fa
-                    if fb < 13:
-                        mask |= 1 << fb
-                    if POPCOUNT[mask] >= 5:
-                        flush_memo[fkey] = FLUSH_VALUE[mask]
-                        candidates[n_candidates] = FLUSH_VALUE[mask]
-                        n_candidates += 1
-                    else:
-                        flush_memo[fkey] = -2
+    for rb in range(13):
+        for ra in range(rb + 1):
+            if left[ra] == 0 or left[rb] == 0 or (ra == rb and left[ra] < 2):
+                continue
+            counts[ra] += 1
+            counts[rb] += 1
+            value = rank_value(counts)
+            counts[ra] -= 1
+            counts[rb] -= 1
+            memo[ra * 13 + rb] = memo[rb * 13 + ra] = value
+            candidates[n_candidates] = value << 9 | (ra * 13 + rb)  # value, then where it goes
+            n_candidates += 1
     for i in range(5):
         counts[rank[board[i]]] -= 1
-    ordered = np.sort(candidates[:n_candidates])
+    n_flush = 0
+    if flush_suit >= 0:
+        for k in range(n_off):
+            if suit[off[k]] == flush_suit:
+                flush_ranks[n_flush] = rank[off[k]]
+                n_flush += 1
+        flush_ranks[n_flush] = 13  # "a card of another suit"
+        for y in range(n_flush + 1):
+            for x in range(y + 1):
+                fa, fb = flush_ranks[x], flush_ranks[y]
+                if x == y and fa != 13:
+                    continue
+                mask = suit_mask[flush_suit]
+                if fa < 13:
+                    mask |= 1 << fa
+                if fb < 13:
+                    mask |= 1 << fb
+                if POPCOUNT[mask] >= 5:
+                    flush_memo[fa * 14 + fb] = flush_memo[fb * 14 + fa] = FLUSH_VALUE[mask]
+                    candidates[n_candidates] = FLUSH_VALUE[mask] << 9 | (256 + fa * 14 + fb)
+                    n_candidates += 1
+    candidates[:n_candidates].sort()
     n_groups = 0
-    for i in range(n_candidates):
-        if n_groups == 0 or ordered[i] != group_value[n_groups - 1]:
-            group_value[n_groups] = ordered[i]
+    for i in range(n_candidates):  # values -> dense ranks, written where each value came from
+        value, where = candidates[i] >> 9, candidates[i] & 511
+        if n_groups == 0 or value != group_value[n_groups - 1]:
+            group_value[n_groups] = value
             n_groups += 1
-    values = group_value[:n_groups]
-    for key in range(169):  # values -> ranks, once per distinct key
-        if memo[key] >= 0:
-            memo[key] = np.searchsorted(values, memo[key])
-    for key in range(196):
-        if flush_memo[key] >= 0:
-            flush_memo[key] = np.searchsorted(values, flush_memo[key])
+        if where < 256:
+            memo[where] = memo[(where % 13) * 13 + where // 13] = n_groups - 1
+        else:
+            where -= 256
+            flush_memo[where] = flush_memo[(where % 14) * 14 + where // 14] = n_groups - 1
     h = 0
     for j in range(n_off):
         b = off[j]
+        row_b = rank[b] * 13
+        flush_b = rank[b] if suit[b] == flush_suit else 13
         for i in range(j):
             a = off[i]
-            g = memo[rank[a] * 13 + rank[b]]
-            if flush_suit >= 0:  # (a board of five suited cards is a flush for every holding)
-                fa = rank[a] if suit[a] == flush_suit else 13
-                fb = rank[b] if suit[b] == flush_suit else 13
-                g = max(g, flush_memo[fa * 14 + fb])
-            group[h] = g
+            flush_a = rank[a] if suit[a] == flush_suit else 13
+            group[h] = max(memo[row_b + rank[a]], flush_memo[flush_a * 14 + flush_b])
             h += 1
     return n_groups
 
@@ -153,6 +163,7 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
         lower = np.zeros(n_off, dtype=np.int64)
         in_group = np.zeros(n_off, dtype=np.int64)
         lower_q = np.zeros(n_off, dtype=np.int64)
+        scratch = np.zeros(32, dtype=np.int64)
         lo_row = start + (stop - start) * block // n_blocks
         hi_row = start + (stop - start) * (block + 1) // n_blocks
         for row in range(lo_row, hi_row):
@@ -163,7 +174,7 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
                     off[k] = c
                     k += 1
             n_groups = _holding_groups(board, off, rank, suit, counts, memo, flush_memo, candidates,
-                                       group, group_value)
+                                       group, group_value, scratch)
             first[: n_groups + 1] = 0  # counting sort of the holdings by rank
             for h in range(m):
                 first[group[h] + 1] += 1
