@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests.analysis.brute import casino_brute
+from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures
 
 from dealerpoker.analysis.deck import DeckSpec
 from dealerpoker.analysis.exact import Solver
@@ -60,28 +60,11 @@ def casino_counts() -> CardCounts:
     return Solver(SMALL).card_counts(load_rules("casino-holdem"))
 
 
-def _brute(rules: Any) -> list[int]:
-    ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)
-    aa = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)], dtype=np.int64)
-    return casino_brute(SMALL.size, SMALL.rank_array(), SMALL.suit_array(), ante, aa,
-                        int(rules.aa_min_pair_rank), int(rules.dealer_qualifier_rank)).tolist()
-
-
 @pytest.mark.parametrize("paytable", ANTE_PAYTABLES)
 def test_a_new_ante_paytable_from_stored_counts_equals_brute_force(
         casino_counts: CardCounts, paytable: dict[str, int]) -> None:
     rules = load_rules("casino-holdem", overrides={"ante_paytable": paytable})
-    fast = figures(rules, casino_counts)
-    net, square, raised, folded, aa_fold_rule, aa_settled = _brute(rules)
-    n = SMALL.size
-    situations = comb(n, 2) * comb(n - 2, 3)
-    total = situations * comb(n - 5, 2) * comb(n - 7, 2)
-    assert fast.total_combinations == total
-    assert fast.expected_return == Fraction(net, total)
-    assert fast.second_moment == Fraction(square, total)
-    assert fast.play_frequency == Fraction(raised, raised + folded)
-    assert fast.side_bets["aa"]["exact_lost_on_fold"] == str(-Fraction(aa_fold_rule, situations))
-    assert fast.side_bets["aa"]["exact_settled_on_fold"] == str(-Fraction(aa_settled, situations))
+    assert_casino_equals_brute(figures(rules, casino_counts), casino_brute_figures(rules, SMALL))
 
 
 def test_the_paytables_tested_change_the_optimal_strategy(casino_counts: CardCounts) -> None:
@@ -101,14 +84,12 @@ def test_aa_rules_from_stored_counts_equal_brute_force(casino_counts: CardCounts
                                                        overrides: dict[str, Any]) -> None:
     rules = load_rules("casino-holdem", overrides=overrides)
     fast = figures(rules, casino_counts)
-    *_, aa_fold_rule, aa_settled = _brute(rules)
-    situations = comb(SMALL.size, 2) * comb(SMALL.size - 2, 3)
+    expected = casino_brute_figures(rules, SMALL)
+    assert_casino_equals_brute(fast, expected)
     aa = fast.side_bets["aa"]
-    assert aa["exact_lost_on_fold"] == str(-Fraction(aa_fold_rule, situations))
-    assert aa["exact_settled_on_fold"] == str(-Fraction(aa_settled, situations))
     assert aa["hand_countable_settled_on_fold"] == aa["exact_settled_on_fold"]
-    assert aa["house_edge"] == float(-Fraction(aa_settled if rules.aa_settles_on_fold else aa_fold_rule,
-                                              situations))
+    edge = expected["aa_settled_on_fold"] if rules.aa_settles_on_fold else expected["aa_lost_on_fold"]
+    assert aa["house_edge"] == float(edge)
 
 
 def test_a_card_rule_changes_the_counts_key_and_a_payout_does_not() -> None:

@@ -311,19 +311,20 @@ def _board_index(flop: I64, t: int, r: int, binom: I64) -> int:
 
 
 @njit(cache=True)
-def _turn_index(flop: I64, t: int, binom: I64) -> int:
+def _index_with(cards: I64, extra: int, binom: I64) -> int:
+    """Colex number of the sorted ``cards`` (3 or 4) plus the card ``extra``."""
     index = 0
     pos = 0
     placed = False
-    for i in range(3):
-        if not placed and t < flop[i]:
-            index += binom[t, pos + 1]
+    for i in range(len(cards)):
+        if not placed and extra < cards[i]:
+            index += binom[extra, pos + 1]
             pos += 1
             placed = True
-        index += binom[flop[i], pos + 1]
+        index += binom[cards[i], pos + 1]
         pos += 1
     if not placed:
-        index += binom[t, 4]
+        index += binom[extra, len(cards) + 1]
     return index
 
 
@@ -383,24 +384,6 @@ def _orbit_size(t: int, r: int, card_perm: I64, group: I64, n_group: int) -> int
     return n_group // same
 
 
-@njit(cache=True)
-def _five_index(four: I64, r: int, binom: I64) -> int:
-    """Colex number of the sorted four cards ``four`` plus ``r``."""
-    index = 0
-    pos = 0
-    placed = False
-    for i in range(4):
-        if not placed and r < four[i]:
-            index += binom[r, pos + 1]
-            pos += 1
-            placed = True
-        index += binom[four[i], pos + 1]
-        pos += 1
-    if not placed:
-        index += binom[r, 5]
-    return index
-
-
 @njit(cache=True, parallel=True)
 def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
                 river_cards: I64, card_perm: I64, pair_perm: I32, word: U16, low: U8,
@@ -429,7 +412,7 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
             size = _orbit_size(r, -1, card_perm, group, n_group)
             if size == 0:
                 continue
-            index = _five_index(four, r, binom)
+            index = _index_with(four, r, binom)
             row = river_id[index]
             board[:4] = four
             board[4] = r
@@ -482,7 +465,7 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
             size = _orbit_size(t, -1, card_perm, group, n_group)
             if size == 0:
                 continue
-            index = _turn_index(flop, t, binom)
+            index = _index_with(flop, t, binom)
             row = turn_id[index]
             perm = pair_perm[turn_perm[index]]
             for bi in range(n_rem):
