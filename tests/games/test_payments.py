@@ -18,6 +18,8 @@ from dealerpoker.games.payments import (
     FREE_ACTIONS,
     Payment,
     at_deal,
+    cancellation,
+    credit,
     decide,
     free_action,
     opening_stake,
@@ -183,3 +185,31 @@ def test_every_decision_has_exactly_one_free_action(name: str) -> None:
     while not state.is_settled:
         assert game.stake_for(state, free_action(game, state)) == 0
         state, _ = game.apply(state, next(a for a in game.legal_actions(state) if a != "fold"))
+
+
+# ---- a cancelled round (a live studio's misdeal) -------------------------------------------
+def test_a_cancelled_round_returns_every_stake() -> None:
+    before_the_deal = cancellation(TEXAS, {"ante": 100, "bonus": 100}, None)
+    assert [(line.field, line.stake, line.returned) for line in before_the_deal.lines] == [
+        ("ante", 100, 100), ("bonus", 100, 100)]
+    on_the_flop = cancellation(CASINO, {}, deal(CASINO, ACES_WIN, {"ante": 100, "aa": 50}))
+    assert on_the_flop.outcome == "misdeal" and on_the_flop.net == 0
+    assert credit(on_the_flop, 0) == 150
+
+
+def test_a_bonus_the_hole_cards_settled_stands_when_the_round_is_cancelled() -> None:
+    won = deal(TEXAS, ACES_WIN, {"ante": 100, "bonus": 100})
+    won, _ = decide(TEXAS, won, "bet", already_returned=3100)
+    cancelled = cancellation(TEXAS, {}, won)
+    assert [(line.field, line.stake, line.returned) for line in cancelled.lines] == [
+        ("ante", 100, 100), ("bonus", 100, 3100), ("flop", 200, 200)]
+    assert credit(cancelled, already_returned=3100) == 300  # the Bonus was paid at the deal
+    lost = cancellation(TEXAS, {}, deal(TEXAS, SEVEN_DEUCE, {"ante": 100, "bonus": 100}))
+    assert lost.line("bonus") is not None and lost.line("bonus").returned == 0  # type: ignore[union-attr]
+    assert credit(lost, 0) == 100
+
+
+def test_a_bonus_still_waiting_for_the_dealer_is_returned_when_the_round_is_cancelled() -> None:
+    state = deal(BOTH_ACES, BOTH_HOLD_ACES, {"ante": 100, "bonus": 100})
+    cancelled = cancellation(BOTH_ACES, {}, state)
+    assert cancelled.line("bonus") is not None and cancelled.line("bonus").returned == 100  # type: ignore[union-attr]

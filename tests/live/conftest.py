@@ -121,20 +121,12 @@ class ServeProcess(_ServeProcess):
         self.base = self.url
 
 
-class LivePlayer:
-    """A demo player (REST session) with a WebSocket at one table."""
+class TableSocket:
+    """A WebSocket client of the server (a player's or a studio dealer's): every message it
+    received, in order, and ``until`` to wait for one."""
 
-    def __init__(self, base: str, table: str, *, same_as: LivePlayer | None = None) -> None:
-        if same_as is None:
-            body = httpx.post(f"{base}/api/session", json={}, timeout=WAIT).json()
-            self.token, self.id = body["token"], body["player_id"]
-        else:  # the same player connecting again (possibly to another process)
-            self.token, self.id = same_as.token, same_as.id
-        self.base = base
-        self.headers = {"Authorization": f"Bearer {self.token}"}
-        url = f"ws{base[4:]}/ws/tables/{table}"
-        self.ws: ClientConnection = connect(url, additional_headers=self.headers, open_timeout=WAIT,
-                                              legacy=True)
+    def __init__(self, url: str, headers: dict[str, str] | None) -> None:
+        self.ws: ClientConnection = connect(url, additional_headers=headers, open_timeout=WAIT, legacy=True)
         self.received: list[dict[str, Any]] = []
         self.taken: set[int] = set()
 
@@ -161,6 +153,23 @@ class LivePlayer:
             assert left > 0, f"no matching message within {timeout:.0f} s; received: {self.received[-5:]}"
             self.next(left)
 
+    def close(self) -> None:
+        self.ws.close()
+
+
+class LivePlayer(TableSocket):
+    """A demo player (REST session) with a WebSocket at one table."""
+
+    def __init__(self, base: str, table: str, *, same_as: LivePlayer | None = None) -> None:
+        if same_as is None:
+            body = httpx.post(f"{base}/api/session", json={}, timeout=WAIT).json()
+            self.token, self.id = body["token"], body["player_id"]
+        else:  # the same player connecting again (possibly to another process)
+            self.token, self.id = same_as.token, same_as.id
+        self.base = base
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+        super().__init__(f"ws{base[4:]}/ws/tables/{table}", self.headers)
+
     def reply(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message`` and return the server's answer to it (``you`` or ``error``).
 
@@ -178,9 +187,6 @@ class LivePlayer:
         response = httpx.get(f"{self.base}/api/balance", headers=self.headers, timeout=WAIT)
         value: int = response.json()["balance"]
         return value
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 def is_table(event: str) -> Any:

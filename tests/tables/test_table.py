@@ -8,6 +8,7 @@ from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.errors import BetLimitError, IllegalActionError
 from dealerpoker.games import get_game
 from dealerpoker.tables import table as core
+from dealerpoker.tables import views
 from dealerpoker.tables.config import InvalidTablesError, TableConfig, load_tables, parse_tables
 from dealerpoker.tables.table import LiveTableError, Phase
 
@@ -215,16 +216,16 @@ def test_hidden_cards_are_in_no_view_before_the_reveal() -> None:
     while rnd.phase is Phase.DECISION:
         assert rnd.point is not None
         hidden = _names(DECK[2:4] + DECK[4 + visible_by_point[rnd.point]:])
-        texts = repr(core.public_view(rnd, table)) + repr(core.seat_view(rnd, game, "p1")) \
-            + repr(core.seat_view(rnd, game, "p2"))
+        texts = repr(views.public_view(rnd, table)) + repr(views.seat_view(rnd, game, "p1")) \
+            + repr(views.seat_view(rnd, game, "p2"))
         shown = {token.strip("'\"[],") for token in texts.split()}
         assert not hidden & shown, rnd.point  # ...but the dealer's cards stay hidden from p1 too
         rnd = core.decide(rnd, game, "p2", "bet", now=rnd.deadline - 1) if rnd.all_decided() is False else rnd
         rnd = core.apply_decisions(rnd, game, table, core.decision_plan(rnd, game, now=rnd.deadline), set(),
                                    now=rnd.deadline)
-    view = core.public_view(rnd, table)
+    view = views.public_view(rnd, table)
     assert set(view["dealer_cards"]) | set(view["board"]) == _names(DECK[2:9])
-    assert core.seat_view(rnd, game, "p1")["settlement"]["outcome"] == "fold"
+    assert views.seat_view(rnd, game, "p1")["settlement"]["outcome"] == "fold"
 
 
 def test_every_player_is_settled_on_their_own_bets_and_decisions() -> None:
@@ -248,8 +249,8 @@ def test_a_won_bonus_is_paid_at_the_deal_and_not_again_at_the_settlement() -> No
     game = get_game(table.game, table.rules)
     rnd = dealt(table, {"p1": {"ante": 100, "bonus": 10}, "p2": {"ante": 100}})  # player A-A
     assert core.bonus_payouts(rnd) == {"p1": 310}  # A-A pays 30 to 1 on the hole cards
-    assert core.seat_view(rnd, game, "p1")["bonus"]["status"] == "won"
-    assert core.seat_view(rnd, game, "p2")["bonus"] is None
+    assert views.seat_view(rnd, game, "p1")["bonus"]["status"] == "won"
+    assert views.seat_view(rnd, game, "p2")["bonus"] is None
     rnd = core.apply_decisions(rnd, game, table, core.decision_plan(rnd, game, now=30.0), set(), now=30.0)
     assert rnd.phase is Phase.SHOWDOWN  # both folded by the timer
     settlement = core.settlements(rnd)["p1"]
@@ -263,7 +264,7 @@ def test_with_the_both_aces_line_an_aces_bonus_waits_for_the_dealers_cards() -> 
     game = get_game(table.game, table.rules)
     rnd = dealt(table, {"p1": {"ante": 100, "bonus": 10}})  # A-A for the player and the dealer
     assert core.bonus_payouts(rnd) == {}
-    bonus = core.seat_view(rnd, game, "p1")["bonus"]
+    bonus = views.seat_view(rnd, game, "p1")["bonus"]
     assert bonus["status"] == "pending" and bonus["returned"] == 0
     rnd = core.decide(rnd, game, "p1", "bet", now=21.0)
     while rnd.phase is Phase.DECISION:

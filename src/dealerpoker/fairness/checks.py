@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dealerpoker.cards.encoding import index_to_card, texts_from_indices
@@ -24,9 +24,9 @@ from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.canonical import canonical_json, sha256_hex
 from dealerpoker.fairness.shuffle import ALGORITHM_VERSION, commitment, deck_order
 from dealerpoker.games import get_game
-from dealerpoker.games.base import RoundState
+from dealerpoker.games.base import SETTLED, RoundState
 from dealerpoker.games.money import Money
-from dealerpoker.games.payments import at_deal, decide, free_action, timer_may_play
+from dealerpoker.games.payments import at_deal, cancellation, credit, decide, free_action, timer_may_play
 from dealerpoker.games.rules import rules_from_document
 
 #: The record layout version this verifier reads and the builders write.
@@ -267,10 +267,15 @@ def replay_seat(
     settlement: Any,
     *,
     prefix: str = "",
+    cancelled: bool = False,
+    dealt: bool = True,
 ) -> Replayed | None:
     """Replay one player's bets and actions with the rules engine and compare the settlement.
 
     ``prefix`` names where in the record the player's part is (``""`` for a solo record).
+    ``cancelled``: a live studio round cancelled (misdeal) where the actions stop; its settlement
+    is ``games.payments.cancellation`` of the state they reached (``dealt``: the hole cards were
+    shown; before that nothing was paid at the deal).
     """
     if not isinstance(actions, list):
         check.fail(f"{prefix}actions", "must be a list")
@@ -281,7 +286,7 @@ def replay_seat(
         check.fail(f"{prefix}bets", f"the rules engine refuses the opening bets: {error}")
         return None
     deal = at_deal(state)
-    staked, returned = deal.stake, deal.returned
+    staked, returned = deal.stake, deal.returned if dealt else 0
     for k, action in enumerate(actions):
         if not isinstance(action, Mapping):
             check.fail(f"{prefix}actions[{k}]", "must be an object {step, action, source, at, stake}")
@@ -315,6 +320,9 @@ def replay_seat(
             )
         state, step = decide(game, state, name, already_returned=returned)
         staked, returned = staked + step.stake, returned + step.returned
+    if cancelled:
+        void = cancellation(game, bets, state if dealt else None)
+        state, returned = replace(state, phase=SETTLED, settlement=void), returned + credit(void, returned)
     if not state.is_settled or state.settlement is None:
         check.fail(f"{prefix}actions",
                    f"the replayed round is not settled (it waits in the {state.phase} phase)")

@@ -30,6 +30,16 @@ Layout (record_version 1, ``mode`` ``"table"``; times ISO-8601 UTC, amounts in m
                 between a seated player and the house; "memo" is a note, not checked
     record_digest
 
+A studio round (the table's cards dealt by hand and reported by a card reader or the dealer
+console) has ``"dealing": "studio"``, ``"fairness": null`` (no seeds), ``deck`` = the cards
+dealt, in dealing order (fewer than nine when everyone folded), and two more keys::
+
+    cards       every card report, voided ones too: [{"card", "position", "to", "at", "source",
+                "voided_at"}] ("to": player / dealer / board; "voided_at": null, or when it was
+                taken back as a misread)
+    misdeal     null, or {"at", "by": "dealer" | "timer", "reason"} when the round was cancelled:
+                its reveals stop where it stopped, each seat's settlement has the outcome "misdeal"
+
 >>> reveals_of((0, 1, 2, 3, 4, 5, 6, 7, 8) + tuple(range(9, 52)), [("flop", "t1"), ("showdown", "t2")])
 ... # doctest: +NORMALIZE_WHITESPACE
 [{'event': 'flop', 'at': 't1', 'cards': {'player': ['2c', '2d'], 'board': ['3c', '3d', '3h']}},
@@ -39,6 +49,7 @@ Layout (record_version 1, ``mode`` ``"table"``; times ISO-8601 UTC, amounts in m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,9 +57,12 @@ from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.fairness.canonical import canonical_json
 from dealerpoker.fairness.checks import RECORD_VERSION, record_digest
 
-__all__ = ["HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action", "reveals_of"]
+__all__ = ["CARD_SOURCE", "HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action",
+           "reveals_of"]
 
 SCOPES = ("round", "player")
+#: What may name the reporter of a studio's card (``reader``, ``console``, ``shoe``, ``reader-2``...).
+CARD_SOURCE = re.compile(r"^[a-z0-9][a-z0-9-]{0,23}$")
 #: The account on the other side of every transfer of a round (the server's house account).
 HOUSE = "house"
 #: Why the timer, not the player, chose an action: the point's time ran out, or the player's
@@ -69,8 +83,9 @@ def reveals_of(deck: Sequence[int], events: Sequence[tuple[str, Any]]) -> list[d
         cards: dict[str, list[str]] = {}
         for place, start, before, now in zip(("player", "board", "dealer"), (0, 4, 2), shown, visible,
                                              strict=True):
-            if now > before:
-                cards[place] = texts_from_indices(deck[start + before:start + now])
+            new = texts_from_indices(deck[start + before:start + now])  # a studio deck may end sooner
+            if new:
+                cards[place] = new
         reveals.append({"event": event, "at": at, "cards": cards})
         shown = tuple(max(a, b) for a, b in zip(shown, visible, strict=True))  # type: ignore[assignment]
     return reveals
@@ -99,15 +114,22 @@ def build_live_record(
     betting_closed_at: str | None,
     settled_at: str,
     reveals: Sequence[Mapping[str, Any]],
-    fairness: Mapping[str, Any],
+    fairness: Mapping[str, Any] | None,
     deck: Sequence[int],
     seats: Sequence[Mapping[str, Any]],
     ledger: Sequence[Mapping[str, Any]],
+    studio: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The record as plain JSON data, keys in reading order, ``record_digest`` last."""
+    """The record as plain JSON data, keys in reading order, ``record_digest`` last.
+
+    ``studio`` (a studio round, no seeds): ``{"cards": [...], "misdeal": ...}`` as described above.
+    """
     if scope not in SCOPES:
         raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
-    shown = reveals_of(deck, [("showdown", None)])[0]["cards"]
+    shown: dict[str, list[str]] = {}  # every card the reveals showed
+    for reveal in reveals:
+        for place, cards in reveal["cards"].items():
+            shown[place] = [*shown.get(place, []), *cards]
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
         "round_id": f"{table_id}/{number}",
@@ -125,12 +147,15 @@ def build_live_record(
         "betting_closed_at": betting_closed_at,
         "settled_at": settled_at,
         "reveals": [dict(r) for r in reveals],
-        "fairness": dict(fairness),
+        "fairness": None if fairness is None else dict(fairness),
         "deck": list(deck),
         "dealt": {place: shown.get(place, []) for place in ("player", "dealer", "board")},
         "seats": [dict(seat) for seat in seats],
         "ledger": [dict(entry) for entry in ledger],
     }
+    if studio is not None:
+        record.update(dealing="studio", cards=[dict(card) for card in studio["cards"]],
+                      misdeal=None if studio.get("misdeal") is None else dict(studio["misdeal"]))
     # Normalise to plain JSON types so the digest is what a reader of the JSON recomputes.
     plain: dict[str, Any] = json.loads(canonical_json(record))
     ordered = {key: plain[key] for key in record}

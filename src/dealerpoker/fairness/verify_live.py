@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.fairness import verify_studio
 from dealerpoker.fairness.checks import (
     Checker,
     Finding,
@@ -30,6 +31,7 @@ from dealerpoker.fairness.checks import (
 )
 from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
 from dealerpoker.fairness.table import table_client_seed
+from dealerpoker.games.base import CARDS_PER_ROUND, padded_deck
 from dealerpoker.games.payments import opening_stake
 
 __all__ = ["verify_live_record"]
@@ -59,12 +61,23 @@ def verify_live_record(
         return check.findings
     if not _check_identity(check, record, seats):
         return check.findings
-    deck = check_fairness(check, record, server_seed, expected_commitment, client_seed, nonce)
-    if deck is None:
-        return check.findings
-    _check_client_seed(check, record, seats)
+    studio = record.get("dealing") == "studio"
+    if studio:
+        deck = verify_studio.check_cards(check, record)
+        cancelled = verify_studio.check_misdeal(check, record)
+        if deck is None or cancelled is None:
+            return check.findings
+    else:
+        cancelled = False
+        deck = check_fairness(check, record, server_seed, expected_commitment, client_seed, nonce)
+        if deck is None:
+            return check.findings
+        _check_client_seed(check, record, seats)
     check_dealt(check, record, deck)
-    _check_reveals(check, record, deck)
+    if not _check_reveals(check, record, deck, cancelled=cancelled):
+        return check.findings
+    if studio:
+        verify_studio.check_reveal_times(check, record, deck)
     _check_times(check, record, seats)
     if record["status"] != "settled":
         check.fail("status", f"record says {record['status']!r}: only settled rounds have a record")
@@ -73,7 +86,8 @@ def verify_live_record(
         return check.findings
     by_player = _transfers_by_player(check, record, seats)
     for seat in seats:
-        _check_seat(check, record, game, deck, seat, by_player.get(str(seat.get("player_id")), []))
+        _check_seat(check, record, game, deck, seat, by_player.get(str(seat.get("player_id")), []),
+                    cancelled=cancelled)
     return check.findings
 
 
@@ -82,14 +96,19 @@ def _check_identity(check: Checker, record: Mapping[str, Any], seats: Sequence[M
     if not isinstance(table, Mapping) or not isinstance(table.get("number"), int):
         check.fail("table", 'must be an object {"id": table id, "number": round number}')
         return False
-    if not isinstance(record["fairness"], Mapping):
+    if not isinstance(record["fairness"], Mapping) and record.get("dealing") != "studio":
         check.fail("fairness", "must be an object {algorithm, commitment, server_seed, client_seed, nonce}")
         return False
     good = check.same("table.id", record["table_id"], table.get("id"), "the round's table")
     good &= check.same("round_id", record["round_id"], f"{table.get('id')}/{table['number']}",
                        "the round id is {table}/{number}")
-    good &= check.same("fairness.nonce", record["fairness"].get("nonce"), table["number"],
-                       "a live round's nonce is its round number")
+    if record.get("dealing") == "studio":
+        if record["fairness"] is not None:
+            check.fail("fairness", "a studio round has no seeds: its cards are the dealer's reports")
+            return False
+    else:
+        good &= check.same("fairness.nonce", record["fairness"].get("nonce"), table["number"],
+                           "a live round's nonce is its round number")
     if record["scope"] not in SCOPES:
         check.fail("scope", f"record says {record['scope']!r}, expected one of {', '.join(SCOPES)}")
         return False
@@ -127,20 +146,25 @@ def _check_client_seed(check: Checker, record: Mapping[str, Any],
                                            f"{expected}: the bets are not the ones the deck was dealt for")
 
 
-def _check_reveals(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> None:
+def _check_reveals(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...], *,
+                   cancelled: bool) -> bool:
+    """The cards each reveal showed are the deck's; a round ends with the showdown (a cancelled
+    studio round where it was cancelled)."""
     reveals = record["reveals"]
     if not isinstance(reveals, list) or not all(isinstance(r, Mapping) for r in reveals):
         check.fail("reveals", "must be a list of objects {event, at, cards}")
-        return
+        return False
     events = [r.get("event") for r in reveals]
     unknown = [e for e in events if not isinstance(e, str) or e not in VISIBLE]
-    if unknown or not events or events[-1] != "showdown":
-        check.fail("reveals", f"events {events!r}: expected decision points "
-                              f"({', '.join(VISIBLE)}) ending with the showdown")
-        return
+    ended = (not events or events[-1] != "showdown") if cancelled else (events and events[-1] == "showdown")
+    if unknown or not ended:
+        ending = "not reaching the showdown (cancelled)" if cancelled else "ending with the showdown"
+        check.fail("reveals", f"events {events!r}: expected decision points ({', '.join(VISIBLE)}) {ending}")
+        return False
     expected = reveals_of(deck, [(r.get("event"), r.get("at")) for r in reveals])
     if check.diff("reveals", reveals, expected) == 0:
         check.ok("reveals", f"{len(reveals)} reveal(s), each showing the cards the deck gives")
+    return True
 
 
 def _check_times(check: Checker, record: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
@@ -210,7 +234,7 @@ def _transfers_by_player(check: Checker, record: Mapping[str, Any],
 
 
 def _check_seat(check: Checker, record: Mapping[str, Any], game: Any, deck: tuple[int, ...],
-                seat: Mapping[str, Any], transfers: list[Mapping[str, Any]]) -> None:
+                seat: Mapping[str, Any], transfers: list[Mapping[str, Any]], *, cancelled: bool) -> None:
     player = seat.get("player_id")
     prefix = f"seats[{player}]."
     actions = seat.get("actions")
@@ -227,11 +251,15 @@ def _check_seat(check: Checker, record: Mapping[str, Any], game: Any, deck: tupl
             check.fail(f"{prefix}actions[{k}].reason",
                        f"record says {reason!r} for source {source!r}: the timer's reason is one of "
                        f"{', '.join(TIMER_REASONS)}, a player's own choice has none")
-    replayed = replay_seat(check, game, deck, seat.get("bets"), actions, seat.get("settlement"),
-                           prefix=prefix)
+    # A studio deck holds the cards dealt (the engine's undealt positions get a filler never shown).
+    replayed = replay_seat(check, game, padded_deck(deck), seat.get("bets"), actions, seat.get("settlement"),
+                           prefix=prefix, cancelled=cancelled, dealt=bool(record["reveals"]))
     if replayed is None or replayed.state.settlement is None:
         return
     settlement = replayed.state.settlement
+    if not cancelled and len(deck) < CARDS_PER_ROUND and settlement.outcome != "fold":
+        check.fail(f"{prefix}settlement", f"a hand reached the showdown with {len(deck)} cards dealt")
+        return
     check.same(f"{prefix}total_stake", seat.get("total_stake"), settlement.total_stake,
                "the stored total stake is the re-settled one")
     check.same(f"{prefix}total_returned", seat.get("total_returned"), settlement.total_returned,

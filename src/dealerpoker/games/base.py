@@ -28,6 +28,8 @@ from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
 from dealerpoker.games.settlement import HandSummary, Settlement
 
 SETTLED = "settled"
+#: The field of the bet settled on the player's two cards at once (``RoundState.bonus``).
+BONUS_FIELD = "bonus"
 #: Cards a round uses, in dealing order: player 0-1, dealer 2-3, flop 4-6, turn 7, river 8.
 CARDS_PER_ROUND = 9
 #: Board streets as (name, first, last) slices of the board.
@@ -135,6 +137,34 @@ def validate_deck(deck: Iterable[int]) -> tuple[int, ...]:
     if len(cards) < CARDS_PER_ROUND:
         raise InvalidHandError(f"deck has {len(cards)} cards; a round needs {CARDS_PER_ROUND}")
     return tuple(cards[:CARDS_PER_ROUND])
+
+
+#: Who the card at each dealing position goes to (the order of ``RoundState.deck``).
+_PLACES = (("player", 0, 2), ("dealer", 2, 4), ("board", 4, CARDS_PER_ROUND))
+
+
+def place_of(position: int) -> str:
+    """Who the card at dealing ``position`` goes to: ``player`` (0-1), ``dealer`` (2-3), ``board`` (4-8)."""
+    for place, first, end in _PLACES:
+        if first <= position < end:
+            return place
+    raise ValueError(f"a round deals positions 0..{CARDS_PER_ROUND - 1}, not {position}")
+
+
+def padded_deck(dealt: Iterable[int]) -> tuple[int, ...]:
+    """The nine-card deck the engine takes, from the cards dealt so far (a live studio deals them
+    street by street): the positions not dealt yet are filled with the lowest unused cards.
+
+    The filler never counts: the engine shows no undealt card, and a round reaches its showdown
+    only with all nine dealt (after a fold no later card decides anything).
+
+    >>> padded_deck([51, 50, 49, 48])
+    (51, 50, 49, 48, 0, 1, 2, 3, 4)
+    """
+    cards = tuple(dealt)[:CARDS_PER_ROUND]
+    used = set(cards)
+    filler = (card for card in range(52) if card not in used)
+    return cards + tuple(next(filler) for _ in range(CARDS_PER_ROUND - len(cards)))
 
 
 class Game(Generic[R]):

@@ -13,6 +13,9 @@ verifier (``dealerpoker.fairness.checks``) all call these, so a rule changes her
 * **The timer** plays the rules' ``timeout_actions`` for the decision (by default fold
   pre-flop, check on the flop and turn; fold in Casino Hold'em), or, when the player's funds
   cannot cover that action's stake, the free action (check, else fold).
+* **A cancelled round** (a live studio's misdeal) returns every stake, except a Bonus already
+  settled on the hole cards, which stands (paid or taken at once, whatever happens later); like
+  the settlement, it pays every line's return less what the round already paid.
 
 >>> from dealerpoker.games import get_game
 >>> game = get_game("texas-bonus")
@@ -25,6 +28,9 @@ Payment(stake=200, returned=3100)
 >>> state, payment = decide(game, state, "bet", already_returned=3100)
 >>> payment  # the Flop bet is twice the ante; nothing returned before the settlement
 Payment(stake=200, returned=0)
+>>> cancelled = cancellation(game, {}, state)   # a misdeal now: the Bonus paid at the deal stands
+>>> [(line.field, line.stake, line.returned) for line in cancelled.lines], credit(cancelled, 3100)
+([('ante', 100, 100), ('bonus', 100, 3100), ('flop', 200, 200)], 300)
 """
 
 from __future__ import annotations
@@ -33,14 +39,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from dealerpoker.games.base import RoundState
+from dealerpoker.games.base import BONUS_FIELD, RoundState
 from dealerpoker.games.money import Money
+from dealerpoker.games.settlement import Settlement, SettlementLine
 
 __all__ = [
     "FREE_ACTIONS",
     "Engine",
     "Payment",
     "at_deal",
+    "cancellation",
+    "credit",
     "decide",
     "free_action",
     "opening_stake",
@@ -96,9 +105,32 @@ def at_deal(state: RoundState) -> Payment:
 def settlement_credit(state: RoundState, already_returned: Money) -> Money:
     """What the settlement pays once the round is settled (0 before): every line's return less
     ``already_returned``, what earlier steps paid (the Bonus at the deal)."""
-    if state.settlement is None:
+    return credit(state.settlement, already_returned)
+
+
+def credit(settlement: Settlement | None, already_returned: Money) -> Money:
+    """What a settlement (the engine's, or a cancellation's) pays: every line's return less
+    ``already_returned``; 0 while there is none."""
+    if settlement is None:
         return 0
-    return state.settlement.total_returned - already_returned
+    return settlement.total_returned - already_returned
+
+
+class _Cancelled(Protocol):
+    name: str
+
+    def validate_bets(self, bets: Mapping[str, Any]) -> Mapping[str, Money]: ...
+
+
+def cancellation(game: _Cancelled, bets: Mapping[str, Any], state: RoundState | None) -> Settlement:
+    """The settlement of a round cancelled where ``state`` stands (None: before the deal; then
+    ``bets`` are the opening bets): every stake returned but a Bonus the hole cards settled."""
+    stakes = state.stakes if state is not None else tuple(game.validate_bets(bets).items())
+    stands: dict[str, Money] = {}
+    if state is not None and state.bonus is not None and not state.bonus.pending:
+        stands[BONUS_FIELD] = state.bonus.returned
+    lines = tuple(SettlementLine(field, amount, stands.get(field, amount)) for field, amount in stakes)
+    return Settlement(game.name, "misdeal", None, None, None, lines)
 
 
 def decide(

@@ -15,7 +15,8 @@ from dealerpoker.cards.encoding import indices_to_cards
 from dealerpoker.evaluator import HandCategory, HandValue, evaluate
 from dealerpoker.games.money import Money
 
-Outcome = Literal["win", "lose", "tie", "fold"]
+#: "misdeal": a studio round cancelled by its dealer (``games.payments.cancellation``).
+Outcome = Literal["win", "lose", "tie", "fold", "misdeal"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,14 +22,34 @@ rounds. Every problem names the file and the entry, and nothing is half-loaded.
 ('preflop', 'flop', 'turn')
 >>> table.decision_bets  # the bet decided at each point (texas: named after the street it is taken on)
 {'preflop': 'flop', 'flop': 'turn', 'turn': 'river'}
+
+A studio table (``dealing = "studio"``) is dealt by a human dealer whose card reader or console
+presents the table's dealer key (given in the file, or read from an environment variable):
+
+>>> studio = parse_tables('''
+... [[tables]]
+... id = "studio-1"
+... game = "casino-holdem"
+... dealing = "studio"
+... video_url = "https://studio.example/live/casino-1.m3u8"
+... [tables.studio]
+... dealer_key_env = "STUDIO_1_KEY"
+... deal_seconds = 20
+... ''', environ={"STUDIO_1_KEY": "a-long-random-dealer-key"})[0]
+>>> studio.dealing, studio.studio.deal_seconds, studio.studio.accepts("a-long-random-dealer-key")
+('studio', 20.0, True)
+>>> "a-long-random" in repr(studio) or "a-long-random" in str(studio.to_dict())   # never shown
+False
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -41,8 +61,13 @@ from dealerpoker.games.rules import GAMES, Rules, load_rules
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 _TABLE_KEYS = {
     "id", "title", "game", "rules_file", "rules", "limits",
-    "betting_seconds", "decision_seconds", "pause_seconds",
+    "betting_seconds", "decision_seconds", "pause_seconds", "dealing", "video_url", "studio",
 }  # fmt: skip
+_STUDIO_KEYS = {"dealer_key", "dealer_key_env", "deal_seconds"}
+#: Where a table's cards come from: the server's RNG, or a studio's dealer and card reader.
+DEALINGS = ("rng", "studio")
+MIN_DEALER_KEY = 16
+_VIDEO_URL = re.compile(r"""^(https?://[^\s"'<>]+|/[^\s"'<>]*)$""")
 
 
 class InvalidTablesError(InvalidRulesError):
@@ -50,8 +75,26 @@ class InvalidTablesError(InvalidRulesError):
 
 
 @dataclass(frozen=True, slots=True)
+class StudioConfig:
+    """A studio table's dealer side: the key its card reader or console presents, and how long
+    the dealer has to report each street's cards before the round is cancelled as a misdeal."""
+
+    dealer_key_digest: bytes = field(repr=False)
+    deal_seconds: float = 30.0
+
+    @classmethod
+    def with_key(cls, key: str, deal_seconds: float = 30.0) -> StudioConfig:
+        return cls(hashlib.sha256(key.encode("utf-8")).digest(), deal_seconds)
+
+    def accepts(self, key: str) -> bool:
+        """Whether ``key`` is the dealer key (compared in constant time)."""
+        offered = hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
+        return hmac.compare_digest(offered, self.dealer_key_digest)
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
-    """One live table: its game and rules, and its clock (seconds)."""
+    """One live table: its game and rules, and its clock (seconds); a studio table's dealer side."""
 
     id: str
     title: str
@@ -60,6 +103,11 @@ class TableConfig:
     betting_seconds: float
     decision_seconds: float
     pause_seconds: float
+    #: "rng" (the server shuffles) or "studio" (a dealer deals and reports the cards).
+    dealing: str = "rng"
+    #: The studio's stream the player page shows above the felt (HLS/WebRTC page, video file).
+    video_url: str | None = None
+    studio: StudioConfig | None = None
 
     @property
     def decision_points(self) -> tuple[str, ...]:
@@ -88,6 +136,9 @@ class TableConfig:
             "limits": {name: {"min": lim.min, "max": lim.max} for name, lim in self.rules.limits.items()},
             "chips": list(self.rules.chips),
             "rules_fingerprint": self.rules.fingerprint(),
+            "dealing": self.dealing,
+            "video_url": self.video_url,
+            "deal_seconds": None if self.studio is None else self.studio.deal_seconds,
         }
 
 
@@ -96,18 +147,23 @@ def default_tables_text() -> str:
     return resources.files("dealerpoker.tables").joinpath("tables.toml").read_text("utf-8")
 
 
-def load_tables(path: str | Path | None = None) -> tuple[TableConfig, ...]:
-    """Tables from an operator's TOML file; the shipped example when ``path`` is None."""
+def load_tables(path: str | Path | None = None, *,
+                environ: Mapping[str, str] | None = None) -> tuple[TableConfig, ...]:
+    """Tables from an operator's TOML file; the shipped example when ``path`` is None.
+
+    ``environ`` holds the variables a ``dealer_key_env`` names (the server passes its environment).
+    """
     if path is None:
-        return parse_tables(default_tables_text(), where="tables.toml")
+        return parse_tables(default_tables_text(), where="tables.toml", environ=environ)
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidTablesError(f"{path}: cannot read tables file: {error}") from None
-    return parse_tables(text, where=str(path), base=Path(path).parent)
+    return parse_tables(text, where=str(path), base=Path(path).parent, environ=environ)
 
 
-def parse_tables(text: str, *, where: str = "tables", base: Path | None = None) -> tuple[TableConfig, ...]:
+def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
+                 environ: Mapping[str, str] | None = None) -> tuple[TableConfig, ...]:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -120,7 +176,7 @@ def parse_tables(text: str, *, where: str = "tables", base: Path | None = None) 
         raise InvalidTablesError(f"{where}: tables: expected at least one [[tables]] entry")
     tables: list[TableConfig] = []
     for number, row in enumerate(rows):
-        table = _table(row, f"{where}: tables[{number}]", base)
+        table = _table(row, f"{where}: tables[{number}]", base, environ or {})
         if any(t.id == table.id for t in tables):
             raise InvalidTablesError(f"{where}: tables[{number}].id: duplicate table id {table.id!r}")
         tables.append(table)
@@ -134,7 +190,49 @@ def _seconds(row: Mapping[str, Any], key: str, default: float, where: str) -> fl
     return float(value)
 
 
-def _table(row: Any, where: str, base: Path | None) -> TableConfig:
+def _studio(row: Mapping[str, Any], where: str, environ: Mapping[str, str]) -> StudioConfig | None:
+    """The ``dealing`` entry and, for a studio table, its ``[tables.studio]`` (dealer key, deal timer)."""
+    dealing = row.get("dealing", "rng")
+    if dealing not in DEALINGS:
+        raise InvalidTablesError(f"{where}.dealing: expected one of {', '.join(DEALINGS)}, got {dealing!r}")
+    studio = row.get("studio")
+    if dealing == "rng":
+        if studio is not None:
+            raise InvalidTablesError(f'{where}.studio: only a studio table (dealing = "studio") has a dealer')
+        return None
+    if not isinstance(studio, Mapping):
+        raise InvalidTablesError(f'{where}.studio: a studio table needs [tables.studio] with dealer_key '
+                                 "or dealer_key_env")
+    unknown = set(studio) - _STUDIO_KEYS
+    if unknown:
+        raise InvalidTablesError(f"{where}.studio.{sorted(unknown)[0]}: unknown entry")
+    if ("dealer_key" in studio) == ("dealer_key_env" in studio):
+        raise InvalidTablesError(f"{where}.studio: give exactly one of dealer_key and dealer_key_env")
+    if "dealer_key_env" in studio:
+        name = studio["dealer_key_env"]
+        if not isinstance(name, str) or not name:
+            raise InvalidTablesError(f"{where}.studio.dealer_key_env: expected a variable name, got {name!r}")
+        key, entry = environ.get(name), f"dealer_key_env: the environment variable {name}"
+        if not key:
+            raise InvalidTablesError(f"{where}.studio.{entry} is not set")
+    else:
+        key, entry = studio["dealer_key"], "dealer_key"
+    if not isinstance(key, str) or len(key) < MIN_DEALER_KEY:
+        raise InvalidTablesError(f"{where}.studio.{entry}: a dealer key needs at least {MIN_DEALER_KEY} "
+                                 "characters")
+    return StudioConfig.with_key(key, _seconds(studio, "deal_seconds", 30, f"{where}.studio"))
+
+
+def _video_url(row: Mapping[str, Any], where: str) -> str | None:
+    url = row.get("video_url")
+    if url is None:
+        return None
+    if not isinstance(url, str) or len(url) > 2000 or not _VIDEO_URL.match(url):
+        raise InvalidTablesError(f"{where}.video_url: expected an http(s):// URL or a /path, got {url!r}")
+    return url
+
+
+def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str]) -> TableConfig:
     if not isinstance(row, Mapping):
         raise InvalidTablesError(f"{where}: expected a table")
     unknown = set(row) - _TABLE_KEYS
@@ -177,4 +275,7 @@ def _table(row: Any, where: str, base: Path | None) -> TableConfig:
         betting_seconds=_seconds(row, "betting_seconds", rules.betting_seconds, where),
         decision_seconds=_seconds(row, "decision_seconds", rules.decision_seconds, where),
         pause_seconds=_seconds(row, "pause_seconds", 5, where),
+        dealing=str(row.get("dealing", "rng")),
+        video_url=_video_url(row, where),
+        studio=_studio(row, where, environ),
     )

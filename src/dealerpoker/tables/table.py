@@ -16,6 +16,9 @@ The loop::
        |                      +---------------------------------------------------------> PAUSE
        +-------------------------------------(deadline)-----------------------------------------+
 
+At a studio table (``dealing = "studio"``, :mod:`dealerpoker.tables.studio`) the dealer reports
+the cards: the round waits in DEALING(point) until the cards ``point`` shows are in.
+
 A decision point is an engine phase at which players decide (texas-bonus: preflop, flop, turn;
 casino-holdem: flop). It ends at its deadline, or as soon as every player at it has decided;
 whoever has not decided gets the timer's action (``games.payments.timer_action``: the rules'
@@ -37,16 +40,17 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.base import padded_deck
 from dealerpoker.games.payments import (
+    credit,
     free_action,
     opening_stake,
     paid_at_deal,
-    settlement_credit,
     timer_action,
 )
 from dealerpoker.tables.config import TableConfig
+from dealerpoker.tables.dealing import BOARD_AT, SHOWDOWN, CardReport, Misdeal, cards_before
 
 
 class LiveGame(Protocol):
@@ -79,14 +83,11 @@ class LiveTableError(DealerPokerError, ValueError):
 class Phase(StrEnum):
     BETTING = "betting"      # bets may be placed, changed, withdrawn until the deadline
     CLOSED = "closed"        # "no more bets": stakes being debited, cards about to be dealt
+    DEALING = "dealing"      # studio: the dealer reports the cards ``point`` needs until the deadline
     DECISION = "decision"    # players at ``point`` decide until the deadline
     SHOWDOWN = "showdown"    # every card revealed; settlement being committed
     PAUSE = "pause"          # settled; the next betting window opens at the deadline
 
-
-# Community cards visible while players decide at each point (dealing positions, CONTRACTS §4:
-# player deck[0:2], dealer deck[2:4], flop deck[4:7], turn deck[7], river deck[8]).
-_BOARD_VISIBLE = {"preflop": 0, "flop": 3, "turn": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,15 @@ class Seat:
     #: the rules pay the Bonus on the two hole cards at once, the settlement credits the rest.
     bonus_paid: int = 0
     pending_at: float | None = None  # when ``pending`` was accepted
+    #: A studio round cancelled (misdeal): the seat's settlement, ``games.payments.cancellation``'s.
+    cancelled: Any = None
+
+    @property
+    def result(self) -> Any:
+        """The seat's settlement: the engine's, or the cancelled round's (None while in play)."""
+        if self.cancelled is not None:
+            return self.cancelled
+        return None if self.state is None else self.state.settlement
 
     @property
     def opening_stake(self) -> int:
@@ -153,8 +163,17 @@ class LiveRound:
     #: The rules the round is played under (``Rules.fingerprint()``), for its audit record.
     rules_fingerprint: str | None = None
     #: What happened when, for the audit record: ``opened``, ``betting_closed``, ``reveal:<point>``
-    #: (the cards visible at that decision point were shown), ``reveal:showdown``, ``settled``.
+    #: (the cards visible at that decision point were shown), ``reveal:showdown``, ``misdeal``,
+    #: ``settled``.
     times: tuple[tuple[str, float], ...] = ()
+    #: The cards shown to the players so far: (player cards, board cards, dealer cards).
+    shown: tuple[int, int, int] = (0, 0, 0)
+    #: Studio: every card the dealer reported this round, voided ones included (``deck`` is the
+    #: reported cards not voided); ``street_start``: how many of them were in when the street
+    #: being dealt began (those are shown and final); ``misdeal``: why the round was cancelled.
+    reports: tuple[CardReport, ...] = ()
+    street_start: int = 0
+    misdeal: Misdeal | None = None
 
     def at(self, event: str, now: float) -> LiveRound:
         """The round with ``event`` noted at ``now``."""
@@ -176,10 +195,11 @@ class LiveRound:
 
     def decision_due(self, now: float) -> bool:
         """The current decision point may close: its timer ran out or everyone decided."""
-        return self.phase is Phase.DECISION and (self.all_decided() or _expired(self, now))
+        return self.phase is Phase.DECISION and (self.all_decided() or expired(self, now))
 
 
-def _expired(rnd: LiveRound, now: float) -> bool:
+def expired(rnd: LiveRound, now: float) -> bool:
+    """The current phase's deadline has passed."""
     return rnd.deadline is not None and now >= rnd.deadline
 
 
@@ -199,7 +219,7 @@ def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str
     Limits are checked by the engine (``BetLimitError`` naming the field); the balance is the
     shell's to check, as the stakes are debited when the window closes.
     """
-    if rnd.phase is not Phase.BETTING or _expired(rnd, now):
+    if rnd.phase is not Phase.BETTING or expired(rnd, now):
         raise LiveTableError("no more bets: the betting window is closed", code="no_more_bets")
     if not bets:
         if player_id not in rnd.seats:
@@ -260,7 +280,7 @@ def close_betting(rnd: LiveRound, *, now: float) -> LiveRound:
     """No more bets: the window's deadline has passed."""
     if rnd.phase is not Phase.BETTING:
         raise LiveTableError(f"cannot close betting in phase {rnd.phase}", code="wrong_phase")
-    if not _expired(rnd, now):
+    if not expired(rnd, now):
         raise LiveTableError("the betting window is still open", code="too_early")
     return replace(rnd, phase=Phase.CLOSED, deadline=None).at("betting_closed", now)
 
@@ -289,9 +309,22 @@ def deal(rnd: LiveRound, game: LiveGame, table: TableConfig, deck: tuple[int, ..
 
 
 def started(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
-    """The seat with its engine state at the deal, and what its Bonus pays at once."""
-    state = game.start(game.validate_bets(seat.bets), deck)
+    """The seat with its engine state at the deal, and what its Bonus pays at once.
+
+    ``deck`` may hold fewer than the nine cards a round uses (a studio deals street by street):
+    the engine gets the positions not dealt yet filled (``dealing.padded_deck``), never shown.
+    """
+    state = game.start(game.validate_bets(seat.bets), padded_deck(deck))
     return replace(seat, state=state, bonus_paid=paid_at_deal(state))
+
+
+def rebuilt(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
+    """The seat replayed on ``deck`` (a studio street came in): started, then every step again."""
+    seat = started(seat, game, deck)
+    state = seat.state
+    for step in seat.steps:
+        state, _events = game.apply(state, step.action)
+    return replace(seat, state=state)
 
 
 def bonus_payouts(rnd: LiveRound) -> dict[str, int]:
@@ -300,20 +333,50 @@ def bonus_payouts(rnd: LiveRound) -> dict[str, int]:
 
 
 def _next_point(rnd: LiveRound, table: TableConfig, now: float, *, after: str | None) -> LiveRound:
+    """The next decision point someone waits at (or the showdown): opened now, or at a studio
+    table first dealt (DEALING) when its cards are not all in."""
+    target = _target(rnd, table, after)
+    if len(rnd.deck or ()) < cards_needed(rnd, target):
+        assert table.studio is not None, "an RNG round holds the whole deck"
+        return replace(rnd, phase=Phase.DEALING, point=target, deadline=now + table.studio.deal_seconds,
+                       undecided=0, street_start=len(rnd.deck or ()))
+    return enter(rnd, table, target, now)
+
+
+def _target(rnd: LiveRound, table: TableConfig, after: str | None) -> str:
     points = table.decision_points
     start = 0 if after is None else points.index(after) + 1
     for point in points[start:]:
-        waiting = sum(1 for s in rnd.seats.values() if s.state.phase == point)
-        if waiting:
-            return replace(rnd, phase=Phase.DECISION, point=point, deadline=now + table.decision_seconds,
-                           undecided=waiting).at(f"reveal:{point}", now)
-    showdown = replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None, undecided=0)
-    return showdown.at("reveal:showdown", now)
+        if any(s.state is None or s.state.phase == point for s in rnd.seats.values()):
+            return point
+    return SHOWDOWN
+
+
+def cards_needed(rnd: LiveRound, target: str) -> int:
+    """Cards the round must hold to open ``target``: the showdown needs the river only when a
+    hand is still in (after everyone folded, no more cards are dealt)."""
+    if target != SHOWDOWN:
+        return cards_before(target)
+    still_in = any(s.state is None or s.state.settlement is None or s.state.settlement.outcome != "fold"
+                   for s in rnd.seats.values())
+    return cards_before(SHOWDOWN) if still_in else 0
+
+
+def enter(rnd: LiveRound, table: TableConfig, target: str, now: float) -> LiveRound:
+    """Open ``target`` with its cards shown: a decision point (its timer starts) or the showdown."""
+    if target == SHOWDOWN:
+        board = min(BOARD_AT[SHOWDOWN], max(0, len(rnd.deck or ()) - 4))
+        showdown = replace(rnd, phase=Phase.SHOWDOWN, point=None, deadline=None, undecided=0,
+                           shown=(2, board, 2))
+        return showdown.at("reveal:showdown", now)
+    waiting = sum(1 for s in rnd.seats.values() if s.state.phase == target)
+    return replace(rnd, phase=Phase.DECISION, point=target, deadline=now + table.decision_seconds,
+                   undecided=waiting, shown=(2, BOARD_AT[target], 0)).at(f"reveal:{target}", now)
 
 
 def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: float) -> LiveRound:
     """Accept a player's decision at the current point (final once accepted)."""
-    if rnd.phase is not Phase.DECISION or _expired(rnd, now):
+    if rnd.phase is not Phase.DECISION or expired(rnd, now):
         raise LiveTableError("no decision is open at this table now", code="no_decision_open")
     seat = rnd.seats.get(player_id)
     if seat is None:
@@ -358,17 +421,18 @@ def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: De
 
 
 def settlements(rnd: LiveRound) -> dict[str, Any]:
-    """Each player's engine ``Settlement`` (the round must be at the showdown or later)."""
+    """Each player's ``Settlement`` (the round must be at the showdown or later; a cancelled
+    round's are ``games.payments.cancellation``'s)."""
     if rnd.phase not in (Phase.SHOWDOWN, Phase.PAUSE):
         raise LiveTableError(f"nothing to settle in phase {rnd.phase}", code="wrong_phase")
-    return {player: seat.state.settlement for player, seat in rnd.seats.items()}
+    return {player: seat.result for player, seat in rnd.seats.items()}
 
 
 def returns(rnd: LiveRound) -> dict[str, int]:
     """What the settlement credits each player (minor units, 0 for a loss): every line's return
     but the Bonus already paid at the deal (the settlement's lines still show the Bonus line)."""
-    settlements(rnd)  # the round must be at the showdown or later
-    return {player: settlement_credit(seat.state, seat.bonus_paid) for player, seat in rnd.seats.items()}
+    return {player: credit(settlement, rnd.seats[player].bonus_paid)
+            for player, settlement in settlements(rnd).items()}
 
 
 def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
@@ -376,58 +440,3 @@ def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
     if rnd.phase is not Phase.SHOWDOWN:
         raise LiveTableError(f"cannot finish in phase {rnd.phase}", code="wrong_phase")
     return replace(rnd, phase=Phase.PAUSE, deadline=now + table.pause_seconds).at("settled", now)
-
-
-def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
-    """What everyone at the table may see: never a card before its reveal."""
-    view: dict[str, Any] = {
-        "table": table.id,
-        "round": rnd.round_id,
-        "number": rnd.number,
-        "phase": str(rnd.phase),
-        "point": rnd.point,
-        "deadline": rnd.deadline,
-        "seated": len(rnd.seats),
-        "decided": len(rnd.at_point()) - rnd.undecided,
-        "player_cards": [],
-        "board": [],
-        "dealer_cards": [],
-    }
-    if rnd.deck is not None:
-        deck = rnd.deck
-        view["player_cards"] = texts_from_indices(deck[0:2])
-        if rnd.phase is Phase.DECISION:
-            assert rnd.point is not None
-            view["board"] = texts_from_indices(deck[4:4 + _BOARD_VISIBLE[rnd.point]])
-        elif rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE):
-            view["board"] = texts_from_indices(deck[4:9])
-            view["dealer_cards"] = texts_from_indices(deck[2:4])
-    return view
-
-
-def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] | None:
-    """One player's own part of the round (None when not seated); settlement after the reveal."""
-    seat = rnd.seats.get(player_id)
-    if seat is None:
-        return None
-    view: dict[str, Any] = {
-        "bets": dict(seat.bets),
-        # Every field staked so far, the decisions' too (texas: flop, turn, river; casino: raise).
-        "fields": dict(seat.state.bets) if seat.state is not None else dict(seat.bets),
-        "steps": [step.to_dict() for step in seat.steps],
-        "pending": seat.pending,
-        "legal_actions": [],
-        "action_stakes": {},
-        "total_stake": seat.total_stake,
-        # texas-bonus: the Bonus result on the hole cards, known (and paid) at the deal; "pending"
-        # while the both-A-A line waits for the dealer's cards (it tells nothing about them).
-        "bonus": seat.state.bonus.to_dict() if getattr(seat.state, "bonus", None) is not None else None,
-        "settlement": None,
-    }
-    if rnd.phase is Phase.DECISION and seat.state.phase == rnd.point and seat.pending is None:
-        actions = game.legal_actions(seat.state)
-        view["legal_actions"] = list(actions)
-        view["action_stakes"] = {a: game.stake_for(seat.state, a) for a in actions}
-    if rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE) and seat.state is not None:
-        view["settlement"] = seat.state.settlement.to_dict()
-    return view

@@ -20,8 +20,10 @@ from typing import Any
 from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness.live_record import build_live_record, live_action, reveals_of
 from dealerpoker.games import get_game
+from dealerpoker.games.base import place_of
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
@@ -136,6 +138,9 @@ async def _record(connection: AsyncConnection, row: Row[Any], seats: list[Row[An
     reveals = [(event.removeprefix("reveal:"), _iso(at)) for event, at in times
                if event.startswith("reveal:")]
     f = stored["fairness"]
+    fairness = None if f is None else {"algorithm": f["algorithm"], "commitment": f["commitment"],
+                                       "server_seed": f["server_seed"], "client_seed": f["client_seed"],
+                                       "nonce": f["nonce"]}
     return build_live_record(
         table_id=row.table_id,
         number=int(row.number),
@@ -149,13 +154,26 @@ async def _record(connection: AsyncConnection, row: Row[Any], seats: list[Row[An
         betting_closed_at=_iso(first.get("betting_closed")),
         settled_at=row.settled_at,
         reveals=reveals_of(stored["deck"], reveals),
-        fairness={"algorithm": f["algorithm"], "commitment": f["commitment"], "server_seed": f["server_seed"],
-                  "client_seed": f["client_seed"], "nonce": f["nonce"]},
+        fairness=fairness,
         deck=stored["deck"],
         seats=[_seat(round_id, seat) for seat in sorted(seats, key=lambda s: str(s.player_id))],
         ledger=[{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
                  "at": e.created_at} for e in entries],
+        studio=_studio(stored) if stored.get("dealing") == "studio" else None,
     )
+
+
+def _studio(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A studio round's card reports and misdeal, times as ISO-8601 (``build_live_record``'s ``studio``)."""
+    misdeal = stored.get("misdeal")
+    return {
+        "cards": [{"card": str(index_to_card(r["card"])), "position": r["position"],
+                   "to": place_of(r["position"]), "at": _iso(r["at"]), "source": r["source"],
+                   "voided_at": _iso(r.get("voided_at"))}
+                  for r in stored.get("reports", [])],
+        "misdeal": None if not misdeal else {"at": _iso(misdeal["at"]), "by": misdeal["by"],
+                                              "reason": misdeal["reason"]},
+    }
 
 
 def _seat(round_id: str, seat: Row[Any]) -> dict[str, Any]:

@@ -39,6 +39,8 @@ class Connection:
     table_id: str
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
+    #: Counted among the table's players (a studio's dealer connection is not).
+    counted: bool = True
 
     def push(self, text: str) -> None:
         if self.dropped:
@@ -66,7 +68,7 @@ class LocalHub:
     def join(self, connection: Connection) -> None:
         self._tables.setdefault(connection.table_id, set()).add(connection)
         mine = self._players.setdefault((connection.table_id, connection.player_id), set())
-        if not mine:
+        if not mine and connection.counted:
             self._counts[connection.table_id] = self._counts.get(connection.table_id, 0) + 1
         mine.add(connection)
 
@@ -78,7 +80,8 @@ class LocalHub:
             mine.discard(connection)
             if not mine:
                 del self._players[key]
-                self._counts[connection.table_id] -= 1
+                if connection.counted:
+                    self._counts[connection.table_id] -= 1
 
     def watchers(self, table_id: str) -> int:
         """Distinct players connected to the table in this process."""

@@ -52,6 +52,9 @@ class LiveStore(Protocol):
     async def last_round(self, table_id: str) -> dict[str, Any] | None:
         """The newest stored record of the table (``to_record`` form), or None."""
 
+    async def recent_rounds(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """The table's newest ``limit`` stored records, newest first, without their seats."""
+
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
@@ -122,6 +125,10 @@ class MemoryStore:
     async def last_round(self, table_id: str) -> dict[str, Any] | None:
         numbers = [n for (t, n) in self.records if t == table_id]
         return self.records[(table_id, max(numbers))] if numbers else None
+
+    async def recent_rounds(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        numbers = sorted((n for (t, n) in self.records if t == table_id), reverse=True)[:limit]
+        return [{k: v for k, v in self.records[(table_id, n)].items() if k != "seats"} for n in numbers]
 
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],

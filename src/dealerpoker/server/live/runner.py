@@ -25,6 +25,11 @@ is refused once a newer token claimed the table (``StaleLeaseError``), and the r
 
 With nobody watching, the table idles: no betting window opens until someone joins. A round
 whose window closes without bets deals nothing and goes to the pause.
+
+A studio table (``dealing = "studio"``) has no seeds: once the stakes are debited the round
+waits for its dealer (the card reports, voids and misdeals of ``live.dealer.DealerDesk``, sent on
+``/ws/dealer/{table}``). A deal deadline that passes cancels the round as a misdeal: the
+cancellation's returns are credited as the round's settlement (txid ``...:settle``).
 """
 
 from __future__ import annotations
@@ -39,8 +44,10 @@ from typing import Any
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
+from dealerpoker.server.live.dealer import LAST_ROUNDS, DealerDesk
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
+from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.record import Fairness, from_record, to_record
@@ -51,7 +58,7 @@ IDLE_RECHECK = 1.0
 log = logging.getLogger("dealerpoker.live.runner")
 
 
-class TableRunner:
+class TableRunner(DealerDesk):
     """Runs one table's loop; the only writer of that table's round."""
 
     def __init__(self, table: TableConfig, game: LiveGame, store: LiveStore, publisher: Publisher,
@@ -73,6 +80,7 @@ class TableRunner:
         self.stale = False              # a newer token claimed the table: this runner stopped
         self.writer = PendingWriter(self._write_pending, delay=flush_delay)
         self._balances: dict[str, int] = {}  # each balance as this round's commits left it
+        self.last_rounds: list[dict[str, Any]] = []  # studio: the dealer's list of ended rounds
 
     # ----- views and messages -------------------------------------------------------------
     def table_message(self, event: str) -> dict[str, Any]:
@@ -81,13 +89,13 @@ class TableRunner:
         if self.round is None:
             message.update(table=self.table.id, phase="idle", round=None, deadline=None)
             return message
-        message.update(core.public_view(self.round, self.table))
+        message.update(views.public_view(self.round, self.table))
         if self.fairness is not None:
             message["fairness"] = self.fairness.public(reveal_seed=self.round.phase is Phase.PAUSE)
         return message
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
-        view = core.seat_view(self.round, self.game, player_id) if self.round is not None else None
+        view = views.seat_view(self.round, self.game, player_id) if self.round is not None else None
         message = {"type": "you", "round": self.round.round_id if self.round else None,
                    "phase": str(self.round.phase) if self.round else "idle", "seat": view}
         if view is not None and self.round is not None and self.round.phase is Phase.PAUSE:
@@ -191,6 +199,10 @@ class TableRunner:
             return False
         rnd, self.fairness = from_record(record, self.game)
         self.round = await self._restore_pending(rnd)
+        if self.table.studio is not None:
+            self.last_rounds = [views.round_summary(stored) for stored in
+                                await self.store.recent_rounds(self.table.id, LAST_ROUNDS)
+                                if stored["phase"] == "pause" and stored.get("deck")]
         return True
 
     async def _restore_pending(self, rnd: LiveRound) -> LiveRound:
@@ -238,8 +250,14 @@ class TableRunner:
                 await self.writer.drain()
                 self.round = core.close_betting(rnd, now=now)
                 await self.publisher.to_table(self.table.id, self.table_message("no_more_bets"))
+                await self._to_dealer("no_more_bets")
+            elif rnd.phase is Phase.CLOSED and self.table.studio is not None:
+                await self._begin_dealing(now)
             elif rnd.phase is Phase.CLOSED:
                 await self._deal(now)
+            elif studio.deal_overdue(rnd, now):
+                seconds = self.table.studio.deal_seconds if self.table.studio else 0
+                await self._cancel("timer", f"the dealer did not report the cards within {seconds:g} s", now)
             elif rnd.phase is Phase.DECISION and rnd.decision_due(now):
                 # Every accepted decision is answered before the next street: a point that closes
                 # early (everyone decided) does not overtake the last decider's reply.
@@ -251,11 +269,31 @@ class TableRunner:
                 return rnd.deadline
 
     async def _open(self, number: int, now: float) -> None:
-        seed = self.new_seed()
-        self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
+        self.fairness = None
+        if self.table.studio is None:
+            seed = self.new_seed()
+            self.fairness = Fairness(seed, commitment(seed), ALGORITHM_VERSION)
         self.round = core.open_round(self.table, number=number, now=now)
         await self._commit(to_record(self.round, self.fairness), step="open", debits={}, credits={})
         await self.publisher.to_table(self.table.id, self.table_message("betting_open"))
+        await self._to_dealer("betting_open")
+
+    async def _begin_dealing(self, now: float) -> None:
+        """Studio: debit every seat's stakes (those who cannot cover them sit out), then wait for
+        the dealer's hole cards."""
+        rnd = self.round
+        assert rnd is not None
+        paid = set(rnd.seats)
+        while True:
+            dealing = studio.begin_dealing(rnd, self.table, paid, now=now)
+            stakes = {p: a for p, a in core.opening_stakes(rnd).items() if p in paid}
+            refused = await self._commit(to_record(dealing, None), step="bets", debits=stakes, credits={})
+            if not refused:
+                break
+            await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})
+            paid -= refused
+        self.round = dealing
+        await self._after_commit("dealing")
 
     async def _deal(self, now: float) -> None:
         rnd, fairness = self.round, self.fairness
@@ -285,7 +323,7 @@ class TableRunner:
         while True:
             after = core.apply_decisions(rnd, self.game, self.table, plan, unpaid, now=now)
             stakes = {p: a for p, a in plan.stakes().items() if p not in unpaid}
-            refused = await self._commit(to_record(after, self._fair()), step=plan.point,
+            refused = await self._commit(to_record(after, self.fairness), step=plan.point,
                                          debits=stakes, credits={})
             if not refused:
                 break
@@ -297,20 +335,39 @@ class TableRunner:
         rnd = self.round
         assert rnd is not None
         finished = core.finish(rnd, self.table, now=now)
-        await self._commit(to_record(finished, self._fair()), step="settle",
+        await self._commit(to_record(finished, self.fairness), step="settle",
                            debits={}, credits=core.returns(rnd))
         self.round = finished
-        await self.publisher.to_table(self.table.id, self.table_message("settled"))
+        await self._ended("settled")
+
+    async def _cancel(self, by: str, reason: str, now: float) -> None:
+        """Studio misdeal: the cancelled round's returns credited as its settlement, then the pause."""
+        rnd = self.round
+        assert rnd is not None
+        cancelled = studio.misdeal(rnd, self.game, self.table, by=by, reason=reason, now=now)
+        await self._commit(to_record(cancelled, self.fairness), step="settle", debits={},
+                           credits=core.returns(cancelled))
+        self.round = cancelled
+        await self._ended("misdeal")
+
+    async def _ended(self, event: str) -> None:
+        await self.publisher.to_table(self.table.id, self.table_message(event))
         await self.publisher.to_players(self.table.id, self._seated_messages())
+        if self.table.studio is not None and self.round is not None:
+            ended = views.round_summary(to_record(self.round, None))
+            self.last_rounds = [ended, *self.last_rounds][:LAST_ROUNDS]
+        await self._to_dealer(event)
 
     async def _after_commit(self, step: str) -> None:
         rnd = self.round
         assert rnd is not None
-        events = {Phase.DECISION: "decision", Phase.SHOWDOWN: "reveal", Phase.PAUSE: "no_bets"}
+        events = {Phase.DECISION: "decision", Phase.SHOWDOWN: "reveal", Phase.PAUSE: "no_bets",
+                  Phase.DEALING: "dealing"}
         event = events.get(rnd.phase, step)
         await self.publisher.to_table(self.table.id, self.table_message(event))
-        if rnd.phase is Phase.DECISION:
+        if rnd.phase in (Phase.DECISION, Phase.DEALING):
             await self.publisher.to_players(self.table.id, self._seated_messages())
+        await self._to_dealer(event)
 
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
@@ -326,10 +383,6 @@ class TableRunner:
         assert self.token is not None, "resume() claims the table before anything is written"
         return self.token
 
-    def _fair(self) -> Fairness:
-        assert self.fairness is not None
-        return self.fairness
-
     async def run(self, stop: asyncio.Event, *, lease: int | None = None) -> None:
         """The table's loop until ``stop`` is set: advance, then sleep until the next deadline.
 
@@ -340,6 +393,7 @@ class TableRunner:
             await self.publisher.to_table(self.table.id, self.table_message("resumed"))
             if self.round is not None and self.round.seats:
                 await self.publisher.to_players(self.table.id, self._seated_messages())
+            await self._to_dealer("resumed")
         while not stop.is_set():
             wake = await self.advance()
             # Idle: a join here wakes the table at once; joins on other processes within a second.

@@ -4,8 +4,9 @@
 startup every configured table's runner resumes its last round and its clock starts; players
 connect to ``/ws/tables/{id}``.
 
-The WebSocket protocol (messages, error codes, close codes) is described in docs/api.md, the only
-description of it: change both together.
+The WebSocket protocols (players' ``/ws/tables/{id}``; a studio's dealer ``/ws/dealer/{id}``:
+messages, error codes, close codes) are described in docs/api.md, the only description of
+them: change both together.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import get_game
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses
 from dealerpoker.server.errors import NotFoundError, error_fields
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
+from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
 from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.records_api import install_live_records
@@ -162,12 +165,25 @@ class LiveTables:
             return await self._handle_local(table_id, player_id, message)
         return await self.cluster.forward(table_id, player_id, message)
 
+    async def dealer_welcome(self, table_id: str) -> list[str]:
+        """What a studio's dealer is sent first: the table, then its view and what is expected."""
+        runner = self.runners[table_id]
+        greeting = {"type": "welcome", "role": "dealer", "table": runner.table.to_dict()}
+        texts = [serialise(greeting, self.now())]
+        if self.cluster.owns(table_id):
+            expect = runner.expect_message()
+            return texts + [serialise(m, self.now()) for m in (runner.dealer_message("state"), expect) if m]
+        texts.append(serialise(await self.intent(table_id, DEALER, {"type": "hello"}), self.now()))
+        return texts
+
     async def _handle_local(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
-        """One client message -> the reply for that client."""
+        """One client message -> the reply for that client (a studio's dealer: ``DEALER``)."""
         runner = self.runners[table_id]
         if not isinstance(message, Mapping) or not isinstance(message.get("type"), str):
             return _error("bad_request", 'expected a JSON object with a "type"')
         kind = message["type"]
+        if player_id == DEALER:
+            return await _dealer_intent(runner, message)
         try:
             if kind == "ping":
                 return {"type": "pong"}
@@ -190,6 +206,34 @@ class LiveTables:
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "error": code, "message": message, **extra}
+
+
+async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dict[str, Any]:
+    """One message of a studio's dealer -> the reply (``accepted``, the dealer's view, or an error).
+
+    A refused card, void or misdeal changes nothing; its error names the problem.
+    """
+    kind = message["type"]
+    try:
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "hello":
+            return runner.dealer_message("state")
+        if kind == "card":
+            source = message.get("source", "reader")
+            if not isinstance(source, str) or not CARD_SOURCE.match(source):
+                return _error("bad_request", 'card: "source" is 1-24 lowercase letters, digits or "-"')
+            return await runner.report_card(message.get("card"), source)
+        if kind == "void":
+            return await runner.void_card()
+        if kind == "misdeal":
+            reason = message.get("reason", "called by the dealer")
+            if not isinstance(reason, str) or not 0 < len(reason) <= 200:
+                return _error("bad_request", 'misdeal: "reason" is a text of 1-200 characters')
+            return await runner.misdeal(reason)
+    except DealerPokerError as error:  # the table's refusals (not expected, a duplicate card...)
+        return {"type": "error", **error_fields(error)}
+    return _error("bad_request", f"unknown message type {kind!r} (card, void, misdeal, hello, ping)")
 
 
 router = APIRouter()
@@ -234,7 +278,8 @@ async def _receive(websocket: WebSocket) -> Any:
         return None
 
 
-async def _authenticate(websocket: WebSocket, services: Services) -> str:
+async def _bearer(websocket: WebSocket) -> str:
+    """The token of the upgrade's ``Authorization: Bearer`` header, else of the first message."""
     token = bearer_token(websocket.headers.get("authorization"))
     if token is None:
         message = await asyncio.wait_for(_receive(websocket), timeout=10)
@@ -242,7 +287,11 @@ async def _authenticate(websocket: WebSocket, services: Services) -> str:
                 or not isinstance(message.get("token"), str):
             raise AuthenticationError('send {"type": "auth", "token": "<bearer token>"} first')
         token = message["token"]
-    return await services.authenticate(token)
+    return token
+
+
+async def _authenticate(websocket: WebSocket, services: Services) -> str:
+    return await services.authenticate(await _bearer(websocket))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -268,11 +317,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection.push(text)
     live.hub.join(connection)
     runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
+    await _converse(websocket, live, connection)
+
+
+async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection) -> None:
+    """Until the client leaves: each message it sends handled (by the table's owner), the reply
+    queued behind what the fan-out queued for it, and the queue written out by a sender task."""
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
             message = await _receive(websocket)
-            reply = await live.intent(table_id, player_id, message)
+            reply = await live.intent(connection.table_id, connection.player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:
         pass
@@ -281,6 +336,36 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+
+
+@router.websocket("/ws/dealer/{table_id}")
+async def dealer_socket(websocket: WebSocket, table_id: str) -> None:
+    """A studio table's dealer: the card reader, the dealer console or the simulated shoe."""
+    live = _live(websocket.app)
+    await websocket.accept()
+    runner = live.runners.get(table_id)
+    refusal = None
+    if runner is None:
+        refusal = (4404, _error("not_found", f"no live table {table_id!r}"))
+    elif runner.table.studio is None:
+        refusal = (4404, _error("not_studio", f"table {table_id} deals from the RNG: it has no dealer"))
+    else:
+        try:
+            key = await _bearer(websocket)
+        except (AuthenticationError, TimeoutError, WebSocketDisconnect) as error:
+            key, refusal = None, (4401, _error("unauthorized", str(error) or "no dealer key"))
+        if key is not None and not runner.table.studio.accepts(key):
+            refusal = (4401, _error("unauthorized", f"not the dealer key of table {table_id}"))
+    if refusal is not None:
+        with contextlib.suppress(Exception):
+            await websocket.send_text(serialise(refusal[1], live.now()))
+            await websocket.close(code=refusal[0])
+        return
+    connection = Connection(DEALER, table_id, counted=False)
+    for text in await live.dealer_welcome(table_id):
+        connection.push(text)
+    live.hub.join(connection)
+    await _converse(websocket, live, connection)
 
 
 async def _send(websocket: WebSocket, connection: Connection) -> None:
@@ -310,4 +395,5 @@ def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
     """The extension for ``dealerpoker serve --tables FILE --redis URL`` (env: DEALERPOKER_REDIS_URL)."""
     redis_url = redis_url or os.environ.get("DEALERPOKER_REDIS_URL") or None
     prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
-    return live_extension(LiveSettings(load_tables(tables_file), redis_url=redis_url, redis_prefix=prefix))
+    tables = load_tables(tables_file, environ=os.environ)
+    return live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))

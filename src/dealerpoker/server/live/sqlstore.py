@@ -121,6 +121,13 @@ class SqlStore:
         self._written[(table_id, number)] = {p: _seat_key(s) for p, s in record["seats"].items()}
         return record
 
+    async def recent_rounds(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        async with self.database.transaction() as connection:
+            rows = await connection.execute(
+                select(live_rounds.c.record).where(live_rounds.c.table_id == table_id)
+                .order_by(live_rounds.c.number.desc()).limit(limit))
+            return [json.loads(row[0]) for row in rows]
+
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:

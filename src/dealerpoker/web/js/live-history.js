@@ -74,8 +74,22 @@ export function liveReplayView(record) {
     h("div.replay__nav", {}, prev, next),
     actions,
     seat.settlement ? settlementTable(seat.settlement) : null,
-    fairnessCheck({ ...record, id: record.round_id }));
+    record.dealing === "studio" ? studioCards(record) : fairnessCheck({ ...record, id: record.round_id }));
   if (frames.length) show();
   else caption.textContent = "This round has no recorded reveals.";
   return view;
+}
+
+/** A studio round's card reports (no seeds to check): each card, to whom, when, what read it. */
+function studioCards(record) {
+  const misdeal = record.misdeal;
+  return h("div.replay__fair", { dataset: { studio: record.round_id } },
+    h("p", {}, "Cards dealt by the studio: no seed to check. Every card the dealer's reader reported:"),
+    h("ol.replay__cards", {}, (record.cards ?? []).map((report) => h("li", {
+      dataset: { card: report.card, voided: String(Boolean(report.voided_at)) },
+    }, `${report.card} to the ${report.to} at ${clock(report.at)} (${report.source})`,
+    report.voided_at ? ` — voided at ${clock(report.voided_at)} (misread)` : ""))),
+    misdeal ? h("p", { dataset: { misdeal: misdeal.by } },
+      `Misdeal called by the ${misdeal.by} at ${clock(misdeal.at)} UTC: ${misdeal.reason}.`) : null,
+    h("p", {}, "dealerpoker verify --round-file checks them against the reveals, the settlement and the ledger."));
 }

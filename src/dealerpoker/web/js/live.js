@@ -8,11 +8,12 @@ import { actionTitle, fieldTitle, h } from "./dom.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
 import { liveReplayView, liveRoundsList } from "./live-history.js";
 import { bonusText, settlementTable } from "./panels.js";
+import { STUDIO_NOTE, dealingTitle, studioVideo } from "./studio.js";
 
 const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
 const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
 const PHASE_TITLES = {
-  idle: "Waiting for players", betting: "Place your bets", closed: "No more bets", decision: "Decide",
+  idle: "Waiting for players", betting: "Place your bets", closed: "No more bets", dealing: "Dealing", decision: "Decide",
   showdown: "Showdown", pause: "Round over", unknown: "Connecting",
 };
 const RING_LENGTH = 2 * Math.PI * 40;
@@ -116,6 +117,7 @@ export class LiveTable {
       this.say("Place your bets: click a chip, then a betting field.", "info");
     }
     if (message.event === "no_more_bets") this.say("No more bets.", "info");
+    if (message.event === "misdeal") this.say("Misdeal: the round is cancelled and the stakes are returned.", "info");
     if (message.event === "resumed") this.send({ type: "hello" }); // our part, as the server has it
   }
 
@@ -131,7 +133,9 @@ export class LiveTable {
       this.say(bonusText(bonus).text, bonus.status === "won" ? "win" : "info");
     }
     const settlement = this.seat?.settlement;
-    if (settlement && message.phase === "pause") {
+    if (settlement?.outcome === "misdeal") {
+      this.say(`Misdeal: the round is cancelled; ${formatMoney(settlement.total_returned)} returned.`, "info");
+    } else if (settlement && message.phase === "pause") {
       const net = settlement.net;
       this.say(net > 0 ? `You win ${formatMoney(net)}.` : net < 0 ? `You lose ${formatMoney(-net)}.` : "Push.",
         net > 0 ? "win" : "info");
@@ -146,7 +150,7 @@ export class LiveTable {
    */
   followLedger(message) {
     const seat = message.seat;
-    const committed = seat && (seat.settlement || ["decision", "showdown"].includes(message.phase));
+    const committed = seat && (seat.settlement || ["dealing", "decision", "showdown"].includes(message.phase));
     const carried = typeof message.balance === "number";
     if (carried) this.balance = message.balance;
     if (!committed) return;
@@ -163,6 +167,7 @@ export class LiveTable {
   /** The countdown's label: a decision is named by the bet it decides (as the solo spots are). */
   phaseTitle() {
     const { phase, point } = this.state;
+    if (phase === "dealing") return dealingTitle(this.state);
     if (phase !== "decision") return PHASE_TITLES[phase] ?? phase;
     const bet = this.config.decision_bets?.[point];
     return `Decide: ${bet ? `${fieldTitle(bet)} bet` : point}`;
@@ -226,6 +231,7 @@ export class LiveTable {
         h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("players", "Players"))),
       h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
       this.el.message,
+      studioVideo(config),
       h("div.felt", {},
         h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
         h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
@@ -334,7 +340,8 @@ export class LiveTable {
     const deadline = this.state.deadline;
     const total = this.state.phase === "betting" ? this.config.betting_seconds
       : this.state.phase === "decision" ? this.config.decision_seconds
-        : this.state.phase === "pause" ? this.config.pause_seconds : 0;
+        : this.state.phase === "pause" ? this.config.pause_seconds
+          : this.state.phase === "dealing" ? this.config.deal_seconds ?? 0 : 0;
     const left = this.deadlineLeft();
     const fraction = typeof deadline === "number" && total ? Math.min(1, left / total) : 0;
     this.el.ringBar.setAttribute("stroke-dashoffset", String(RING_LENGTH * (1 - fraction)));
@@ -350,7 +357,7 @@ export class LiveTable {
     table.dataset.phase = state.phase;
     table.dataset.round = state.round ?? "";
     this.el.phase.textContent = this.phaseTitle();
-    this.el.banner.hidden = !["closed", "decision", "showdown"].includes(state.phase);
+    this.el.banner.hidden = !["closed", "dealing", "decision", "showdown"].includes(state.phase);
     this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
     this.el.players.textContent = String(state.players ?? "—");
     this.el["total-bet"].textContent = formatMoney(seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
@@ -402,7 +409,8 @@ export class LiveTable {
       const net = settlement.net;
       this.el.result.replaceChildren(
         h("p.result__headline", { id: "result-headline" },
-          settlement.outcome === "fold" ? "Folded" : settlement.outcome === "win" ? "You win"
+          settlement.outcome === "misdeal" ? "Misdeal: stakes returned"
+            : settlement.outcome === "fold" ? "Folded" : settlement.outcome === "win" ? "You win"
             : settlement.outcome === "tie" ? "Tie" : "Dealer wins"),
         h("p.result__amount", { id: "result-net", dataset: { net } }, `${net > 0 ? "+" : ""}${formatMoney(net)}`),
         settlementTable(settlement),
@@ -412,7 +420,8 @@ export class LiveTable {
         }, "VERIFY THIS ROUND") : null);
     }
     const fairness = state.fairness;
-    this.el.fair.textContent = fairness
+    this.el.fair.textContent = state.dealing === "studio" ? (state.round ? `Round ${state.round} · ${STUDIO_NOTE}` : STUDIO_NOTE)
+      : fairness
       ? `Round ${state.round} · commitment ${fairness.commitment}`
         + (fairness.client_seed ? ` · client seed ${fairness.client_seed}` : "")
         + (fairness.server_seed ? ` · server seed ${fairness.server_seed}` : "")

@@ -1,0 +1,110 @@
+"""Who sees what of a live round: everyone at the table, each player, the studio's dealer.
+
+Hidden cards never leave the server before their reveal: the public view and the seat views
+show the cards ``LiveRound.shown`` counts (the dealer's two at the showdown, the board of the
+current street), never the rest of the deck; only the dealer's own view (a studio table's card
+reader and console, who dealt them) lists every card reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from dealerpoker.cards.encoding import index_to_card, texts_from_indices
+from dealerpoker.games.base import place_of
+from dealerpoker.tables import studio
+from dealerpoker.tables.config import TableConfig
+from dealerpoker.tables.table import LiveGame, LiveRound, Phase
+
+
+def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
+    """What everyone at the table may see: never a card before its reveal (``rnd.shown``)."""
+    view: dict[str, Any] = {
+        "table": table.id,
+        "round": rnd.round_id,
+        "number": rnd.number,
+        "phase": str(rnd.phase),
+        "point": rnd.point,
+        "deadline": rnd.deadline,
+        "seated": len(rnd.seats),
+        "decided": len(rnd.at_point()) - rnd.undecided,
+        "player_cards": [],
+        "board": [],
+        "dealer_cards": [],
+        "dealing": table.dealing,
+    }
+    if rnd.deck is not None:
+        deck, (player, board, dealer) = rnd.deck, rnd.shown
+        view["player_cards"] = texts_from_indices(deck[0:player])
+        view["board"] = texts_from_indices(deck[4:4 + board])
+        view["dealer_cards"] = texts_from_indices(deck[2:2 + dealer])
+    if table.dealing == "studio":
+        # What is being dealt (a place and a count: never a card), and why a round was cancelled.
+        want = studio.expected(rnd)
+        view["expect"] = None if want is None else {k: want[k] for k in ("cards", "to", "street")}
+        view["misdeal"] = None if rnd.misdeal is None else rnd.misdeal.to_dict()
+    return view
+
+
+def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] | None:
+    """One player's own part of the round (None when not seated); settlement after the reveal."""
+    seat = rnd.seats.get(player_id)
+    if seat is None:
+        return None
+    view: dict[str, Any] = {
+        "bets": dict(seat.bets),
+        # Every field staked so far, the decisions' too (texas: flop, turn, river; casino: raise).
+        "fields": dict(seat.state.bets) if seat.state is not None else dict(seat.bets),
+        "steps": [step.to_dict() for step in seat.steps],
+        "pending": seat.pending,
+        "legal_actions": [],
+        "action_stakes": {},
+        "total_stake": seat.total_stake,
+        # texas-bonus: the Bonus result on the hole cards, known (and paid) at the deal; "pending"
+        # while the both-A-A line waits for the dealer's cards (it tells nothing about them).
+        "bonus": seat.state.bonus.to_dict() if getattr(seat.state, "bonus", None) is not None else None,
+        "settlement": None,
+        "cancelled": seat.cancelled is not None,
+    }
+    if rnd.phase is Phase.DECISION and seat.state.phase == rnd.point and seat.pending is None:
+        actions = game.legal_actions(seat.state)
+        view["legal_actions"] = list(actions)
+        view["action_stakes"] = {a: game.stake_for(seat.state, a) for a in actions}
+    if rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE) and seat.result is not None:
+        view["settlement"] = seat.result.to_dict()
+    return view
+
+
+def dealer_view(rnd: LiveRound | None, table: TableConfig) -> dict[str, Any]:
+    """What the dealer's console and card reader see: every card reported this round (the
+    dealer's own included), what is expected next, the stakes in play. Never sent to players."""
+    view: dict[str, Any] = {"table": table.id, "round": None, "number": None, "phase": "idle", "point": None,
+                            "deadline": None, "seated": 0, "stakes": {}, "expect": None, "reports": [],
+                            "can_void": False, "can_misdeal": False, "misdeal": None}
+    if rnd is None:
+        return view
+    stakes: dict[str, int] = {}
+    for seat in rnd.seats.values():
+        fields = dict(seat.state.bets) if seat.state is not None else dict(seat.bets)
+        for name, amount in fields.items():
+            stakes[name] = stakes.get(name, 0) + int(amount)
+    reports = [{"card": str(index_to_card(report.card)), "to": place_of(report.position),
+                "position": report.position, "at": report.at, "source": report.source,
+                "voided": report.voided_at is not None}
+               for report in rnd.reports]
+    view.update(round=rnd.round_id, number=rnd.number, phase=str(rnd.phase), point=rnd.point,
+                deadline=rnd.deadline, seated=len(rnd.seats), stakes=stakes, expect=studio.expected(rnd),
+                reports=reports, can_void=studio.can_void(rnd),
+                can_misdeal=rnd.phase in studio.MISDEAL_PHASES,
+                misdeal=None if rnd.misdeal is None else rnd.misdeal.to_dict())
+    return view
+
+
+def round_summary(record: Mapping[str, Any]) -> dict[str, Any]:
+    """An ended round in the dealer's list of last rounds (from its stored record): how it ended
+    and every card dealt in it."""
+    deck = texts_from_indices(record.get("deck") or ())
+    return {"round": f"{record['table']}/{record['number']}", "number": record["number"],
+            "status": "misdeal" if record.get("misdeal") else "settled",
+            "player": deck[0:2], "dealer": deck[2:4], "board": deck[4:9]}
