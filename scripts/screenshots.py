@@ -8,7 +8,10 @@ player:
   player wins (so the winning lines show) as ``docs/screenshots/<game>.png``;
 - ``live-table``: two players (two browser sessions) bet in the same betting window of the live
   table ``texas-1``, both bet pre-flop, and the first one's page is saved on the flop, its
-  decision timer running: ``docs/screenshots/live-table.png``.
+  decision timer running: ``docs/screenshots/live-table.png``;
+- ``dealer-console``: a second server with a studio table (``dealing = "studio"``); a player bets
+  and bets pre-flop, the dealer deals the hole cards and the flop by clicking the console's card
+  picker, and the console is saved as it asks for the turn: ``docs/screenshots/dealer-console.png``.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only live-table]
 """
@@ -16,6 +19,8 @@ player:
 from __future__ import annotations
 
 import argparse
+import random
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -34,7 +39,18 @@ PLAYS = {
 LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/tables/tables.toml
 # Each live player's opening bets (chip values clicked onto each field).
 LIVE_BETS = ({"ante": [1000], "bonus": [500]}, {"ante": [2500]})
-SHOTS = (*PLAYS, "live-table")
+SHOTS = (*PLAYS, "live-table", "dealer-console")
+STUDIO_TABLES = """[[tables]]
+id = "studio-1"
+title = "Live Poker — Studio 1"
+game = "texas-bonus"
+dealing = "studio"
+betting_seconds = 8
+decision_seconds = 60
+[tables.studio]
+dealer_key = "{key}"
+deal_seconds = 120
+"""
 
 
 def place(page: Any, bets: dict[str, list[int]]) -> None:
@@ -95,6 +111,41 @@ def live_round_on_the_flop(browser: Any, url: str, out: Path, width: int) -> Non
     first.screenshot(path=str(out / "live-table.png"), full_page=True)
 
 
+def dealer_console(browser: Any, scratch: Path, out: Path, width: int) -> None:
+    """A studio round dealt on the dealer console with the mouse, saved as it asks for the turn."""
+    key = secrets.token_urlsafe(18)
+    tables = scratch / "studio.toml"
+    tables.write_text(STUDIO_TABLES.format(key=key))
+    server = ServeProcess(f"sqlite:///{scratch}/studio.db", log=scratch / "studio.log",
+                          extra=["--tables", str(tables)])
+    try:
+        console = browser.new_context(viewport={"width": width, "height": 760}).new_page()
+        player = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+        for page in (console, player):
+            page.set_default_timeout(90_000)
+        console.goto(f"{server.url}/dealer.html#/studio-1")
+        console.locator("#dealer-key").fill(key)
+        console.locator("#connect").click()
+        player.goto(f"{server.url}/live.html#/studio-1")
+        player.wait_for_function("document.querySelector('.table')?.dataset.phase === 'betting'"
+                                 " && window.dealerpokerLive.deadlineLeft() > 4")
+        place(player, {"ante": [1000], "bonus": [500]})
+        deck = random.sample([f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"], 7)
+        for position, card in enumerate(deck):
+            if position == 4:  # the hole cards are in: the player bets pre-flop, the flop comes
+                player.locator('#decisions [data-action="bet"]').click()
+            console.locator("#dealer-expect").filter(has_text="Deal").wait_for()
+            console.locator(f'.pick[data-card="{card}"]').click()
+            console.wait_for_function("n => document.querySelectorAll('#reports .report').length === n",
+                                      arg=position + 1)
+        player.locator('#decisions [data-action="check"]').click()  # the flop is decided: the turn
+        console.locator("#dealer-expect").filter(has_text="(turn)").wait_for()
+        console.mouse.move(0, 0)
+        console.screenshot(path=str(out / "dealer-console.png"), full_page=True)
+    finally:
+        server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
@@ -122,6 +173,9 @@ def main() -> int:
                 if "live-table" in shots:
                     live_round_on_the_flop(browser, server.url, args.out, args.width)
                     print(f"{args.out / 'live-table.png'}: two players on the flop")
+                if "dealer-console" in shots:
+                    dealer_console(browser, Path(scratch), args.out, args.width)
+                    print(f"{args.out / 'dealer-console.png'}: a studio round asking for the turn")
                 browser.close()
         finally:
             server.stop()

@@ -87,7 +87,7 @@ def test_the_antes_actual_return_is_its_whole_game_per_ante() -> None:
 def test_a_live_round_counts_once_with_every_seats_lines() -> None:
     solo = play_record("casino-holdem", {"ante": 200}, ("raise",), nonce=0)
     seats = [{"player_id": f"p{n}", "bets": r["bets"], "settlement": r["settlement"]}
-             for n, r in enumerate(play_record("casino-holdem", {"ante": 100, "aa": 50}, ("raise",), nonce=n)
+             for n, r in enumerate(play_record("casino-holdem", {"ante": 100, "aa": 100}, ("raise",), nonce=n)
                                    for n in range(3))]
     live = {"game": "casino-holdem", "mode": "table", "seats": seats}
     (game,) = summarize([solo, live])
@@ -95,6 +95,6 @@ def test_a_live_round_counts_once_with_every_seats_lines() -> None:
     seat_stakes = sum(s["settlement"]["total_stake"] for s in seats)
     assert game.stake == solo["settlement"]["total_stake"] + seat_stakes
     fields = {f.field: f for f in game.fields}
-    assert fields["aa"].bets == 3 and fields["aa"].stake == 150
+    assert fields["aa"].bets == 3 and fields["aa"].stake == 300
     assert fields["ante"].bets == 4 and fields["ante"].stake == 200 + 300
     assert "2 round(s) (1 live, 4 player hands)" in render_report("2026-11-29", [game], {})

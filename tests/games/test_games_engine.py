@@ -108,7 +108,7 @@ def test_timeout_rules_must_be_legal_actions_of_that_game() -> None:
 @pytest.mark.parametrize(
     ("bets", "field", "message"),
     [
-        ({"ante": 100001}, "ante", "ante: 100001 is outside the table limits (min 1, max 100000)"),
+        ({"ante": 100001}, "ante", "ante: 100001 is outside the table limits (min 100, max 100000)"),
         ({"ante": 100001}, "ante", "max 100000"),
         ({"ante": 100, "bonus": 25001}, "bonus", "bonus: 25001 is outside the table limits"),
         ({"bonus": 100}, "bonus", "bonus: needs an ante bet"),

@@ -117,7 +117,7 @@ def played(draw: st.DrawFn) -> tuple[Any, RoundState, list[Payment]]:
     limits = game.rules.limits
     bets = {"ante": draw(st.integers(limits["ante"].min, 5000))}
     if draw(st.booleans()):
-        bets[game.opening_fields[1]] = draw(st.integers(1, 5000))
+        bets[game.opening_fields[1]] = draw(st.integers(limits[game.opening_fields[1]].min, 5000))
     state = game.start(bets, draw(st.permutations(range(52))))
     payments = [at_deal(state)]
     returned = payments[0].returned
@@ -192,9 +192,9 @@ def test_a_cancelled_round_returns_every_stake() -> None:
     before_the_deal = cancellation(TEXAS, {"ante": 100, "bonus": 100}, None)
     assert [(line.field, line.stake, line.returned) for line in before_the_deal.lines] == [
         ("ante", 100, 100), ("bonus", 100, 100)]
-    on_the_flop = cancellation(CASINO, {}, deal(CASINO, ACES_WIN, {"ante": 100, "aa": 50}))
+    on_the_flop = cancellation(CASINO, {}, deal(CASINO, ACES_WIN, {"ante": 100, "aa": 100}))
     assert on_the_flop.outcome == "misdeal" and on_the_flop.net == 0
-    assert credit(on_the_flop, 0) == 150
+    assert credit(on_the_flop, 0) == 200
 
 
 def test_a_bonus_the_hole_cards_settled_stands_when_the_round_is_cancelled() -> None:

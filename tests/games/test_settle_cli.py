@@ -142,7 +142,8 @@ def test_settle_ante_rule_straight(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_settle_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "mine.toml"
-    rules.write_text("aa_settles_on_fold = true\n[limits]\nante = { min = 5, max = 500 }\n")
+    rules.write_text("aa_settles_on_fold = true\nchips = [5, 100]\n"
+                     "[limits]\nante = { min = 5, max = 500 }\naa = { min = 5, max = 500 }\n")
     assert (
         main(
             [
@@ -227,7 +228,7 @@ def test_settle_bad_cards_exit_2(argv: list[str], message: str, capsys: pytest.C
         ),
         (
             ["--bet", "ante=100001", "--actions", "fold"],
-            "ante: 100001 is outside the table limits (min 1, max 100000)",
+            "ante: 100001 is outside the table limits (min 100, max 100000)",
         ),
         (["--bet", "ante=100", "--bet", "bonus=30000", "--actions", "fold"], "bonus: 30000 is outside"),
         (["--bet", "ante=100", "--bet", "aa=100", "--actions", "fold"], "aa: unknown betting field"),

@@ -160,9 +160,11 @@ class TableSocket:
 class LivePlayer(TableSocket):
     """A demo player (REST session) with a WebSocket at one table."""
 
-    def __init__(self, base: str, table: str, *, same_as: LivePlayer | None = None) -> None:
+    def __init__(self, base: str, table: str, *, same_as: LivePlayer | None = None,
+                 currency: str | None = None) -> None:
         if same_as is None:
-            body = httpx.post(f"{base}/api/session", json={}, timeout=WAIT).json()
+            session = {} if currency is None else {"currency": currency}
+            body = httpx.post(f"{base}/api/session", json=session, timeout=WAIT).json()
             self.token, self.id = body["token"], body["player_id"]
         else:  # the same player connecting again (possibly to another process)
             self.token, self.id = same_as.token, same_as.id

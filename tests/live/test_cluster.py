@@ -80,8 +80,11 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         owner = process[owner_id]
         survivor = second if owner is first else first
         watcher = on_second if owner is first else on_first
+        killed_at = len(watcher.received)
         owner.kill()  # mid-round: the pre-flop decision timer is running
-        resumed = watcher.until(is_table("resumed"))
+        # The takeover's resumption (on a loaded machine a lease may also have changed hands
+        # earlier, in the betting window: that resumption is not this one).
+        resumed = watcher.until(is_table("resumed"), since=killed_at)
         assert resumed["round"] == round_id and resumed["player_cards"] == seen[0]["player_cards"]
         assert _lease_owner(prefix, "texas-fast") not in ("", owner_id)
         # The other player says nothing: the survivor's pre-flop timer folds for them. The watcher

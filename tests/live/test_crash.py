@@ -109,7 +109,7 @@ def test_bets_and_decisions_acknowledged_before_a_kill_survive_it(tmp_path: Path
     players = [alice, bob]
     try:
         start = {p.id: p.balance() for p in players}
-        window = bet_in_a_window(alice, {"ante": 100, "bonus": 25})  # acknowledged = written
+        window = bet_in_a_window(alice, {"ante": 100, "bonus": 100})  # acknowledged = written
         acked = bob.reply({"type": "bet", "bets": {"ante": 100}})
         assert acked["type"] == "you" and acked["seat"]["bets"] == {"ante": 100}, acked
         assert time.time() < window["deadline"] - 1, "the window closed before the kill"
@@ -123,7 +123,7 @@ def test_bets_and_decisions_acknowledged_before_a_kill_survive_it(tmp_path: Path
         # No bet sent again: both are dealt in when the window ends.
         dealt = {p.id: p.until(lambda m: is_seat(lambda seat: seat["legal_actions"])(m)
                                and m["round"] == window["round"], timeout=60) for p in players}
-        assert dealt[alice.id]["seat"]["bets"] == {"ante": 100, "bonus": 25}
+        assert dealt[alice.id]["seat"]["bets"] == {"ante": 100, "bonus": 100}
         assert dealt[alice.id]["seat"]["bonus"]["status"] in ("won", "lost")  # told at the deal
         timer = alice.until(lambda m: m["type"] == "table" and m.get("round") == window["round"]
                             and m.get("point") == "preflop")

@@ -86,7 +86,7 @@ async def _texas_round(url: str, table: TableConfig, clock: FakeClock,
         runner = TableRunner(table, get_game(table.game, table.rules), store, Quiet(), clock=clock,
                              watchers=lambda: 1, new_seed=lambda: seed)
         await runner.advance()  # opens round 1 at +0
-        await runner.bet(ids["alice"], {"ante": 100, "bonus": 50})
+        await runner.bet(ids["alice"], {"ante": 100, "bonus": 100})
         await runner.bet(ids["bob"], {"ante": 500})
         await runner.bet(ids["carol"], {"ante": 100})
         async with database.transaction() as connection:  # carol spends her money elsewhere
@@ -154,7 +154,7 @@ def test_the_whole_round_record_holds_every_seat_and_verifies(tmp_path: Path) ->
     assert fairness["commitment"] == commitment(SEED) and fairness["server_seed"] == SEED
     # Carol could not cover her bet when betting closed: the seed hashes the two paid seats.
     assert fairness["client_seed"] == table_client_seed(
-        "audit-t/1", {alice: {"ante": 100, "bonus": 50}, bob: {"ante": 500}})
+        "audit-t/1", {alice: {"ante": 100, "bonus": 100}, bob: {"ante": 500}})
     assert fairness["nonce"] == 1
     seats = {seat["player_id"]: seat for seat in record["seats"]}
     assert set(seats) == {alice, bob}
@@ -182,7 +182,7 @@ def test_a_players_part_holds_only_their_seat_and_transfers(tmp_path: Path) -> N
     assert [seat["player_id"] for seat in record["seats"]] == [ids["bob"]]
     text = json.dumps(record)
     assert ids["alice"] not in text  # no other player's id, bets or transfers
-    assert {entry["account"] for entry in record["ledger"]} == {ids["bob"], "house"}
+    assert {entry["account"] for entry in record["ledger"]} == {ids["bob"], "house:EUR"}
     findings = {f.subject: f for f in verify_record(record)}
     assert "only the whole round's record" in findings["fairness.client_seed"].message
 
@@ -422,7 +422,7 @@ def test_the_records_on_postgresql(database: str) -> None:
     assert failures(record) == [] and len(record["seats"]) == 2
     mine = asyncio.run(_player_record(database, players["alice"].player_id))
     assert failures(mine) == [] and [s["player_id"] for s in mine["seats"]] == [players["alice"].player_id]
-    assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house"}
+    assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house:EUR"}
 
 
 def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) -> None:
@@ -430,7 +430,7 @@ def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) 
     (its own txid), the rest is credited at the settlement; the record adds up to both."""
     from dealerpoker.fairness import deck_order
 
-    bets = {"p_alice": {"ante": 100, "bonus": 50}, "p_bob": {"ante": 500}}
+    bets = {"p_alice": {"ante": 100, "bonus": 100}, "p_bob": {"ante": 500}}
     client = table_client_seed("audit-t/1", bets)
     seed = next(candidate for candidate in (f"{k:064x}" for k in range(1, 1000))
                 if deck_order(candidate, client, 1)[0] // 4 == deck_order(candidate, client, 1)[1] // 4)
@@ -440,7 +440,7 @@ def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) 
     assert failures(record) == []
     alice = next(seat for seat in record["seats"] if seat["player_id"] == "p_alice")
     bonus_line = next(line for line in alice["settlement"]["lines"] if line["field"] == "bonus")
-    assert bonus_line["returned"] > 50
+    assert bonus_line["returned"] > 100
     mine = {e["txid"]: e["amount"] for e in record["ledger"] if e["account"] == "p_alice"}
     assert mine["audit-t/1:p_alice:bonus"] == bonus_line["returned"]
     assert sum(a for a in mine.values() if a > 0) == alice["total_returned"]

@@ -134,7 +134,7 @@ def test_a_restart_in_the_betting_window_keeps_the_bets_and_the_deadline() -> No
         await runner.resume()
         await runner.advance()
         await runner.bet("p", {"ante": 100})
-        await runner.bet("p", {"ante": 200, "bonus": 50})  # changed: the newest bets count
+        await runner.bet("p", {"ante": 200, "bonus": 100})  # changed: the newest bets count
         await runner.bet("q", {"ante": 100})
         await runner.bet("r", {"ante": 100})
         await runner.bet("r", {})  # withdrawn
@@ -144,12 +144,12 @@ def test_a_restart_in_the_betting_window_keeps_the_bets_and_the_deadline() -> No
         assert again.round is not None and again.round.phase is Phase.BETTING
         assert again.round.deadline == 1015.0  # the same window, not a new one
         assert {p: dict(s.bets) for p, s in again.round.seats.items()} == {
-            "p": {"ante": 200, "bonus": 50}, "q": {"ante": 100}}
+            "p": {"ante": 200, "bonus": 100}, "q": {"ante": 100}}
         await again.bet("q", {"ante": 300})  # the window is still open after the restart
         clock.now = 1015.0
         await again.advance()
         assert again.round.phase is Phase.DECISION and again.round.number == 1
-        assert store.balances == {"p": 4_750 + again.round.seats["p"].bonus_paid, "q": 4_700, "r": 5_000}
+        assert store.balances == {"p": 4_700 + again.round.seats["p"].bonus_paid, "q": 4_700, "r": 5_000}
         assert [t for t in store.posted if t.endswith(":bets")] == ["t/1:p:bets", "t/1:q:bets"]
 
     run(scenario())
@@ -326,7 +326,7 @@ def _seed_dealing(bets: dict[str, dict[str, int]], wanted: Any) -> str:
 
 def test_a_won_bonus_is_credited_in_the_deal_commit_and_told_to_its_player_at_once() -> None:
     async def scenario() -> None:
-        bets = {"p": {"ante": 100, "bonus": 50}, "q": {"ante": 100}}
+        bets = {"p": {"ante": 100, "bonus": 100}, "q": {"ante": 100}}
         seed = _seed_dealing(bets, lambda state: state.bonus.status == "won")
         runner, clock, store, rec = make("texas-bonus", {"p": 10_000, "q": 10_000})
         await runner.resume()
@@ -340,7 +340,7 @@ def test_a_won_bonus_is_credited_in_the_deal_commit_and_told_to_its_player_at_on
         bonus = runner.round.seats["p"].state.bonus
         assert bonus.returned > 50
         assert store.posted["t/1:p:bonus"] == bonus.returned  # in the deal's own commit
-        assert store.balances["p"] == 10_000 - 150 + bonus.returned
+        assert store.balances["p"] == 10_000 - 200 + bonus.returned
         told = rec.players[-1]
         assert told["p"]["seat"]["bonus"]["status"] == "won" and told["q"]["seat"]["bonus"] is None
         clock.now = 1025.0

@@ -12,15 +12,18 @@ import pytest
 from tests.live.conftest import FakeClock
 
 from dealerpoker.games import get_game
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.server.schema import accounts, ledger_entries
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import parse_tables
 from dealerpoker.tables.table import Phase
+
+HOUSE = house_account("EUR")
 
 AT = "2026-11-29T00:00:00.000000Z"
 
@@ -39,7 +42,8 @@ async def _open(url: str, players: dict[str, int]) -> Database:
     async with database.transaction() as connection:
         for player, amount in players.items():
             await connection.execute(
-                accounts.insert().values(id=player, kind="player", balance=0, created_at=AT))
+                accounts.insert().values(id=player, kind="player", balance=0, created_at=AT,
+                                          currency="EUR"))
             await ledger.post_transfer(connection, f"grant:{player}", HOUSE, player, amount, at=AT,
                                        memo="grant")
     return database

@@ -66,7 +66,7 @@ async def _rounds(url: str, clock: FakeClock) -> tuple[dict[str, str], list[dict
         for number, base in ((1, START), (2, START + 200)):
             clock.now = base
             await runner.advance()
-            await runner.bet(ids["alice"], {"ante": 100, "bonus": 50})
+            await runner.bet(ids["alice"], {"ante": 100, "bonus": 100})
             await runner.bet(ids["bob"], {"ante": 500})
             clock.now = base + 15
             await runner.advance()  # stakes debited; the hole cards are expected
@@ -139,7 +139,7 @@ def test_a_misdealt_round_records_why_and_what_came_back(played: Any) -> None:
     seats = {s["player_id"]: s for s in record["seats"]}
     alice = {line["field"]: line for line in seats[ids["alice"]]["settlement"]["lines"]}
     assert alice["ante"]["returned"] == 100 and alice["flop"]["returned"] == 200
-    assert alice["bonus"]["returned"] == 50 * 26  # A-K suited, paid at the deal: it stands
+    assert alice["bonus"]["returned"] == 100 * 26  # A-K suited, paid at the deal: it stands
     bob = seats[ids["bob"]]["settlement"]
     assert bob["outcome"] == "misdeal" and bob["total_returned"] == bob["total_stake"] == 500
 

@@ -88,7 +88,7 @@ def test_a_studio_round_debits_at_the_close_credits_the_bonus_with_the_hole_card
 def test_a_misdeal_by_the_dealer_returns_every_stake() -> None:
     async def scenario() -> None:
         runner, clock, store, rec = make("casino-holdem", {"alice": 10_000, "bob": 10_000})
-        await to_dealing(runner, clock, {"alice": {"ante": 100, "aa": 50}, "bob": {"ante": 300}})
+        await to_dealing(runner, clock, {"alice": {"ante": 100, "aa": 100}, "bob": {"ante": 300}})
         await runner.report_card("Ah", "test")
         reply = await runner.misdeal("card face up")
         assert reply == {"type": "accepted", "what": "misdeal", "round": "s/1"}

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server, table_entry
-from tests.live.studio_support import KEY, STUDIO, STUDIO_TABLES, Dealer
+from tests.live.studio_support import KEY, STUDIO, STUDIO_TABLES
 from tests.support.browser import ARTIFACTS
 
 from dealerpoker.cards import parse_cards
@@ -52,6 +52,7 @@ def test_the_dealer_console_deals_a_whole_round_with_the_keyboard_alone(browser:
             page.goto(f"{base}/dealer.html#/studio-texas")
             page.locator("#dealer-key").wait_for()
             assert page.evaluate("document.activeElement.id") == "dealer-key"
+            assert page.locator("#console").is_hidden()  # nothing of the table before the key
             page.keyboard.type(KEY)
             page.keyboard.press("Enter")
             page.locator("#console").wait_for(state="visible")
@@ -173,10 +174,22 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                                 f'video_url = "{stream}/missing.webm"{STUDIO}'))
         with live_server(f"sqlite:///{tmp_path}/studio.db", clock=clock, betting=600, decision=600, pause=600,
                          extra_tables=tables) as (base, _app):
-            page, broken = _page(browser, errors), _page(browser, errors)
-            dealer = Dealer(base, "studio-video")
+            page, broken, console = _page(browser, errors), _page(browser, errors), _page(browser, errors)
             observer = LivePlayer(base, "studio-video")
+
+            def pick(cards: str) -> None:
+                """The dealer reports each card on the console with the mouse (its 52-card picker)."""
+                for card in cards.split():
+                    before = console.locator("#reports .report").count()
+                    console.locator(f'.pick[data-card="{card}"]').click()
+                    console.wait_for_function("n => document.querySelectorAll('#reports .report').length > n",
+                                              arg=before)
+
             try:
+                console.goto(f"{base}/dealer.html#/studio-video")
+                console.locator("#dealer-key").fill(KEY)
+                console.locator("#connect").click()
+                console.locator("#console").wait_for(state="visible")
                 page.goto(f"{base}/live.html#/studio-video")
                 page.wait_for_function("document.querySelector('#studio-video video')?.readyState >= 2")
                 page.locator('#studio-video[data-state="playing"]').wait_for()
@@ -196,31 +209,30 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                 page.wait_for_function("window.dealerpokerLive.seat?.bets?.ante === 100")
                 clock.reach(window)
                 page.locator("#live-phase").filter(has_text="Dealing the hole cards").wait_for()
-                for card in ("Ah", "Kh", "5c"):
-                    assert dealer.reply({"type": "card", "card": card})["type"] == "accepted"
+                pick("Ah Kh 5c")
+                assert console.locator('.pick[data-card="Kh"]').is_disabled()  # in the round: not again
                 assert _cards(page, "#player-cards") == [] and _cards(page, "#dealer-cards") == []
-                assert dealer.reply({"type": "card", "card": "5d"})["type"] == "accepted"
+                pick("5d")
                 page.wait_for_function("document.querySelectorAll('#player-cards .card').length === 2")
                 assert _cards(page, "#player-cards") == ["Ah", "Kh"]
                 assert _cards(page, "#dealer-cards") == ["back", "back"]
                 page.locator('#decisions [data-action="bet"]').click()
                 page.wait_for_function("window.dealerpokerLive.seat?.pending === 'bet'")
                 page.locator("#live-phase").filter(has_text="Dealing the flop").wait_for()
-                for card in ("Qh", "Jh"):
-                    assert dealer.reply({"type": "card", "card": card})["type"] == "accepted"
+                pick("Qh Jh")
                 assert _cards(page, "#board-cards") == ["back"] * 5  # nothing before the street is in
-                assert dealer.reply({"type": "card", "card": "2s"})["type"] == "accepted"
+                pick("2s")
                 page.wait_for_function("document.querySelector('#board-cards .card').dataset.card === 'Qh'")
                 assert _cards(page, "#board-cards") == ["Qh", "Jh", "2s", "back", "back"]
                 clock.reach(observer.until(lambda m: is_table("decision")(m) and m["point"] == "flop"))
                 page.locator("#live-phase").filter(has_text="Dealing the turn").wait_for()
-                assert dealer.reply({"type": "card", "card": "Th"})["type"] == "accepted"
+                pick("Th")
                 page.wait_for_function("document.querySelectorAll('#board-cards .card')[3].dataset.card"
                                        " === 'Th'")
                 assert _cards(page, "#dealer-cards") == ["back", "back"]
                 clock.reach(observer.until(lambda m: is_table("decision")(m) and m["point"] == "turn"))
                 page.locator("#live-phase").filter(has_text="Dealing the river").wait_for()
-                assert dealer.reply({"type": "card", "card": "3c"})["type"] == "accepted"
+                pick("3c")
                 page.locator("#result").wait_for(state="visible")
                 assert _cards(page, "#dealer-cards") == ["5c", "5d"]
                 assert _cards(page, "#board-cards") == ["Qh", "Jh", "2s", "Th", "3c"]
@@ -236,8 +248,7 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "studio-table.png"), full_page=True)
             finally:
-                dealer.close()
                 observer.close()
-            for open_page in (page, broken):
+            for open_page in (page, broken, console):
                 open_page.context.close()
     assert not errors, f"JavaScript errors on the player pages: {errors}"

@@ -37,7 +37,7 @@ from dealerpoker.tables.shoe import Shoe, ShoeRates
 # Each player's own decision at each point (a point missing: the timer's default).
 SCRIPTS = {
     "studio-texas": ("texas-bonus",
-                     [{"ante": 100, "bonus": 50}, {"ante": 200}, {"ante": 100, "bonus": 100}],
+                     [{"ante": 100, "bonus": 100}, {"ante": 200}, {"ante": 100, "bonus": 100}],
                      [{"preflop": "bet", "flop": "bet", "turn": "check"}, {"preflop": "fold"},
                       {"preflop": "bet"}]),
     "studio-casino": ("casino-holdem", [{"ante": 100, "aa": 100}, {"ante": 300}, {"ante": 100}],

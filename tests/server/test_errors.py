@@ -21,6 +21,7 @@ from dealerpoker.errors import (
     InvalidRulesError,
     InvalidSeedError,
 )
+from dealerpoker.games.currency import UnknownCurrencyError
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import domain_error_response
 from dealerpoker.server.errors import (
@@ -29,8 +30,10 @@ from dealerpoker.server.errors import (
     NotFoundError,
     UnknownGameError,
     UnknownParameterError,
+    WrongCurrencyError,
     error_fields,
 )
+from dealerpoker.server.responsible import InvalidLimitError, ResponsibleGamingError
 from dealerpoker.tables.table import LiveTableError
 
 # The wire contract (docs: every REST error is {"error": code, "message"} with this status).
@@ -48,6 +51,10 @@ CONTRACT: dict[type[DealerPokerError], tuple[int, str]] = {
     InvalidCardError: (422, "invalid_request"),
     InvalidHandError: (422, "invalid_request"),
     InvalidRulesError: (422, "invalid_request"),
+    ResponsibleGamingError: (403, "responsible_gaming"),
+    InvalidLimitError: (422, "invalid_limit"),
+    WrongCurrencyError: (409, "wrong_currency"),
+    UnknownCurrencyError: (422, "unknown_currency"),
 }
 
 

@@ -120,9 +120,9 @@ def test_solo_live_and_the_verifier_move_the_same_money(server: Server, data: st
     client, clock, tables = server
     table = tables[data.draw(st.sampled_from(GAMES), label="game")]
     side = "bonus" if table.game == "texas-bonus" else "aa"
-    bets = {"ante": data.draw(st.integers(1, 1000) | st.sampled_from([500, 1000]), label="ante")}
+    bets = {"ante": data.draw(st.integers(100, 1000) | st.sampled_from([500, 1000]), label="ante")}
     if data.draw(st.booleans(), label="side bet"):
-        bets[side] = data.draw(st.integers(1, 1000), label=side)
+        bets[side] = data.draw(st.integers(100, 1000), label=side)
     player = Player(client)
     deal = data.draw(st.sampled_from(list(DEALS)), label="deal")
     rig_the_deal(client, player, DEALS[deal])

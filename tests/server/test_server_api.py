@@ -22,7 +22,7 @@ def test_games_lists_both_games_with_limits_paytables_and_rtp(client: TestClient
     assert set(games) == {"texas-bonus", "casino-holdem"}
     texas = games["texas-bonus"]
     assert [field["name"] for field in texas["fields"]] == ["ante", "bonus"]
-    assert texas["fields"][1] == {"name": "bonus", "min": 1, "max": 25000, "optional": True,
+    assert texas["fields"][1] == {"name": "bonus", "min": 100, "max": 25000, "optional": True,
                                   "requires": "ante"}
     assert texas["paytables"]["bonus_paytable"][0]["pays"] == 30
     assert texas["actions"] == {"preflop": ["bet", "fold"], "flop": ["bet", "check"],

@@ -12,10 +12,13 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Database
-from dealerpoker.server.schema import HOUSE, ledger_entries
+from dealerpoker.server.schema import ledger_entries
+
+HOUSE = house_account("EUR")
 
 AT = "2026-01-01T00:00:00.000000Z"
 

@@ -148,7 +148,8 @@ def test_a_statement_on_stale_rows_writes_nothing(postgres_database: str) -> Non
 
         before = on_loop(client, state)
         round_row = before[2][0]._mapping
-        entries = [(f"{view['id']}:1", player.id, -200, "stake"), (f"{view['id']}:1", "house", 200, "stake")]
+        txid = f"{view['id']}:1"
+        entries = [(txid, player.id, -200, "stake"), (txid, "house:EUR", 200, "stake")]
         changes = {"status": "open", "phase": "turn", "steps": "[]", "view": "{}", "settled_at": None,
                    "total_stake": 300, "total_returned": 0}
 
@@ -167,7 +168,7 @@ def test_a_statement_on_stale_rows_writes_nothing(postgres_database: str) -> Non
                            "committed_seed": before[1].next_server_seed, "next_seed": "0" * 64,
                            "delta": -100, "at": "2026-01-01T00:00:00.000000Z",
                            "entries": [("r_new:0", player.id, -100, "stake"),
-                                       ("r_new:0", "house", 100, "stake")],
+                                       ("r_new:0", "house:EUR", 100, "stake")],
                            "values": values}
                 results += [
                     await pgsteps.write_opening(connection, balance=balance, nonce=int(before[1].nonce) + 1,

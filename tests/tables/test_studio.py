@@ -101,7 +101,7 @@ def test_the_dealer_key_comes_from_the_environment_and_is_never_shown() -> None:
 def test_a_texas_round_is_dealt_street_by_street_and_settles_on_the_reported_cards() -> None:
     table = studio_table("texas-bonus")
     game = get_game(table.game, table.rules)
-    bets = {"p1": {"ante": 100, "bonus": 50}, "p2": {"ante": 200}}
+    bets = {"p1": {"ante": 100, "bonus": 100}, "p2": {"ante": 200}}
     rnd = closed(table, bets)
     assert rnd.phase is Phase.DEALING and rnd.deadline == 35.0
     assert studio.expected(rnd) == {"cards": 2, "to": "player", "street": "hole", "position": 0}
@@ -131,7 +131,7 @@ def test_a_texas_round_is_dealt_street_by_street_and_settles_on_the_reported_car
     expected_p2, _ = game.replay(bets["p2"], deck, ["fold"])
     settled = core.settlements(rnd)
     assert settled["p1"] == expected_p1.settlement and settled["p2"] == expected_p2.settlement
-    assert core.returns(rnd) == {"p1": expected_p1.settlement.total_returned - 800, "p2": 0}
+    assert core.returns(rnd) == {"p1": expected_p1.settlement.total_returned - 1600, "p2": 0}
 
 
 def test_when_everyone_folds_no_more_cards_are_asked_for() -> None:
@@ -266,14 +266,14 @@ def test_the_deal_timer_makes_a_late_street_overdue() -> None:
 # ----- what each party sees ---------------------------------------------------------------------
 def test_the_dealer_sees_every_reported_card_and_what_is_next() -> None:
     table = studio_table("texas-bonus")
-    rnd = closed(table, {"p1": {"ante": 100, "bonus": 25}, "p2": {"ante": 100}})
+    rnd = closed(table, {"p1": {"ante": 100, "bonus": 100}, "p2": {"ante": 100}})
     rnd = deal(rnd, table, "As Kd Qh", now=16.0)
     rnd = studio.void_card(rnd, now=16.5)
     view = views.dealer_view(rnd, table)
     assert view["expect"] == {"cards": 2, "to": "dealer", "street": "hole", "position": 2}
     assert [(r["card"], r["to"], r["voided"]) for r in view["reports"]] == [
         ("As", "player", False), ("Kd", "player", False), ("Qh", "dealer", True)]
-    assert view["stakes"] == {"ante": 200, "bonus": 25} and view["seated"] == 2
+    assert view["stakes"] == {"ante": 200, "bonus": 100} and view["seated"] == 2
     assert view["can_void"] and view["can_misdeal"]
 
 

@@ -247,22 +247,22 @@ def test_every_player_is_settled_on_their_own_bets_and_decisions() -> None:
 def test_a_won_bonus_is_paid_at_the_deal_and_not_again_at_the_settlement() -> None:
     table = texas()
     game = get_game(table.game, table.rules)
-    rnd = dealt(table, {"p1": {"ante": 100, "bonus": 10}, "p2": {"ante": 100}})  # player A-A
-    assert core.bonus_payouts(rnd) == {"p1": 310}  # A-A pays 30 to 1 on the hole cards
+    rnd = dealt(table, {"p1": {"ante": 100, "bonus": 100}, "p2": {"ante": 100}})  # player A-A
+    assert core.bonus_payouts(rnd) == {"p1": 3100}  # A-A pays 30 to 1 on the hole cards
     assert views.seat_view(rnd, game, "p1")["bonus"]["status"] == "won"
     assert views.seat_view(rnd, game, "p2")["bonus"] is None
     rnd = core.apply_decisions(rnd, game, table, core.decision_plan(rnd, game, now=30.0), set(), now=30.0)
     assert rnd.phase is Phase.SHOWDOWN  # both folded by the timer
     settlement = core.settlements(rnd)["p1"]
-    assert settlement.line("bonus") is not None and settlement.line("bonus").returned == 310
-    assert core.returns(rnd) == {"p1": settlement.total_returned - 310, "p2": 0}
+    assert settlement.line("bonus") is not None and settlement.line("bonus").returned == 3100
+    assert core.returns(rnd) == {"p1": settlement.total_returned - 3100, "p2": 0}
 
 
 def test_with_the_both_aces_line_an_aces_bonus_waits_for_the_dealers_cards() -> None:
     table = parse_tables('[[tables]]\nid = "tx"\ngame = "texas-bonus"\n'
                          '[tables.rules]\nbonus_both_aces = { pays = 100 }')[0]
     game = get_game(table.game, table.rules)
-    rnd = dealt(table, {"p1": {"ante": 100, "bonus": 10}})  # A-A for the player and the dealer
+    rnd = dealt(table, {"p1": {"ante": 100, "bonus": 100}})  # A-A for the player and the dealer
     assert core.bonus_payouts(rnd) == {}
     bonus = views.seat_view(rnd, game, "p1")["bonus"]
     assert bonus["status"] == "pending" and bonus["returned"] == 0
@@ -271,5 +271,5 @@ def test_with_the_both_aces_line_an_aces_bonus_waits_for_the_dealers_cards() -> 
         rnd = core.apply_decisions(rnd, game, table, core.decision_plan(rnd, game, now=rnd.deadline), set(),
                                    now=rnd.deadline)
     settlement = core.settlements(rnd)["p1"]
-    assert settlement.line("bonus").returned == 1010  # the both-A-A line, paid with the settlement
+    assert settlement.line("bonus").returned == 10100  # the both-A-A line, paid with the settlement
     assert core.returns(rnd) == {"p1": settlement.total_returned}

@@ -7,10 +7,12 @@ import asyncio
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from dealerpoker.games.rules import Rules
+from dealerpoker.server.responsible.policy import InvalidLimitError
 from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
 
 
@@ -29,6 +31,21 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--starting-balance", type=int, default=None, metavar="CENTS",
                         help="balance of each new demo player in minor units (default 100000)")
+    parser.add_argument("--currencies", metavar="FILE", default=None,
+                        help="the currencies players may hold, with their limits, chips and demo balances "
+                             "(TOML; default: $DEALERPOKER_CURRENCIES, else the shipped currencies.toml: "
+                             "EUR, USD, GBP, JPY, KWD and mBTC, EUR by default)")
+    responsible = parser.add_argument_group(
+        "responsible gaming", "the deployment's profile (docs/operations.md#responsible-gaming)")
+    responsible.add_argument("--reality-check", type=int, default=None, metavar="MINUTES",
+                             help="every MINUTES of a play session, pause between rounds until the player "
+                                  "answers a reality check (default 0: never)")
+    responsible.add_argument("--limit-cooling-off", type=float, default=None, metavar="HOURS",
+                             help="a player's raised or removed limit applies only after HOURS (default 24)")
+    responsible.add_argument("--session-gap", type=int, default=None, metavar="MINUTES",
+                             help="a play session ends after MINUTES without a round (default 30)")
+    responsible.add_argument("--min-round-seconds", type=float, default=None, metavar="SECONDS",
+                             help="the least time between the starts of two rounds of a player (default 0)")
     parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                         help="complete open rounds untouched this long with the default actions "
                              "(fold / check; default 3600)")
@@ -66,6 +83,10 @@ WORKER_HEALTHCHECK_SECONDS = 30
 _UVICORN: dict[str, Any] = {"access_log": False, "ws": "websockets-sansio", "ws_per_message_deflate": False}
 
 
+_PROFILE_OPTIONS = {"reality_check": "reality_check_minutes", "limit_cooling_off": "cooling_off_hours",
+                    "session_gap": "session_gap_minutes", "min_round_seconds": "min_round_seconds"}
+
+
 def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
     rules_files = {}
     for entry in args.rules:
@@ -73,9 +94,19 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
         if not sep or not path:
             raise SettingsError(f"--rules {entry!r}: expected GAME=FILE, e.g. texas-bonus=my-table.toml")
         rules_files[game] = path
+    profile: dict[str, Any] = {name: getattr(args, option, None) for option, name in _PROFILE_OPTIONS.items()}
+    profile = {name: value for name, value in profile.items() if value is not None}
+    responsible = None
+    if profile:
+        try:
+            responsible = replace(Settings.from_env().responsible_gaming, **profile)
+        except InvalidLimitError as error:
+            raise SettingsError(f"responsible gaming: {error}") from None
     return Settings.from_env(
+        responsible_gaming=responsible,
         database_url=args.database,
         starting_balance=args.starting_balance,
+        currencies_file=getattr(args, "currencies", None),
         abandon_after_seconds=args.abandon_after,
         rules_files=rules_files or None,
         **overrides,
@@ -130,15 +161,16 @@ async def prepare_database(settings: Settings) -> None:
     """What every process would otherwise race to do at start: migrations, the rules documents."""
     import secrets
 
-    from dealerpoker.server.app import load_games
+    from dealerpoker.server.app import load_offer
     from dealerpoker.server.clock import system_clock
     from dealerpoker.server.db import Database
     from dealerpoker.server.fairness import FairnessService
 
     database = Database(settings.database_url)
+    offer = load_offer(settings)
     try:
-        await database.migrate()
-        await FairnessService(database, load_games(settings), rng=secrets.SystemRandom(),
-                              clock=system_clock).store_rules()
+        await database.migrate(default_currency=offer.default_currency)
+        await FairnessService(database, offer.games(), rng=secrets.SystemRandom(), clock=system_clock,
+                              engines=offer.all_engines()).store_rules()
     finally:
         await database.dispose()

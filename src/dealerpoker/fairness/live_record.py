@@ -57,14 +57,12 @@ from dealerpoker.cards.encoding import texts_from_indices
 from dealerpoker.fairness.canonical import canonical_json
 from dealerpoker.fairness.checks import RECORD_VERSION, record_digest
 
-__all__ = ["CARD_SOURCE", "HOUSE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action",
+__all__ = ["CARD_SOURCE", "SCOPES", "TIMER_REASONS", "VISIBLE", "build_live_record", "live_action",
            "reveals_of"]
 
 SCOPES = ("round", "player")
 #: What may name the reporter of a studio's card (``reader``, ``console``, ``shoe``, ``reader-2``...).
 CARD_SOURCE = re.compile(r"^[a-z0-9][a-z0-9-]{0,23}$")
-#: The account on the other side of every transfer of a round (the server's house account).
-HOUSE = "house"
 #: Why the timer, not the player, chose an action: the point's time ran out, or the player's
 #: choice could not be debited when the point closed (the free default replaced it).
 TIMER_REASONS = ("timeout", "unpaid")
@@ -118,6 +116,7 @@ def build_live_record(
     deck: Sequence[int],
     seats: Sequence[Mapping[str, Any]],
     ledger: Sequence[Mapping[str, Any]],
+    currency: str | None = None,
     studio: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The record as plain JSON data, keys in reading order, ``record_digest`` last.
@@ -153,6 +152,8 @@ def build_live_record(
         "seats": [dict(seat) for seat in seats],
         "ledger": [dict(entry) for entry in ledger],
     }
+    if currency is not None:  # the currency of every amount above (records since currencies)
+        record["currency"] = currency
     if studio is not None:
         record.update(dealing="studio", cards=[dict(card) for card in studio["cards"]],
                       misdeal=None if studio.get("misdeal") is None else dict(studio["misdeal"]))

@@ -36,6 +36,7 @@ def build_record(
     actions: Sequence[Mapping[str, Any]],
     ledger: Sequence[Mapping[str, Any]],
     settlement: Mapping[str, Any] | None,
+    currency: str | None = None,
 ) -> dict[str, Any]:
     """The record as plain JSON data, keys in reading order, ``record_digest`` last.
 
@@ -66,6 +67,8 @@ def build_record(
         "ledger": [dict(entry) for entry in ledger],
         "settlement": settlement,
     }
+    if currency is not None:  # the currency of every amount above (records since currencies)
+        record["currency"] = currency
     # Normalise to plain JSON types so the digest is what a reader of the JSON recomputes.
     plain: dict[str, Any] = json.loads(canonical_json(record))
     ordered = {key: plain[key] for key in record}

@@ -29,9 +29,10 @@ from dealerpoker.fairness.checks import (
     parse_time,
     replay_seat,
 )
-from dealerpoker.fairness.live_record import HOUSE, SCOPES, TIMER_REASONS, VISIBLE, reveals_of
+from dealerpoker.fairness.live_record import SCOPES, TIMER_REASONS, VISIBLE, reveals_of
 from dealerpoker.fairness.table import table_client_seed
 from dealerpoker.games.base import CARDS_PER_ROUND, padded_deck
+from dealerpoker.games.currency import house_account
 from dealerpoker.games.payments import opening_stake
 
 __all__ = ["verify_live_record"]
@@ -212,6 +213,9 @@ def _transfers_by_player(check: Checker, record: Mapping[str, Any],
         check.fail("ledger", "must be a list of entries {txid, account, amount, memo, at}")
         return {}
     seated = {str(seat.get("player_id")) for seat in seats}
+    # The house account of the round's currency (records made before currencies: "house").
+    currency = record.get("currency")
+    house = house_account(currency) if isinstance(currency, str) else "house"
     by_txid: dict[str, list[Mapping[str, Any]]] = {}
     for entry in ledger:
         by_txid.setdefault(str(entry.get("txid")), []).append(entry)
@@ -220,9 +224,10 @@ def _transfers_by_player(check: Checker, record: Mapping[str, Any],
     for txid, entries in by_txid.items():
         accounts = sorted(str(e.get("account")) for e in entries)
         owners = set(accounts) & seated
-        if len(owners) != 1 or sorted([*owners, HOUSE]) != accounts:
+        houses = [account for account in accounts if account not in owners]
+        if len(owners) != 1 or len(houses) != 1 or houses[0] != house:
             check.fail(f"ledger[{txid}]", f"moves money between {accounts}: each transfer of a live round "
-                                          f"is between one seated player and the {HOUSE!r} account")
+                                          f"is between one seated player and the {house!r} account")
             continue
         for entry in entries:
             at = parse_time(entry.get("at"))

@@ -198,31 +198,26 @@ class Game(Generic[R]):
         amount, missing ante, side bet without an ante, amount outside the field's min/max.
         """
         if not isinstance(bets, Mapping):
-            raise BetLimitError(f"bets must be a mapping of field to amount, got {type(bets).__name__}")
+            raise BetLimitError(key="error.bet.not_mapping", type=type(bets).__name__)
         for field in bets:
             if field not in self.opening_fields:
-                later = " (placed by an action, not before the deal)" if field in self.fields else ""
-                opening = ", ".join(self.opening_fields)
-                raise BetLimitError(
-                    f"{field}: unknown betting field{later}; opening fields: {opening}", field=str(field)
-                )
+                key = "error.bet.not_opening" if field in self.fields else "error.bet.unknown_field"
+                raise BetLimitError(key=key, field=str(field), opening=", ".join(self.opening_fields))
         amounts = {f: require_amount(f, bets[f]) for f in self.opening_fields if f in bets}
         main = self.opening_fields[0]
         if amounts.get(main, 0) == 0:
             side = [f for f in self.opening_fields[1:] if amounts.get(f, 0) > 0]
             if side:
-                raise BetLimitError(f"{side[0]}: needs an {main} bet", field=side[0])
-            raise BetLimitError(f"{main}: an {main} bet is required", field=main)
+                raise BetLimitError(key="error.bet.needs_main", field=side[0], main=main)
+            raise BetLimitError(key="error.bet.main_required", field=main)
         valid: dict[str, Money] = {}
         for field, amount in amounts.items():
             if amount == 0:
                 continue
             limit = self.rules.limits[field]
             if not limit.min <= amount <= limit.max:
-                raise BetLimitError(
-                    f"{field}: {amount} is outside the table limits (min {limit.min}, max {limit.max})",
-                    field=field,
-                )
+                raise BetLimitError(key="error.bet.outside_limits", field=field, amount=amount,
+                                    min=limit.min, max=limit.max)
             valid[field] = amount
         return valid
 
@@ -270,21 +265,15 @@ class Game(Generic[R]):
         if not isinstance(state, RoundState) or state.game != self.name:
             raise IllegalActionError(f"not a {self.name} round", action=str(action))
         if state.is_settled:
-            raise IllegalActionError(
-                f"{action!r} is not allowed: the round is settled", phase=state.phase, action=str(action)
-            )
+            raise IllegalActionError(key="error.action.settled", phase=state.phase, action=str(action))
         phase_steps = self.steps[state.phase]
         if not isinstance(action, str):
-            raise IllegalActionError(
-                f"an action is a word such as {', '.join(phase_steps)}, got {action!r}",
-                phase=state.phase, action=repr(action),
-            )
+            raise IllegalActionError(key="error.action.not_a_word", phase=state.phase, action=repr(action),
+                                     legal=", ".join(phase_steps))
         canonical = self.aliases.get(action, action)
         if canonical not in phase_steps:
-            raise IllegalActionError(
-                f"{action!r} is not allowed in the {state.phase} phase (legal: {', '.join(phase_steps)})",
-                phase=state.phase, action=str(action),
-            )
+            raise IllegalActionError(key="error.action.not_allowed", phase=state.phase, action=str(action),
+                                     legal=", ".join(phase_steps))
         return canonical, phase_steps[canonical]
 
     def check_action(self, state: RoundState, action: str) -> None:

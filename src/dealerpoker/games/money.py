@@ -21,11 +21,9 @@ Money = int
 def require_amount(field: str, amount: object) -> Money:
     """``amount`` as a non-negative ``int``; anything else is a :class:`BetLimitError` naming ``field``."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise BetLimitError(
-            f"{field}: amount must be a whole number of minor units, got {amount!r}", field=field
-        )
+        raise BetLimitError(key="error.bet.not_whole", field=field, amount=repr(amount))
     if amount < 0:
-        raise BetLimitError(f"{field}: amount must not be negative, got {amount}", field=field)
+        raise BetLimitError(key="error.bet.negative", field=field, amount=amount)
     return amount
 
 

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from dealerpoker.games.base import BONUS_FIELD, RoundState
+from dealerpoker.games.base import BONUS_FIELD, RoundState, Step
 from dealerpoker.games.money import Money
 from dealerpoker.games.settlement import Settlement, SettlementLine
 
@@ -52,6 +52,7 @@ __all__ = [
     "credit",
     "decide",
     "free_action",
+    "most_at_stake",
     "opening_stake",
     "paid_at_deal",
     "settlement_credit",
@@ -87,6 +88,31 @@ class Payment:
 def opening_stake(bets: Mapping[str, Money]) -> Money:
     """What the deal takes: every opening bet (a live table debits it before it deals)."""
     return sum(bets.values())
+
+
+class Stepped(Protocol):
+    """A game's decision steps (``Game.steps``) and its opening fields, main bet first."""
+
+    @property
+    def steps(self) -> Mapping[str, Mapping[str, Step]]: ...
+    @property
+    def opening_fields(self) -> tuple[str, ...]: ...
+
+
+def most_at_stake(game: Stepped, bets: Mapping[str, Money]) -> Money:
+    """The most a round opened with ``bets`` can take in all: the opening bets and, at every
+    decision, its dearest action (responsible-gaming limits count a round at this, so a round
+    once opened can always be played out).
+
+    >>> from dealerpoker.games import get_game
+    >>> most_at_stake(get_game("texas-bonus"), {"ante": 100, "bonus": 50})  # + Flop 2x, Turn, River
+    550
+    >>> most_at_stake(get_game("casino-holdem"), {"ante": 100})  # + Raise 2x
+    300
+    """
+    ante = bets.get(game.opening_fields[0], 0)
+    dearest = sum(max(step.ante_multiple for step in actions.values()) for actions in game.steps.values())
+    return opening_stake(bets) + dearest * ante
 
 
 def paid_at_deal(state: RoundState) -> Money:

@@ -131,15 +131,41 @@ def load_rules(
     return rules_from_document(document, where=where)
 
 
+def field_overrides(
+    game: str, limits: Mapping[str, Mapping[str, int]], chips: tuple[int, ...] | None
+) -> dict[str, Any]:
+    """Rule overrides setting ``limits`` (betting field -> ``{min, max}``, for every game that has
+    the field) and ``chips`` for ``game``: what a currency's (or an operator's) table settings
+    change in a game's rules.
+
+    >>> field_overrides("casino-holdem", {"ante": {"min": 100, "max": 900}, "bonus": {"min": 1, "max": 9}},
+    ...                 (100, 500))
+    {'limits': {'ante': {'min': 100, 'max': 900}}, 'chips': [100, 500]}
+    """
+    overrides: dict[str, Any] = {}
+    mine = {name: dict(limit) for name, limit in limits.items() if name in _FIELDS[game]}
+    if mine:
+        overrides["limits"] = mine
+    if chips is not None:
+        overrides["chips"] = list(chips)
+    return overrides
+
+
+#: Every betting field of every game (a currency's limits may name any of them).
+ALL_FIELDS = tuple(dict.fromkeys(name for fields in _FIELDS.values() for name in fields))
+
+
 def rules_from_document(document: Mapping[str, Any], *, where: str = "rules") -> Rules:
     reader = _Reader(document, where)
     game = reader.choice("game", GAMES)
+    chips, limits = reader.chips(), reader.limits(_FIELDS[game])
+    reader.chips_make_limits(chips, limits)
     common = dict(
         game=game,
         title=reader.text("title"),
         rules_version=reader.text("rules_version"),
-        chips=reader.chips(),
-        limits=reader.limits(_FIELDS[game]),
+        chips=chips,
+        limits=limits,
         timeout_actions=reader.timeouts(_TIMEOUT_CHOICES[game]),
         betting_seconds=reader.positive_int("timers", "betting_seconds"),
         decision_seconds=reader.positive_int("timers", "decision_seconds"),
@@ -240,6 +266,17 @@ class _Reader:
             limits[name] = FieldLimit(low, high)
         return limits
 
+    def chips_make_limits(self, chips: tuple[int, ...], limits: Mapping[str, FieldLimit]) -> None:
+        """A table never offers a chip below its smallest minimum bet, and every field's minimum
+        can be made with its chips (else the page would show a minimum no chip can make)."""
+        smallest = min(limit.min for limit in limits.values())
+        if chips[0] < smallest:
+            raise self._fail("chips", f"{chips[0]} is below the smallest minimum bet ({smallest})")
+        for name, limit in limits.items():
+            if not makeable(limit.min, chips):
+                raise self._fail(f"limits.{name}.min",
+                                 f"{limit.min} cannot be made with the chips ({', '.join(map(str, chips))})")
+
     def timeouts(self, choices: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
         table = self._get("timeout_actions")
         actions = {}
@@ -303,6 +340,24 @@ class _Reader:
                 raise self._fail(f"{entry}.pays", f"expected an integer >= 0, got {pays!r}")
             lines.append(BonusLine(name, tuple(hands), pays))
         return tuple(lines)
+
+
+def makeable(amount: int, chips: tuple[int, ...]) -> bool:
+    """Whether ``amount`` is a sum of chips (any number of each denomination).
+
+    >>> makeable(350, (100, 250)), makeable(150, (100, 250)), makeable(0, (100,))
+    (True, False, True)
+    """
+    # Bit i of ``sums`` says whether i can be made; adding up to 2**k - 1 chips of one
+    # denomination takes k shifts, so this is fast even for amounts in the millions.
+    mask = (1 << (amount + 1)) - 1
+    sums = 1
+    for chip in chips:
+        step = chip
+        while step <= amount:
+            sums = (sums | sums << step) & mask
+            step *= 2
+    return bool(sums >> amount & 1)
 
 
 def _is_starting_hand(hand: object) -> bool:

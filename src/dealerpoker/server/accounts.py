@@ -1,4 +1,5 @@
-"""Demo players: a random bearer token (stored only as its SHA-256), an account, a float."""
+"""Demo players: a random bearer token (stored only as its SHA-256), an account in one currency,
+a float from the house account of that currency."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.currency import DEFAULT_CURRENCY, house_account
 from dealerpoker.server import ledger
-from dealerpoker.server.schema import HOUSE, accounts, players
+from dealerpoker.server.schema import accounts, players
 
 
 class AuthenticationError(DealerPokerError, ValueError):
@@ -44,6 +48,7 @@ class NewPlayer:
     player_id: str
     token: str
     balance: int
+    currency: str
 
 
 def token_hash(token: str) -> str:
@@ -55,18 +60,32 @@ async def create_player(
     *,
     starting_balance: int,
     at: str,
+    currency: str = DEFAULT_CURRENCY,
     token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(32),
     id_factory: Callable[[], str] = lambda: "p_" + secrets.token_hex(8),
 ) -> NewPlayer:
-    """A player account funded by the house (txid ``session:{player}``)."""
+    """A player account in ``currency`` funded by that currency's house (txid ``session:{player}``)."""
     player_id, token = id_factory(), token_factory()
-    await connection.execute(insert(accounts).values(id=player_id, kind="player", balance=0, created_at=at))
+    house = await ensure_house(connection, currency, at=at)
+    await connection.execute(insert(accounts).values(id=player_id, kind="player", balance=0, created_at=at,
+                                                     currency=currency))
     await connection.execute(insert(players).values(
         id=player_id, token_hash=token_hash(token), client_seed=secrets.token_hex(16), nonce=0,
         created_at=at))
-    await ledger.post_transfer(connection, f"session:{player_id}", HOUSE, player_id,
+    await ledger.post_transfer(connection, f"session:{player_id}", house, player_id,
                                starting_balance, at=at, memo="starting balance")
-    return NewPlayer(player_id, token, starting_balance)
+    return NewPlayer(player_id, token, starting_balance, currency)
+
+
+async def ensure_house(connection: AsyncConnection, currency: str, *, at: str) -> str:
+    """The house account of ``currency``, created the first time a player holds that currency
+    (two processes creating it at once both succeed: the second insert does nothing)."""
+    house = house_account(currency)
+    dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
+    await connection.execute(dialect.insert(accounts).values(
+        id=house, kind="house", balance=0, created_at=at, currency=currency).on_conflict_do_nothing(
+        index_elements=["id"]))
+    return house
 
 
 async def player_for_token(connection: AsyncConnection, token: str) -> str:

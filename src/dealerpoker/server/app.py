@@ -24,16 +24,21 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 import dealerpoker
-from dealerpoker.games import GAMES, AnyGame, get_game, load_rules
+from dealerpoker.games import GAMES, AnyGame
+from dealerpoker.games.currency import Currency
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.api import fastpath
 from dealerpoker.server.api import games as games_api
+from dealerpoker.server.api import responsible as responsible_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
 from dealerpoker.server.api.errors import install_error_handlers
 from dealerpoker.server.api.fairness import install_fairness_api
 from dealerpoker.server.clock import Clock, system_clock
+from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
+from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
@@ -45,7 +50,7 @@ WEB_DIRECTORY = Path(dealerpoker.__file__).parent / "web"
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
-    for module in (session_api, games_api, rounds_api):
+    for module in (session_api, games_api, rounds_api, responsible_api):
         app.include_router(module.router)
 
 
@@ -53,26 +58,45 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api]
 
 
-def load_games(settings: Settings) -> dict[str, AnyGame]:
+def load_offer(settings: Settings) -> Offer:
+    """Every game in every currency of the settings (``--currencies``, ``--rules``)."""
     unknown = sorted(set(settings.rules_files) - set(GAMES))
     if unknown:
         raise SettingsError(f"rules file for unknown game {unknown[0]!r} (games: {', '.join(GAMES)})")
-    return {name: get_game(name, load_rules(name, settings.rules_files.get(name))) for name in GAMES}
+    currencies = load_currencies(settings.currencies_file).with_rules_files(settings.rules_files)
+    return Offer.build(currencies)
+
+
+def load_games(settings: Settings) -> dict[str, AnyGame]:
+    """Every game in the default currency."""
+    return dict(load_offer(settings).games())
 
 
 def games_document(
-    games: Mapping[str, AnyGame], rtps: Mapping[str, Mapping[str, float | None]] | None = None
+    games: Mapping[str, AnyGame], rtps: Mapping[str, Mapping[str, float | None]] | None = None,
+    currency: Currency | None = None,
 ) -> dict[str, Any]:
     """The ``GET /api/games`` body; the operator report compares actual returns with its RTPs.
 
     ``rtps`` (game -> field -> RTP) comes from the exact analysis once it is known; else null.
+    A currency changes only limits and chips, never what a bet returns, so the RTPs of a game
+    are the same in every currency.
     """
     known = rtps or {}
 
     def rtp_of(game: AnyGame) -> Mapping[str, float | None]:
         return known.get(game.name) or games_api.no_rtp(game)
 
-    return {"games": [games_api.describe_game(game, rtp_of) for game in games.values()]}
+    document: dict[str, Any] = {"games": [games_api.describe_game(game, rtp_of) for game in games.values()]}
+    if currency is not None:
+        document["currency"] = currency.to_dict()
+    return document
+
+
+def games_documents(offer: Offer, rtps: Mapping[str, Mapping[str, float | None]] | None = None
+                    ) -> dict[str, dict[str, Any]]:
+    """Currency -> its ``GET /api/games`` body."""
+    return {code: games_document(offer.games(code), rtps, offer.currency(code)) for code in offer.engines}
 
 
 RtpSource = Callable[[Rules], Mapping[str, Fraction | float | None]]
@@ -96,19 +120,19 @@ def create_app(
     settings = settings or Settings()
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
-    games = load_games(settings)
+    offer = load_offer(settings)
+    responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
     services = Services(
-        settings=settings, database=database, games=games,
-        rounds=RoundService(database, games, rng=rng, clock=clock,
+        settings=settings, database=database, games=offer.games(),
+        rounds=RoundService(database, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
-        rng=rng, clock=clock,
-        games_document=games_document(games),
+        rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
     )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if settings.run_migrations:
-            await database.migrate()
+            await database.migrate(default_currency=offer.default_currency)
         for hook in services.startup:
             await hook()
         tasks = [asyncio.create_task(_reap_abandoned(services))]
@@ -150,7 +174,7 @@ async def _fill_rtps(services: Services, source: RtpSource) -> None:
             log.exception("RTP analysis of %s failed", name)
             continue
         rtps[name] = {field: None if value is None else float(value) for field, value in exact.items()}
-        services.games_document = games_document(services.games, rtps)
+        services.games_documents = games_documents(services.offer, rtps)
 
 
 async def _reap_abandoned(services: Services) -> None:

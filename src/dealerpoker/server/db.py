@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import PoolProxiedConnection, StaticPool
 from sqlalchemy.util.concurrency import greenlet_spawn
 
+from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server import schema, sqlite_inline
 from dealerpoker.server.direct import AsyncpgDirect, Compiler, DirectConnection, SQLiteDirect
 from dealerpoker.server.settings import SettingsError
@@ -96,10 +97,14 @@ class Database:
         self._direct_idle: list[PoolProxiedConnection] = []
         self._direct_keep = 1 if self.is_sqlite else pool_size
 
-    async def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision shipped in the package."""
+    async def migrate(self, *, default_currency: str = DEFAULT_CURRENCY) -> None:
+        """Bring the schema to the newest Alembic revision shipped in the package.
+
+        ``default_currency`` is the currency of accounts and rounds stored before currencies
+        were recorded (migration 0006): the deployment's default currency.
+        """
         async with self.engine.begin() as connection:
-            await connection.run_sync(_upgrade_to_head)
+            await connection.run_sync(_upgrade_to_head, default_currency)
 
     @asynccontextmanager
     async def transaction(self, *, lock_account: str | None = None) -> AsyncIterator[AsyncConnection]:
@@ -217,7 +222,7 @@ def _configure_sqlite(engine: AsyncEngine, *, wal: bool) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def _upgrade_to_head(connection: Connection) -> None:
+def _upgrade_to_head(connection: Connection, default_currency: str) -> None:
     from alembic import command
     from alembic.config import Config
 
@@ -225,4 +230,5 @@ def _upgrade_to_head(connection: Connection) -> None:
     location = resources.files("dealerpoker.server").joinpath("migrations")
     config.set_main_option("script_location", str(location))
     config.attributes["connection"] = connection
+    config.attributes["default_currency"] = default_currency
     command.upgrade(config, "head")

@@ -35,17 +35,21 @@ class FairnessService:
     """The player's seeds and the rounds' audit records."""
 
     def __init__(
-        self, database: Database, games: Mapping[str, AnyGame], *, rng: random.Random, clock: Clock
+        self, database: Database, games: Mapping[str, AnyGame], *, rng: random.Random, clock: Clock,
+        engines: Iterable[AnyGame] | None = None,
     ) -> None:
+        """``engines``: every engine rounds are played with (each game in each currency), whose
+        rules documents ``store_rules`` keeps; default: ``games``."""
         self.database = database
         self.games = dict(games)
+        self.engines = tuple(self.games.values() if engines is None else engines)
         self.rng = rng
         self.clock = clock
 
     async def store_rules(self) -> None:
         """Keep every rules document rounds are played under (by fingerprint), once."""
         async with self.database.transaction() as connection:
-            for game in self.games.values():
+            for game in self.engines:
                 await store_rules_document(connection, game, timestamp(self.clock()))
 
     async def info(self, player_id: str) -> dict[str, Any]:
@@ -156,6 +160,7 @@ async def round_record(
         ledger=[{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
                  "at": e.created_at} for e in entries],
         settlement=view["settlement"],
+        currency=row.currency,
     )
 
 

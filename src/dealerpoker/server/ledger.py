@@ -6,8 +6,10 @@ does nothing, so a retried request never moves money twice. A player's balance c
 negative. Callers run these inside ``Database.transaction`` together with the state change the
 money belongs to, so both commit or neither does.
 
-The sum of every account's balance (players plus house) never changes: it starts at zero and
-every transfer adds ``-amount + amount``.
+Every account holds one currency (``accounts.currency``), and a transfer is between accounts
+of one currency: a player and the house account of their currency. So in each currency the sum
+of every account's balance (players plus house) never changes: it starts at zero and every
+transfer adds ``-amount + amount``.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from dealerpoker.errors import InsufficientFundsError
+from dealerpoker.games.currency import is_house_account
 from dealerpoker.server.direct import DirectConnection
-from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.server.schema import accounts, ledger_entries
 
 
 async def post_transfer(
@@ -87,6 +90,7 @@ async def post_player_movements(
     player: str,
     movements: Sequence[Movement],
     *,
+    house: str,
     at: str,
     round_id: str | None = None,
     balance: int,
@@ -97,16 +101,16 @@ async def post_player_movements(
     balance update for their sum and one insert of all their entries, instead of a statement
     per transfer. The caller holds the player's lock (``balance_for_update``), derived the txids
     from the state it holds locked (the unique constraint on ``(txid, account)`` still refuses
-    a duplicate) and passes the ``balance`` it read under that lock. The debits must be covered
+    a duplicate) and passes the ``balance`` it read under that lock; ``house`` is the house
+    account of the player's currency. The debits must be covered
     by that balance before anything is credited (``InsufficientFundsError`` otherwise, nothing
     changed).
     """
-    debits, delta, entries = player_entries(player, movements)
+    debits, delta, entries = player_entries(player, movements, house=house)
     if not entries:
         return balance
     if debits > balance:
-        raise InsufficientFundsError(f"insufficient funds: {debits} needed, balance is {balance}",
-                                     balance=balance, needed=debits)
+        raise InsufficientFundsError(key="error.funds", balance=balance, needed=debits)
     moved = await connection.one(_MOVE_PLAYER_BALANCE, {"player": player, "debits": debits, "delta": delta})
     if moved is None:
         found = await connection.one(_BALANCE_FOR_UPDATE, {"player": player})
@@ -126,9 +130,10 @@ Entry = tuple[str, str, int, str]
 """A ledger entry: txid, account, signed amount, memo."""
 
 
-def player_entries(player: str, movements: Sequence[Movement]) -> tuple[int, int, list[Entry]]:
-    """The entries of player <-> house movements (two per non-zero movement), with what they
-    debit the player (to be covered by the balance first) and their net effect on it."""
+def player_entries(player: str, movements: Sequence[Movement], *, house: str) -> tuple[int, int, list[Entry]]:
+    """The entries of movements between ``player`` and ``house`` (the house account of their
+    currency; two entries per non-zero movement), with what they debit the player (to be
+    covered by the balance first) and their net effect on it."""
     entries: list[Entry] = []
     debits = delta = 0
     for movement in movements:
@@ -136,7 +141,7 @@ def player_entries(player: str, movements: Sequence[Movement]) -> tuple[int, int
             continue
         if isinstance(movement.amount, bool) or not isinstance(movement.amount, int):
             raise ValueError(f"transfer {movement.txid}: amount must be an integer, got {movement.amount!r}")
-        source, target = (player, HOUSE) if movement.amount < 0 else (HOUSE, player)
+        source, target = (player, house) if movement.amount < 0 else (house, player)
         amount = abs(movement.amount)
         entries += [(movement.txid, source, -amount, movement.memo),
                     (movement.txid, target, amount, movement.memo)]
@@ -153,7 +158,7 @@ async def balance_for_update(connection: DirectConnection, player: str) -> int |
 
 
 async def _move(connection: AsyncConnection, txid: str, account: str, delta: int) -> None:
-    if account == HOUSE:
+    if is_house_account(account):
         return  # the house's balance is the sum of its entries (no hot row)
     statement = update(accounts).where(accounts.c.id == account).values(balance=accounts.c.balance + delta)
     if delta < 0:
@@ -177,10 +182,10 @@ async def is_posted(connection: AsyncConnection, txid: str) -> bool:
 
 async def balance_of(connection: AsyncConnection, account: str) -> int | None:
     """An account's balance (None if there is no such account)."""
-    if account == HOUSE:
+    if is_house_account(account):
         total = await connection.scalar(
             select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
-        .where(ledger_entries.c.account_id == HOUSE)
+        .where(ledger_entries.c.account_id == account)
         )
         return int(total or 0)
     value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == account))
@@ -192,7 +197,11 @@ class LedgerAudit:
     """The ledger's invariants, as measured (all must hold)."""
 
     total_of_balances: int
-    """Players' balances plus the house's: always 0."""
+    """Players' balances plus the houses': always 0."""
+    totals_by_currency: dict[str, int]
+    """Players' balances plus their house's, per currency: always 0 in each."""
+    mixed_currency_txids: tuple[str, ...]
+    """Transactions between accounts of different currencies: always empty."""
     unbalanced_txids: tuple[str, ...]
     """Transactions whose entries do not sum to zero: always empty."""
     mismatched_accounts: tuple[str, ...]
@@ -201,16 +210,30 @@ class LedgerAudit:
 
     @property
     def ok(self) -> bool:
-        return (self.total_of_balances == 0 and not self.unbalanced_txids
+        return (self.total_of_balances == 0 and not any(self.totals_by_currency.values())
+                and not self.mixed_currency_txids and not self.unbalanced_txids
                 and not self.mismatched_accounts and not self.negative_accounts)
 
 
 async def audit(connection: AsyncConnection) -> LedgerAudit:
     """Check the whole ledger (for tests, the crash test and operators)."""
-    players_total = await connection.scalar(
-        select(func.coalesce(func.sum(accounts.c.balance), 0))
-        .where(accounts.c.kind == "player"))
-    house = await balance_of(connection, HOUSE)
+    # Players' materialised balances plus every house account's sum of entries, per currency.
+    house_sums = select(ledger_entries.c.account_id, func.sum(ledger_entries.c.amount).label("total")) \
+        .group_by(ledger_entries.c.account_id).subquery()
+    player_totals = await connection.execute(
+        select(accounts.c.currency, func.coalesce(func.sum(accounts.c.balance), 0))
+        .where(accounts.c.kind == "player").group_by(accounts.c.currency))
+    house_totals = await connection.execute(
+        select(accounts.c.currency, func.coalesce(func.sum(house_sums.c.total), 0))
+        .select_from(accounts.join(house_sums, house_sums.c.account_id == accounts.c.id))
+        .where(accounts.c.kind == "house").group_by(accounts.c.currency))
+    totals: dict[str, int] = {}
+    for currency, total in [*player_totals, *house_totals]:
+        totals[str(currency)] = totals.get(str(currency), 0) + int(total or 0)
+    mixed = await connection.execute(
+        select(ledger_entries.c.txid)
+        .select_from(ledger_entries.join(accounts, accounts.c.id == ledger_entries.c.account_id))
+        .group_by(ledger_entries.c.txid).having(func.count(func.distinct(accounts.c.currency)) > 1))
     unbalanced = await connection.execute(
         select(ledger_entries.c.txid).group_by(ledger_entries.c.txid)
         .having(func.sum(ledger_entries.c.amount) != 0))
@@ -223,7 +246,9 @@ async def audit(connection: AsyncConnection) -> LedgerAudit:
     negative = await connection.execute(
         select(accounts.c.id).where(accounts.c.kind == "player").where(accounts.c.balance < 0))
     return LedgerAudit(
-        total_of_balances=int(players_total or 0) + int(house or 0),
+        total_of_balances=sum(totals.values()),
+        totals_by_currency=totals,
+        mixed_currency_txids=tuple(str(row[0]) for row in mixed),
         unbalanced_txids=tuple(str(row[0]) for row in unbalanced),
         mismatched_accounts=tuple(str(row[0]) for row in mismatched),
         negative_accounts=tuple(str(row[0]) for row in negative),

@@ -47,7 +47,8 @@ ROUND_AND_BALANCE = select(rounds, accounts.c.balance) \
     .join(accounts, accounts.c.id == rounds.c.player_id) \
     .where(rounds.c.id == bindparam("round"))
 #: What a deal reads: the balance, the seeds and the nonce.
-PLAYER = select(accounts.c.balance, players.c.client_seed, players.c.nonce, players.c.next_server_seed) \
+PLAYER = select(accounts.c.balance, players.c.client_seed, players.c.nonce, players.c.next_server_seed,
+                players.c.responsible_gaming) \
     .join(players, players.c.id == accounts.c.id).where(accounts.c.id == bindparam("player"))
 #: The same and the round that used an idempotency key (``key_round``, None if none did).
 PLAYER_AND_KEY = PLAYER.add_columns(

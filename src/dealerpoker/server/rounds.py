@@ -31,13 +31,16 @@ from sqlalchemy import bindparam, insert, select, update
 
 from dealerpoker.errors import DealerPokerError, IllegalActionError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState
-from dealerpoker.games.payments import decide, opening_stake, paid_at_deal, timer_action
+from dealerpoker.games.currency import house_account
+from dealerpoker.games.payments import decide, most_at_stake, opening_stake, paid_at_deal, timer_action
 from dealerpoker.server import ledger, pgsteps
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
 from dealerpoker.server.direct import AsyncpgDirect, DirectConnection
-from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError, UnknownGameError
+from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
+from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.schema import accounts, players, rounds
 
 ViewJSON = str
@@ -59,8 +62,10 @@ _UPDATE_ROUND = update(rounds).where(rounds.c.id == bindparam("round"))
 _INSERT_ROUND = insert(rounds).inline()  # no RETURNING of the generated seq
 _ROUND_BY_KEY = select(rounds).where(rounds.c.player_id == bindparam("player")) \
     .where(rounds.c.idempotency_key == bindparam("idempotency_key"))
-_PLAYER_SEEDS = select(players.c.client_seed, players.c.nonce, players.c.next_server_seed) \
+_PLAYER_SEEDS = select(players.c.client_seed, players.c.nonce, players.c.next_server_seed,
+                       players.c.responsible_gaming) \
     .where(players.c.id == bindparam("player"))
+_ACCOUNT = select(accounts.c.balance, accounts.c.currency).where(accounts.c.id == bindparam("player"))
 _NEXT_NONCE = update(players).where(players.c.id == bindparam("player"))
 
 
@@ -102,38 +107,60 @@ class RoundService:
     def __init__(
         self,
         database: Database,
-        games: Mapping[str, AnyGame],
+        offer: Offer,
         *,
         rng: random.Random,
         clock: Clock,
         abandon_after_seconds: float,
         deal: DealFunction = committed_deal,
+        responsible: ResponsibleGaming | None = None,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
     ) -> None:
         self.database = database
-        self.games = dict(games)
+        self.offer = offer
+        self.games = offer.games()
+        """The games in the default currency."""
         self.rng = rng
         self.clock = clock
         self.abandon_after = timedelta(seconds=abandon_after_seconds)
         self.deal = deal
+        self.responsible = responsible
         self.id_factory = id_factory
         self._states = RecentStates()
         self._known = KnownRows()
-        # Each game's rules fingerprint (a hash of its rules document: worth computing once).
-        self._fingerprints = {game.name: game.rules.fingerprint() for game in self.games.values()}
+        # Each engine's rules fingerprint (a hash of its rules document: worth computing once).
+        self._fingerprints = {id(game): game.rules.fingerprint() for game in offer.all_engines()}
+        # A player's currency never changes: asked once per process.
+        self._currencies: dict[str, str] = {}
 
-    def game(self, name: str) -> AnyGame:
-        try:
-            return self.games[name]
-        except (KeyError, TypeError):
-            raise UnknownGameError(f"unknown game {name!r} (games: {', '.join(self.games)})") from None
+    def game(self, name: str, currency: str) -> AnyGame:
+        """The engine of game ``name`` in ``currency`` (its limits and chips)."""
+        return self.offer.game(name, currency)
+
+    async def currency_of(self, player_id: str) -> str:
+        """The currency of the player's account (every round of theirs is played in it)."""
+        currency = self._currencies.get(player_id)
+        if currency is None:
+            currency = (await self.account(player_id))[1]
+        return currency
+
+    async def account(self, player_id: str) -> tuple[int, str]:
+        """The player's balance and its currency."""
+        async with self.database.direct() as connection:
+            found = await connection.one(_ACCOUNT, {"player": player_id})
+        if found is None:
+            raise NotFoundError(f"no player {player_id!r}")
+        if len(self._currencies) >= 100_000:
+            self._currencies.clear()
+        self._currencies[player_id] = str(found["currency"])
+        return int(found["balance"]), str(found["currency"])
 
     # ---- commands ---------------------------------------------------------------------
     async def open_round(
         self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
     ) -> ViewJSON:
         """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
-        game = self.game(game_name)
+        game = self.game(game_name, await self.currency_of(player_id))
         valid = game.validate_bets(bets)
         stake = opening_stake(valid)
         view = await self._open_unlocked(player_id, game, valid, stake, idempotency_key)
@@ -151,18 +178,19 @@ class RoundService:
                             f"({existing['id']}: {existing['game']} {existing['bets']})")
                     return str(existing["view"])
             if stake > balance:
-                raise InsufficientFundsError(
-                    f"insufficient funds: the bets need {stake}, balance is {balance}",
-                    balance=balance, needed=stake)
+                raise InsufficientFundsError(key="error.funds", balance=balance, needed=stake)
             player = await connection.one(_PLAYER_SEEDS, {"player": player_id})
             if player is None:
                 raise NotFoundError(f"no player {player_id!r}")
+            if self.responsible is not None:
+                await self.responsible.check_opening(connection, player_id, player["responsible_gaming"],
+                                                     most_at_stake(game, valid))
             opening = self._opening(player_id, game, valid, stake, idempotency_key, player)
             await connection.run(_NEXT_NONCE, {
                 "player": player_id, "nonce": opening.nonce + 1, "next_server_seed": opening.next_seed})
             balance = await ledger.post_player_movements(
                 connection, player_id, opening.movements, at=opening.at, round_id=opening.round_id,
-                balance=balance)
+                balance=balance, house=house_account(opening.values["currency"]))
             values = self._opened_row(game, opening, balance)
             await connection.run(_INSERT_ROUND, values)
         self._states.remember(opening.round_id, 1, opening.state)
@@ -184,9 +212,13 @@ class RoundService:
                     pgsteps.PLAYER_AND_KEY, {"player": player_id, "idempotency_key": idempotency_key})
             if player is None or player.get("key_round") is not None or stake > int(player["balance"]):
                 return None
+            if self.responsible is not None and self.responsible.needs_check(player["responsible_gaming"],
+                                                                             player_id):
+                return None  # checked on the locked path, where the player's rounds cannot change meanwhile
             balance = int(player["balance"])
             opening = self._opening(player_id, game, valid, stake, idempotency_key, player)
-            debits, delta, entries = ledger.player_entries(player_id, opening.movements)
+            debits, delta, entries = ledger.player_entries(player_id, opening.movements,
+                                                           house=house_account(opening.values["currency"]))
             if debits > balance:
                 return None
             values = self._opened_row(game, opening, balance + delta)
@@ -222,12 +254,12 @@ class RoundService:
                   "returned": returned}]
         values = {
             "id": round_id, "player_id": player_id, "game": game.name,
-            "rules_version": game.rules.rules_version, "rules_fingerprint": self._fingerprints[game.name],
+            "rules_version": game.rules.rules_version, "rules_fingerprint": self._fingerprints[id(game)],
             "idempotency_key": idempotency_key, "bets": json.dumps(valid),
             "deck": json.dumps(list(deal.deck)), "server_seed": deal.server_seed,
             "commitment": deal.commitment, "client_seed": str(player["client_seed"]), "nonce": nonce,
             "algorithm": deal.algorithm, "total_stake": stake, "total_returned": returned,
-            "created_at": at,
+            "created_at": at, "currency": self.offer.currency_code_of(game),
         }
         return _Opening(round_id, nonce, next_seed, state, view, movements, steps, values, at)
 
@@ -251,8 +283,8 @@ class RoundService:
             row, balance = await self._locked_round(connection, player_id, round_id)
             steps = json.loads(row["steps"])
             if step is not None and step != len(steps):
-                if 0 < step < len(steps) and self.game(row["game"]).aliases.get(action, action) \
-                        == steps[step]["action"]:
+                aliases = self.game(row["game"], row["currency"]).aliases
+                if 0 < step < len(steps) and aliases.get(action, action) == steps[step]["action"]:
                     return str(row["view"])
                 raise ConflictError(
                     f"step {step}: the round is at step {len(steps)} "
@@ -288,7 +320,8 @@ class RoundService:
     ) -> ViewJSON | None:
         """Write the step if ``row`` and ``balance`` are still the round's and the player's."""
         round_id = str(row["id"])
-        if row["player_id"] != player_id or row["status"] != "open" or row["game"] not in self.games:
+        if row["player_id"] != player_id or row["status"] != "open" or row["game"] not in self.games \
+                or row["currency"] not in self.offer.engines:
             return None
         if step is not None and step != len(json.loads(row["steps"])):
             return None
@@ -296,7 +329,8 @@ class RoundService:
             planned = self._next_step(row, action, source="player", balance=balance)
         except DealerPokerError:
             return None
-        debits, delta, entries = ledger.player_entries(player_id, planned.movements)
+        debits, delta, entries = ledger.player_entries(player_id, planned.movements,
+                                                       house=house_account(str(row["currency"])))
         if debits > balance:
             return None
         changes = self._step_changes(row, planned, balance + delta)
@@ -323,7 +357,7 @@ class RoundService:
                 if row["status"] != "open" or row["updated_at"] >= cutoff:
                     continue  # the player came back meanwhile
                 while row["status"] == "open":
-                    game = self.game(row["game"])
+                    game = self.game(row["game"], row["currency"])
                     state = self._replay(game, row)
                     action = timer_action(game, state, funds=balance)
                     await self._apply(connection, row, action, source="timer", balance=balance)
@@ -361,21 +395,18 @@ class RoundService:
         """
         async with self.database.direct() as connection:
             row = await self._owned_round(connection, player_id, round_id)
-        game = self.game(row["game"])
+        game = self.game(row["game"], row["currency"])
         steps = json.loads(row["steps"])
         state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
         frames = [{"step": steps[0], **game.view(state)}]
         for step in steps[1:]:
             state, _ = game.apply(state, step["action"])
             frames.append({"step": step, **game.view(state)})
-        return {"id": row["id"], "game": row["game"], "status": row["status"], "frames": frames}
+        return {"id": row["id"], "game": row["game"], "currency": row["currency"], "status": row["status"],
+                "frames": frames}
 
     async def balance(self, player_id: str) -> int:
-        async with self.database.transaction() as connection:
-            balance = await ledger.balance_of(connection, player_id)
-        if balance is None:
-            raise NotFoundError(f"no player {player_id!r}")
-        return balance
+        return (await self.account(player_id))[0]
 
     # ---- the shared step --------------------------------------------------------------
     @staticmethod
@@ -409,7 +440,7 @@ class RoundService:
         planned = self._next_step(row, action, source=source, balance=balance)
         balance = await ledger.post_player_movements(
             connection, str(row["player_id"]), planned.movements, at=planned.at, round_id=planned.round_id,
-            balance=balance)
+            balance=balance, house=house_account(str(row["currency"])))
         changes = self._step_changes(row, planned, balance)
         await connection.run(_UPDATE_ROUND, {"round": planned.round_id, **changes})
         self._states.remember(planned.round_id, planned.number + 1, planned.state)
@@ -418,7 +449,7 @@ class RoundService:
     def _next_step(self, row: Mapping[str, Any], action: str, *, source: str, balance: int) -> _Step:
         """The engine's next step of an open round (nothing written yet); raises if the action is
         not allowed or ``balance`` does not cover its stake."""
-        game = self.game(row["game"])
+        game = self.game(row["game"], row["currency"])
         round_id = str(row["id"])
         if row["status"] != "open":
             raise IllegalActionError(f"{action!r} is not allowed: round {round_id} is settled",
@@ -429,8 +460,7 @@ class RoundService:
         state, paid = decide(game, state, action, already_returned=int(row["total_returned"]))
         stake, returned = paid.stake, paid.returned
         if stake > balance:
-            raise InsufficientFundsError(f"insufficient funds: {stake} needed, balance is {balance}",
-                                         balance=balance, needed=stake)
+            raise InsufficientFundsError(key="error.funds", balance=balance, needed=stake)
         at = timestamp(self.clock())
         view = game.view(state)
         movements = [ledger.Movement(f"{round_id}:{number}", -stake, "stake")]
@@ -459,6 +489,7 @@ class RoundService:
         full = {
             "id": record["id"],
             "status": "settled" if settled else "open",
+            "currency": record["currency"],
             **view,
             "steps": steps,
             "balance": balance,

@@ -24,17 +24,17 @@ metadata = MetaData()
 # SQLite only auto-increments an INTEGER PRIMARY KEY.
 _SERIAL = BigInteger().with_variant(Integer(), "sqlite")
 
-HOUSE = "house"
-"""The house account: the other side of every stake and every return."""
-
 accounts = Table(
     "accounts", metadata,
     Column("id", String(40), primary_key=True),
-    Column("kind", String(10), nullable=False),  # "player" | "house"
+    # "player" | "house": one house account per currency, ``games.currency.house_account``
+    Column("kind", String(10), nullable=False),
     # Materialised for players (checked against their entries); the house's balance is the
     # sum of its entries, so no single row is written by every player's transaction.
     Column("balance", BigInteger, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
+    # Every entry of the account is in this currency (migration 0006); a player keeps theirs.
+    Column("currency", String(8), nullable=False),
 )
 
 players = Table(
@@ -46,6 +46,8 @@ players = Table(
     Column("created_at", String(32), nullable=False),
     # The seed of this player's next round, committed (its SHA-256 shown) before they bet.
     Column("next_server_seed", String(64), nullable=True),
+    # JSON: limits, restriction and session state (``responsible``); null: none ever set (0007).
+    Column("responsible_gaming", Text, nullable=True),
 )
 
 ledger_entries = Table(
@@ -87,6 +89,7 @@ rounds = Table(
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
     Column("settled_at", String(32), nullable=True),
+    Column("currency", String(8), nullable=False),  # fixed when the round opens (migration 0006)
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),
@@ -99,4 +102,16 @@ rules_documents = Table(
     Column("rules_version", String(64), nullable=False),
     Column("document", Text, nullable=False),  # JSON: the rules as played (paytables, limits)
     Column("created_at", String(32), nullable=False),
+)
+
+# Every change of a player's responsible-gaming settings, as it was made (migration 0007).
+rg_events = Table(
+    "rg_events", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("player_id", String(40), nullable=False),
+    Column("at", String(32), nullable=False),
+    Column("by", String(60), nullable=False),  # "player" | "operator:{id}" | "server"
+    Column("kind", String(32), nullable=False),  # "limit" | "restriction" | "reality_check" | "session"
+    Column("detail", Text, nullable=False),  # JSON
+    Index("ix_rg_events_player", "player_id", "id"),
 )

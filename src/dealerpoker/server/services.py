@@ -11,6 +11,8 @@ from dealerpoker.games import AnyGame
 from dealerpoker.server import accounts
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
+from dealerpoker.server.offer import Offer
+from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.settings import Settings
 
@@ -29,11 +31,15 @@ class Services:
     settings: Settings
     database: Database
     games: Mapping[str, AnyGame]
+    """Every game in the default currency (``offer`` has them in each currency)."""
     rounds: RoundService
     rng: random.Random
     clock: Clock
-    games_document: dict[str, Any]
-    """The ``GET /api/games`` body, built once (RTPs are precomputed, never computed per request)."""
+    offer: Offer
+    responsible: ResponsibleGaming
+    games_documents: dict[str, dict[str, Any]]
+    """Currency -> the ``GET /api/games`` body, built once (RTPs are precomputed, never
+    computed per request)."""
     startup: list[Hook] = field(default_factory=list)
     shutdown: list[Hook] = field(default_factory=list)
     _players_by_token: dict[str, str] = field(default_factory=dict)
@@ -41,10 +47,19 @@ class Services:
     def now(self) -> str:
         return timestamp(self.clock())
 
-    async def create_player(self) -> accounts.NewPlayer:
+    @property
+    def games_document(self) -> dict[str, Any]:
+        """The ``GET /api/games`` body in the default currency."""
+        return self.games_documents[self.offer.default_currency]
+
+    async def create_player(self, currency: str | None = None) -> accounts.NewPlayer:
+        """A demo player in ``currency`` (default: the default currency) with its starting balance."""
+        code = self.offer.default_currency if currency is None else currency
+        table = self.offer.currencies[code]
+        balance = self.settings.starting_balance if table.starting_balance is None else table.starting_balance
         async with self.database.transaction() as connection:
-            return await accounts.create_player(
-                connection, starting_balance=self.settings.starting_balance, at=self.now())
+            return await accounts.create_player(connection, starting_balance=balance, currency=code,
+                                                at=self.now())
 
     async def authenticate(self, token: str) -> str:
         """The player id for a bearer token (tokens never change, so they are cached)."""

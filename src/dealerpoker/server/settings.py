@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.responsible.policy import InvalidLimitError, Profile
 
 DEFAULT_DATABASE_URL = "sqlite:///dealerpoker.db"
 """The embedded default: ``dealerpoker.db`` in the working directory."""
@@ -28,9 +29,16 @@ class Settings:
 
     database_url: str = DEFAULT_DATABASE_URL
     starting_balance: int = 100_000
-    """Minor units credited (from the house) to each new demo player."""
+    """Minor units credited (from the house) to each new demo player in a currency whose entry
+    in the currencies file does not say (``starting_balance`` there wins)."""
+    currencies_file: str | None = None
+    """A TOML file of the currencies players may hold, with their limits and chips
+    (``dealerpoker.server.currencies``; default: the shipped ``currencies.toml``)."""
     rules_files: Mapping[str, str] = field(default_factory=dict)
     """Game id -> a TOML file merged over the shipped rules (limits, paytables, timeouts)."""
+    responsible_gaming: Profile = field(default_factory=Profile)
+    """The deployment's responsible-gaming profile: reality checks, cooling-off of raised limits,
+    play sessions, the least time between rounds (an operator's players: their operator's)."""
     abandon_after_seconds: float = 3600.0
     """An open round untouched this long is completed with the timer's default actions."""
     reaper_interval_seconds: float = 30.0
@@ -55,10 +63,35 @@ class Settings:
             values["database_url"] = env["DEALERPOKER_DATABASE_URL"]
         if "DEALERPOKER_STARTING_BALANCE" in env:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
+        if "DEALERPOKER_CURRENCIES" in env:
+            values["currencies_file"] = env["DEALERPOKER_CURRENCIES"]
+        profile = {name: _number(env, variable) for variable, name in _PROFILE_ENVIRONMENT.items()
+                   if variable in env}
+        if profile:
+            try:
+                values["responsible_gaming"] = Profile(**profile)  # type: ignore[arg-type]
+            except InvalidLimitError as error:
+                raise SettingsError(f"responsible gaming: {error}") from None
         if "DEALERPOKER_ABANDON_AFTER" in env:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)  # type: ignore[arg-type]
+
+
+_PROFILE_ENVIRONMENT = {
+    "DEALERPOKER_REALITY_CHECK_MINUTES": "reality_check_minutes",
+    "DEALERPOKER_LIMIT_COOLING_OFF_HOURS": "cooling_off_hours",
+    "DEALERPOKER_SESSION_GAP_MINUTES": "session_gap_minutes",
+    "DEALERPOKER_MIN_ROUND_SECONDS": "min_round_seconds",
+}
+
+
+def _number(env: Mapping[str, str], name: str) -> int | float:
+    try:
+        value = float(env[name])
+    except ValueError:
+        raise SettingsError(f"{name}: expected a number, got {env[name]!r}") from None
+    return int(value) if value.is_integer() and not name.endswith(("HOURS", "SECONDS")) else value
 
 
 def _int(env: Mapping[str, str], name: str) -> int:

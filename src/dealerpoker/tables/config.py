@@ -48,7 +48,7 @@ import hashlib
 import hmac
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -59,8 +59,12 @@ from dealerpoker.games import get_game
 from dealerpoker.games.rules import GAMES, Rules, load_rules
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+_CURRENCY = re.compile(r"^[A-Za-z]{2,8}$")
+CurrencyOverrides = Callable[[str | None, str], Mapping[str, Any]]
+"""(table currency or None for the default, game) -> that currency's rule overrides (limits, chips),
+merged under the table's own; raises ``ValueError`` for a currency the server does not offer."""
 _TABLE_KEYS = {
-    "id", "title", "game", "rules_file", "rules", "limits",
+    "id", "title", "game", "rules_file", "rules", "limits", "currency",
     "betting_seconds", "decision_seconds", "pause_seconds", "dealing", "video_url", "studio",
 }  # fmt: skip
 _STUDIO_KEYS = {"dealer_key", "dealer_key_env", "deal_seconds"}
@@ -108,6 +112,8 @@ class TableConfig:
     #: The studio's stream the player page shows above the felt (HLS/WebRTC page, video file).
     video_url: str | None = None
     studio: StudioConfig | None = None
+    currency: str | None = None
+    """The currency every player at the table plays in (None: the server's default currency)."""
 
     @property
     def decision_points(self) -> tuple[str, ...]:
@@ -136,6 +142,7 @@ class TableConfig:
             "limits": {name: {"min": lim.min, "max": lim.max} for name, lim in self.rules.limits.items()},
             "chips": list(self.rules.chips),
             "rules_fingerprint": self.rules.fingerprint(),
+            "currency": self.currency,
             "dealing": self.dealing,
             "video_url": self.video_url,
             "deal_seconds": None if self.studio is None else self.studio.deal_seconds,
@@ -148,22 +155,28 @@ def default_tables_text() -> str:
 
 
 def load_tables(path: str | Path | None = None, *,
-                environ: Mapping[str, str] | None = None) -> tuple[TableConfig, ...]:
+                environ: Mapping[str, str] | None = None,
+                currency_overrides: CurrencyOverrides | None = None) -> tuple[TableConfig, ...]:
     """Tables from an operator's TOML file; the shipped example when ``path`` is None.
 
     ``environ`` holds the variables a ``dealer_key_env`` names (the server passes its environment).
     """
     if path is None:
-        return parse_tables(default_tables_text(), where="tables.toml", environ=environ)
+        return parse_tables(default_tables_text(), where="tables.toml", environ=environ,
+                            currency_overrides=currency_overrides)
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidTablesError(f"{path}: cannot read tables file: {error}") from None
-    return parse_tables(text, where=str(path), base=Path(path).parent, environ=environ)
+    return parse_tables(text, where=str(path), base=Path(path).parent, environ=environ,
+                        currency_overrides=currency_overrides)
 
 
 def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
-                 environ: Mapping[str, str] | None = None) -> tuple[TableConfig, ...]:
+                 environ: Mapping[str, str] | None = None,
+                 currency_overrides: CurrencyOverrides | None = None) -> tuple[TableConfig, ...]:
+    """``currency_overrides``: each currency's limits and chips (the server's currencies), which
+    a table's own ``limits`` and ``rules`` override."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -176,7 +189,7 @@ def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
         raise InvalidTablesError(f"{where}: tables: expected at least one [[tables]] entry")
     tables: list[TableConfig] = []
     for number, row in enumerate(rows):
-        table = _table(row, f"{where}: tables[{number}]", base, environ or {})
+        table = _table(row, f"{where}: tables[{number}]", base, environ or {}, currency_overrides)
         if any(t.id == table.id for t in tables):
             raise InvalidTablesError(f"{where}: tables[{number}].id: duplicate table id {table.id!r}")
         tables.append(table)
@@ -232,7 +245,8 @@ def _video_url(row: Mapping[str, Any], where: str) -> str | None:
     return url
 
 
-def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str]) -> TableConfig:
+def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str],
+           currency_overrides: CurrencyOverrides | None) -> TableConfig:
     if not isinstance(row, Mapping):
         raise InvalidTablesError(f"{where}: expected a table")
     unknown = set(row) - _TABLE_KEYS
@@ -245,10 +259,23 @@ def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str]) 
     game = row.get("game")
     if game not in GAMES:
         raise InvalidTablesError(f"{where}.game: expected one of {', '.join(GAMES)}, got {game!r}")
+    currency = row.get("currency")
+    if currency is not None and (not isinstance(currency, str) or not _CURRENCY.match(currency)):
+        raise InvalidTablesError(f"{where}.currency: expected a currency code such as EUR, got {currency!r}")
     overrides = row.get("rules", {})
     if not isinstance(overrides, Mapping):
         raise InvalidTablesError(f"{where}.rules: expected a table of rule overrides")
-    overrides = dict(overrides)
+    base_overrides: Mapping[str, Any] = {}
+    if currency_overrides is not None:
+        try:
+            base_overrides = currency_overrides(currency, game)
+        except ValueError as error:
+            raise InvalidTablesError(f"{where}.currency: {error}") from None
+    merged = dict(base_overrides)
+    for key, value in overrides.items():  # the table's own limits win field by field
+        merged[key] = {**merged.get(key, {}), **value} if key == "limits" and isinstance(value, Mapping) \
+            else value
+    overrides = merged
     if "limits" in row:
         if not isinstance(row["limits"], Mapping):
             raise InvalidTablesError(f"{where}.limits: expected a table such as ante = {{ min, max }}")
@@ -278,4 +305,5 @@ def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str]) 
         dealing=str(row.get("dealing", "rng")),
         video_url=_video_url(row, where),
         studio=_studio(row, where, environ),
+        currency=currency,
     )

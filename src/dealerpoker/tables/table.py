@@ -75,8 +75,8 @@ class LiveTableError(DealerPokerError, ValueError):
 
     status = 409
 
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None, *, code: str, **params: Any) -> None:
+        super().__init__(message, **params)
         self.code = code
 
 
@@ -220,7 +220,7 @@ def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str
     shell's to check, as the stakes are debited when the window closes.
     """
     if rnd.phase is not Phase.BETTING or expired(rnd, now):
-        raise LiveTableError("no more bets: the betting window is closed", code="no_more_bets")
+        raise LiveTableError(code="no_more_bets", key="error.live.no_more_bets")
     if not bets:
         if player_id not in rnd.seats:
             return rnd
@@ -377,14 +377,15 @@ def enter(rnd: LiveRound, table: TableConfig, target: str, now: float) -> LiveRo
 def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: float) -> LiveRound:
     """Accept a player's decision at the current point (final once accepted)."""
     if rnd.phase is not Phase.DECISION or expired(rnd, now):
-        raise LiveTableError("no decision is open at this table now", code="no_decision_open")
+        raise LiveTableError(code="no_decision_open", key="error.live.no_decision_open")
     seat = rnd.seats.get(player_id)
     if seat is None:
-        raise LiveTableError("you have no bets in this round", code="not_seated")
+        raise LiveTableError(code="not_seated", key="error.live.not_seated")
     if seat.state.phase != rnd.point:
-        raise LiveTableError("your hand is already settled", code="no_decision_open")
+        raise LiveTableError(code="no_decision_open", key="error.live.hand_settled")
     if seat.pending is not None:
-        raise LiveTableError(f"you already chose {seat.pending} at the {rnd.point}", code="already_decided")
+        raise LiveTableError(code="already_decided", key="error.live.already_decided", action=seat.pending,
+                             point=rnd.point)
     game.check_action(seat.state, action)
     return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action, pending_at=now)},
                    undecided=rnd.undecided - 1)

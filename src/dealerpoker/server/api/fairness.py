@@ -72,7 +72,8 @@ async def get_round_record(
 
 
 def install_fairness_api(app: FastAPI, services: Services) -> None:
-    fairness = FairnessService(services.database, services.games, rng=services.rng, clock=services.clock)
+    fairness = FairnessService(services.database, services.games, rng=services.rng, clock=services.clock,
+                               engines=services.offer.all_engines())
     app.state.fairness = fairness
     services.startup.append(fairness.store_rules)
     app.include_router(router)

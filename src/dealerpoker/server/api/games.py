@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games import AnyGame
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
-from dealerpoker.server.api.deps import ServicesDep, reject_unknown_query
+from dealerpoker.messages import DEFAULT_LANGUAGE, catalogue, english_names, render
+from dealerpoker.server.api.deps import ServicesDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import GamesOut
 
 router = APIRouter(dependencies=[Depends(reject_unknown_query)])
@@ -46,15 +47,19 @@ def describe_game(game: AnyGame, rtp: RtpSource = no_rtp) -> dict[str, Any]:
     }
 
 
-def _row(hand: str, pays: int | str) -> dict[str, Any]:
-    return {"hand": hand, "pays": pays}
+def _row(key: str, pays: int | str, fallback: str | None = None, **params: Any) -> dict[str, Any]:
+    """A paytable row: its catalogue ``key`` and ``params`` (pages show it in the player's
+    language) and ``hand``, the English text (``fallback``: a rules file's own line name)."""
+    hand = fallback if fallback is not None else render(key, english_names(params))
+    return {"hand": hand, "key": key, "params": params, "pays": pays}
 
 
-def _category_rows(table: Mapping[HandCategory, int], pair_label: str | None = None) -> list[dict[str, Any]]:
-    """Best hand first; ``pair_label`` names the One Pair line when it needs a minimum pair."""
+def _category_rows(table: Mapping[HandCategory, int], pair_rank: str | None = None) -> list[dict[str, Any]]:
+    """Best hand first; ``pair_rank`` names the One Pair line when it needs a minimum pair."""
     ordered = sorted(table.items(), key=lambda item: item[0], reverse=True)
-    return [_row(pair_label if category is HandCategory.ONE_PAIR and pair_label else category.title, pays)
-            for category, pays in ordered]
+    return [_row("paytable.pair_or_better", pays, rank_plural=pair_rank)
+            if category is HandCategory.ONE_PAIR and pair_rank
+            else _row(f"category.{category.slug}", pays) for category, pays in ordered]
 
 
 def field_paytables(game: AnyGame) -> dict[str, dict[str, Any]]:
@@ -65,35 +70,50 @@ def field_paytables(game: AnyGame) -> dict[str, dict[str, Any]]:
 
     >>> from dealerpoker.games import get_game
     >>> field_paytables(get_game("casino-holdem"))["aa"]["rows"][-1]
-    {'hand': 'Aces or Better', 'pays': 7}
-    >>> field_paytables(get_game("texas-bonus"))["ante"]["rows"]
-    [{'hand': 'Flush or better', 'pays': 1}, {'hand': 'Below a Flush', 'pays': 'push'}]
+    {'hand': 'Aces or Better', 'key': 'paytable.pair_or_better', 'params': {'rank_plural': 'A'}, 'pays': 7}
+    >>> [row["hand"] for row in field_paytables(get_game("texas-bonus"))["ante"]["rows"]]
+    ['Flush or better', 'Below a Flush']
     """
     rules = game.rules
     if isinstance(rules, TexasBonusRules):
-        qualifier = rules.ante_qualifier.title
-        bonus = [_row(line.name, line.pays) for line in rules.bonus_paytable]
+        qualifier = rules.ante_qualifier.slug
+        bonus = [_bonus_row(line.name, line.hands, line.pays) for line in rules.bonus_paytable]
         if rules.both_aces_pays:
-            bonus.insert(0, _row("Ace - Ace for you and the dealer", rules.both_aces_pays))
+            bonus.insert(0, _row("paytable.both_aces", rules.both_aces_pays))
         return {
-            "ante": {"rows": [_row(f"{qualifier} or better", 1), _row(f"Below a {qualifier}", "push")],
-                     "note": f"When your hand beats the dealer's: a {qualifier} or better pays 1 to 1, "
-                             "a lower hand is a stand-off. Flop, Turn and River bets pay 1 to 1."},
-            "bonus": {"rows": bonus, "note": "On your first two cards, paid straight after the deal."},
+            "ante": {"rows": [_row("paytable.or_better", 1, category=qualifier),
+                              _row("paytable.below", "push", category=qualifier)],
+                     **_note("paytable.note.texas_ante", category=qualifier)},
+            "bonus": {"rows": bonus, **_note("paytable.note.texas_bonus")},
         }
     assert isinstance(rules, CasinoHoldemRules)
     return {
         "ante": {"rows": _category_rows(rules.ante_paytable),
-                 "note": "Paid when you beat a qualifying dealer (pair of "
-                         f"{rules.dealer_qualifier_rank.plural} or better; the Raise pays 1 to 1) "
-                         "and when the dealer does not qualify "
-                         "(the Raise is returned)."},
-        "aa": {"rows": _category_rows(rules.aa_paytable, f"{rules.aa_min_pair_rank.plural} or Better"),
-               "note": "On your two cards and the flop, whatever the dealer holds."},
+                 **_note("paytable.note.casino_ante", rank_plural=rules.dealer_qualifier_rank.char)},
+        "aa": {"rows": _category_rows(rules.aa_paytable, rules.aa_min_pair_rank.char),
+               **_note("paytable.note.casino_aa")},
     }
 
 
-@router.get("/api/games", response_model=GamesOut, tags=["games"])
-async def list_games(services: ServicesDep) -> JSONResponse:
-    """The games this server deals, as configured (limits and paytables from the rules files)."""
-    return JSONResponse(services.games_document)
+def _bonus_row(name: str, hands: tuple[str, ...], pays: int) -> dict[str, Any]:
+    """A Bonus line: the catalogue names the shipped lines by their hands (``paytable.bonus.AQs+AJs``);
+    a line only a rules file has keeps the name the file gives it."""
+    key = "paytable.bonus." + "+".join(hands)
+    return _row(key, pays) if key in catalogue(DEFAULT_LANGUAGE) else _row(key, pays, fallback=name)
+
+
+def _note(key: str, **params: Any) -> dict[str, Any]:
+    return {"note": render(key, english_names(params)), "note_key": key, "note_params": params}
+
+
+@router.get("/api/games", response_model=GamesOut, responses=error_responses(422), tags=["games"])
+async def list_games(
+    services: ServicesDep,
+    currency: Annotated[str | None, Query(max_length=8, description="limits and chips in this currency "
+                                          "(default: the server's default currency)")] = None,
+) -> JSONResponse:
+    """The games this server deals, as configured (limits and paytables from the rules files, limits
+    and chips of the currency asked for)."""
+    code = services.offer.default_currency if currency is None else currency
+    services.offer.currencies[code]
+    return JSONResponse(services.games_documents[code])

@@ -20,14 +20,28 @@ class ErrorOut(Open):
     message: str = Field(description="what is wrong, for people")
 
 
+class CurrencyOut(Strict):
+    code: str = Field(description="ISO 4217 code, or a configured one such as mBTC")
+    exponent: int = Field(description="decimals of the minor unit (amounts are integers of minor units)")
+    symbol: str | None = Field(description="what to show beside amounts of a currency ISO does not list")
+
+
+class SessionIn(Strict):
+    currency: str | None = Field(default=None, max_length=8, examples=["JPY"],
+                                 description="the new demo player's currency (one the server offers; "
+                                             "default: its default currency)")
+
+
 class SessionOut(Strict):
     token: str
     player_id: str
     balance: int
+    currency: str = Field(description="every amount of this player is in this currency's minor units")
 
 
 class BalanceOut(Strict):
     balance: int
+    currency: str
 
 
 class FieldOut(Strict):
@@ -52,6 +66,7 @@ class GameOut(Strict):
 
 class GamesOut(Strict):
     games: list[GameOut]
+    currency: CurrencyOut = Field(description="the currency of every limit and chip above")
 
 
 class StepOut(Open):
@@ -86,6 +101,7 @@ class RoundView(Open):
     settlement: dict[str, Any] | None
     steps: list[StepOut]
     balance: int
+    currency: str = Field(description="the currency of every amount of the round, fixed when it opened")
     fairness: FairnessOut
 
 
@@ -107,6 +123,7 @@ class ReplayFrame(Open):
 class ReplayOut(Strict):
     id: str
     game: str
+    currency: str
     status: Literal["open", "settled"]
     frames: list[ReplayFrame]
 

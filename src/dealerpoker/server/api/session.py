@@ -7,21 +7,24 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
-from dealerpoker.server.api.models import BalanceOut, SessionOut
+from dealerpoker.server.api.models import BalanceOut, SessionIn, SessionOut
 
 router = APIRouter(dependencies=[Depends(reject_unknown_query)])
 
 
 @router.post("/api/session", response_model=SessionOut, responses=error_responses(400, 422), tags=["players"])
-async def create_session(services: ServicesDep) -> SessionOut:
-    """A new demo player with the configured starting balance. Keep the token: it is shown once."""
-    player = await services.create_player()
-    return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance)
+async def create_session(services: ServicesDep, body: SessionIn | None = None) -> SessionOut:
+    """A new demo player with the configured starting balance, in the currency asked for (default:
+    the server's default currency). Keep the token: it is shown once."""
+    player = await services.create_player(None if body is None else body.currency)
+    return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance,
+                      currency=player.currency)
 
 
 @router.get("/api/balance", response_model=BalanceOut, responses=error_responses(401), tags=["players"])
 async def balance(services: ServicesDep, player: PlayerDep) -> BalanceOut:
-    return BalanceOut(balance=await services.rounds.balance(player))
+    amount, currency = await services.rounds.account(player)
+    return BalanceOut(balance=amount, currency=currency)
 
 
 @router.get("/healthz", tags=["operations"])

@@ -159,6 +159,7 @@ async def _record(connection: AsyncConnection, row: Row[Any], seats: list[Row[An
         seats=[_seat(round_id, seat) for seat in sorted(seats, key=lambda s: str(s.player_id))],
         ledger=[{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
                  "at": e.created_at} for e in entries],
+        currency=stored.get("currency"),
         studio=_studio(stored) if stored.get("dealing") == "studio" else None,
     )
 

@@ -118,7 +118,8 @@ class DealerDesk:
     async def _dealt(self, updated: LiveRound, *, street_in: bool) -> None:
         """Commit a card report or void; a completed street shows its cards to everyone (and the
         hole cards' commit credits each won Bonus, as an RNG table's deal does)."""
-        bonus = {"bonus": core.bonus_payouts(updated)} if street_in else None
+        hole_cards = street_in and updated.street_start == 0  # the first street: the Bonus is decided
+        bonus = {"bonus": core.bonus_payouts(updated)} if hole_cards else None
         await self._commit(to_record(updated, None), step="deal", debits={}, credits={}, extra_credits=bonus)
         self.round = updated
         if street_in:

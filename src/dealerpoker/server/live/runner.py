@@ -44,6 +44,8 @@ from typing import Any
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
+from dealerpoker.games.currency import DEFAULT_CURRENCY
+from dealerpoker.messages import render
 from dealerpoker.server.live.dealer import LAST_ROUNDS, DealerDesk
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
@@ -64,8 +66,10 @@ class TableRunner(DealerDesk):
     def __init__(self, table: TableConfig, game: LiveGame, store: LiveStore, publisher: Publisher,
                  *, clock: Clock, watchers: Callable[[], int] = lambda: 0,
                  new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
-                 flush_delay: float = FLUSH_DELAY) -> None:
+                 flush_delay: float = FLUSH_DELAY, currency: str | None = None) -> None:
         self.table = table
+        #: Every amount at this table is in this currency (its players' accounts hold it).
+        self.currency = currency or table.currency or DEFAULT_CURRENCY
         self.game = game
         self.store = store
         self.publisher = publisher
@@ -85,7 +89,7 @@ class TableRunner(DealerDesk):
     # ----- views and messages -------------------------------------------------------------
     def table_message(self, event: str) -> dict[str, Any]:
         message: dict[str, Any] = {"type": "table", "event": event, "players": self.watchers(),
-                                   "server_time": self.clock()}
+                                   "server_time": self.clock(), "currency": self.currency}
         if self.round is None:
             message.update(table=self.table.id, phase="idle", round=None, deadline=None)
             return message
@@ -96,7 +100,8 @@ class TableRunner(DealerDesk):
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
         view = views.seat_view(self.round, self.game, player_id) if self.round is not None else None
-        message = {"type": "you", "round": self.round.round_id if self.round else None,
+        message = {"type": "you", "currency": self.currency,
+                   "round": self.round.round_id if self.round else None,
                    "phase": str(self.round.phase) if self.round else "idle", "seat": view}
         if view is not None and self.round is not None and self.round.phase is Phase.PAUSE:
             # Settled and committed: the player's part of the round's audit record exists now.
@@ -122,7 +127,7 @@ class TableRunner(DealerDesk):
         async with self._lock:
             self._check_running()
             if self.round is None:
-                raise LiveTableError("no betting window is open", code="no_more_bets")
+                raise LiveTableError(code="no_more_bets", key="error.live.no_betting_window")
             updated = core.place_bets(self.round, self.game, player_id, bets, now=self.clock())
             seat = updated.seats.get(player_id)
             if seat is not None:
@@ -139,7 +144,7 @@ class TableRunner(DealerDesk):
         async with self._lock:
             self._check_running()
             if self.round is None:
-                raise LiveTableError("no decision is open at this table now", code="no_decision_open")
+                raise LiveTableError(code="no_decision_open", key="error.live.no_decision_open")
             updated = core.decide(self.round, self.game, player_id, action, now=self.clock())
             seat = self.round.seats[player_id]
             await self._require_funds(player_id, self.game.stake_for(seat.state, action))
@@ -156,15 +161,13 @@ class TableRunner(DealerDesk):
 
     def _check_running(self) -> None:
         if self.stale:
-            raise LiveTableError("this table moved to another server: send it again in a moment",
-                                 code="table_unavailable")
+            raise LiveTableError(code="table_unavailable", key="error.live.table_moved")
 
     async def _written(self, written: asyncio.Future[None]) -> None:
         try:
             await asyncio.shield(written)
         except StaleLeaseError:
-            raise LiveTableError("this table moved to another server: send it again in a moment",
-                                 code="table_unavailable") from None
+            raise LiveTableError(code="table_unavailable", key="error.live.table_moved") from None
 
     async def _write_pending(self, items: Any) -> None:
         await self.store.save_pending(self.table.id, items, fence=self._fence())
@@ -174,8 +177,7 @@ class TableRunner(DealerDesk):
         if balance is None or balance < needed:
             balance = await self.store.balance(player_id, fresh=True)
         if balance is None or balance < needed:
-            raise InsufficientFundsError(f"insufficient funds: {needed} needed, balance is {balance or 0}",
-                                         balance=balance or 0, needed=needed)
+            raise InsufficientFundsError(key="error.funds", balance=balance or 0, needed=needed)
 
     # ----- the clock ----------------------------------------------------------------------------
     async def resume(self, lease: int | None = None) -> bool:
@@ -372,6 +374,7 @@ class TableRunner(DealerDesk):
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
                       extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+        record["currency"] = self.currency  # stored with the round: its ledger's house account
         refused = await self.store.commit(record, fence=self._fence(), step=step, debits=debits,
                                           credits=credits, extra_credits=extra_credits)
         if record["phase"] == "betting":
@@ -413,5 +416,5 @@ def _decision(value: str) -> tuple[str, float | None]:
 
 
 def _refused(player_id: str) -> dict[str, Any]:
-    return {"type": "error", "error": "insufficient_funds",
-            "message": "your bets could not be debited when betting closed: you sit this round out"}
+    return {"type": "error", "error": "insufficient_funds", "key": "error.live.unpaid", "params": {},
+            "message": render("error.live.unpaid")}

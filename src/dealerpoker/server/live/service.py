@@ -24,10 +24,11 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
-from dealerpoker.games import get_game
+from dealerpoker.games import AnyGame, get_game
+from dealerpoker.games.payments import most_at_stake
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses
-from dealerpoker.server.errors import NotFoundError, error_fields
+from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
@@ -59,6 +60,7 @@ class LiveTables:
         self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
                                  if settings.redis_url else LocalCluster(self.hub))
         self.store = SqlStore(services.database, services.now)
+        self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._stop = asyncio.Event()
@@ -68,8 +70,11 @@ class LiveTables:
         def watchers() -> int:
             return self.cluster.watchers(table.id)
 
-        return TableRunner(table, get_game(table.game, table.rules), self.store, self.cluster,
-                           clock=self.now, watchers=watchers)
+        currency = table.currency or self.services.offer.default_currency
+        engine = get_game(table.game, table.rules)
+        self.engines[table.id] = engine
+        return TableRunner(table, engine, self.store, self.cluster, clock=self.now, watchers=watchers,
+                           currency=currency)
 
     def now(self) -> float:
         return self.services.clock().timestamp()
@@ -149,6 +154,7 @@ class LiveTables:
         balance = await self.store.balance(player_id)
         greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
                                     "table": runner.table.to_dict(), "balance": balance,
+                                    "currency": runner.currency,
                                     "process": self.cluster.process_id}
         if self.cluster.owns(table_id):
             return [serialise(m, self.now()) for m in
@@ -168,7 +174,8 @@ class LiveTables:
     async def dealer_welcome(self, table_id: str) -> list[str]:
         """What a studio's dealer is sent first: the table, then its view and what is expected."""
         runner = self.runners[table_id]
-        greeting = {"type": "welcome", "role": "dealer", "table": runner.table.to_dict()}
+        greeting = {"type": "welcome", "role": "dealer", "table": runner.table.to_dict(),
+                    "process": self.cluster.process_id}
         texts = [serialise(greeting, self.now())]
         if self.cluster.owns(table_id):
             expect = runner.expect_message()
@@ -193,6 +200,11 @@ class LiveTables:
                 bets = message.get("bets")
                 if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
                     return _error("bad_request", 'bet: expected "bets": {field: amount}')
+                if bets:
+                    await self._check_currency(runner, player_id)
+                    engine = self.engines[table_id]
+                    at_stake = most_at_stake(engine, engine.validate_bets(bets))
+                    await self.services.responsible.check_live_bet(player_id, at_stake)
                 return await runner.bet(player_id, bets)
             if kind == "decide":
                 action = message.get("action")
@@ -202,6 +214,12 @@ class LiveTables:
         except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
             return {"type": "error", **error_fields(error)}
         return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
+
+    async def _check_currency(self, runner: TableRunner, player_id: str) -> None:
+        currency = await self.services.rounds.currency_of(player_id)
+        if currency != runner.currency:
+            raise WrongCurrencyError(key="error.wrong_currency", table_currency=runner.currency,
+                                     currency=currency)
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -395,5 +413,11 @@ def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
     """The extension for ``dealerpoker serve --tables FILE --redis URL`` (env: DEALERPOKER_REDIS_URL)."""
     redis_url = redis_url or os.environ.get("DEALERPOKER_REDIS_URL") or None
     prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
-    tables = load_tables(tables_file, environ=os.environ)
-    return live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))
+
+    def install(app: FastAPI, services: Services) -> None:
+        # Each table plays in its currency: that currency's limits and chips under the table's own.
+        tables = load_tables(tables_file, environ=os.environ,
+                             currency_overrides=services.offer.table_overrides)
+        live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))(app, services)
+
+    return install

@@ -22,10 +22,11 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from dealerpoker.games.currency import DEFAULT_CURRENCY, house_account
 from dealerpoker.server.db import Database
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.live.schema import live_leases, live_pending, live_rounds, live_seats
-from dealerpoker.server.schema import HOUSE, accounts, ledger_entries
+from dealerpoker.server.schema import accounts, ledger_entries
 
 T = TypeVar("T")
 _CHUNK = 1000
@@ -140,10 +141,12 @@ class SqlStore:
             async with self.database.transaction() as connection:
                 await self._fence(connection, key[0], fence)
                 lock = not self.database.is_sqlite
-                balances = await post_batch(connection, round_id, step, debits, credits, at=at, lock=lock)
+                house = house_account(str(record.get("currency", DEFAULT_CURRENCY)))
+                balances = await post_batch(connection, round_id, step, debits, credits, at=at, lock=lock,
+                                            house=house)
                 for other, amounts in (extra_credits or {}).items():
                     balances.update(await post_batch(connection, round_id, other, {}, amounts, at=at,
-                                                     lock=lock))
+                                                     lock=lock, house=house))
                 await self._write_round(connection, record, at, settled=step == "settle")
                 written = await self._write_seats(connection, record, written, step, at)
                 if record["phase"] == "betting":  # a new round: the earlier rounds' intents are moot
@@ -239,8 +242,9 @@ def _seat_key(seat: Mapping[str, Any]) -> str:
 
 
 async def post_batch(connection: AsyncConnection, round_id: str, step: str, debits: Mapping[str, int],
-                     credits: Mapping[str, int], *, at: str, lock: bool) -> dict[str, int]:
-    """Post every stake (player -> house) and return (house -> player) of one step, batched.
+                     credits: Mapping[str, int], *, at: str, lock: bool, house: str) -> dict[str, int]:
+    """Post every stake (player -> house) and return (house -> player) of one step, batched
+    (``house``: the house account of the table's currency).
 
     Returns the new balances of the players it moved money for. Raises ``_Refused`` naming the
     players whose balance cannot cover their stake (the caller's transaction then rolls back:
@@ -276,14 +280,14 @@ async def post_batch(connection: AsyncConnection, round_id: str, step: str, debi
         .values(balance=accounts.c.balance + bindparam("p_delta")),
         [{"p_id": player, "p_delta": delta} for player, delta in todo.items()])
     memo = f"live {step}"[:40]
-    await connection.execute(insert(ledger_entries), list(_entries(todo, txid, round_id, memo, at)))
+    await connection.execute(insert(ledger_entries), list(_entries(todo, txid, round_id, memo, at, house)))
     return {player: balances[player] + delta for player, delta in todo.items()}
 
 
 def _entries(todo: Mapping[str, int], txid: Mapping[str, str], round_id: str, memo: str,
-             at: str) -> Iterable[dict[str, Any]]:
+             at: str, house: str) -> Iterable[dict[str, Any]]:
     for player, delta in todo.items():
         yield {"txid": txid[player], "account_id": player, "amount": delta, "round_id": round_id,
                "memo": memo, "created_at": at}
-        yield {"txid": txid[player], "account_id": HOUSE, "amount": -delta, "round_id": round_id,
+        yield {"txid": txid[player], "account_id": house, "amount": -delta, "round_id": round_id,
                "memo": memo, "created_at": at}

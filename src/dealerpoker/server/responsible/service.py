@@ -1,0 +1,251 @@
+"""Responsible gaming in the server: the players' state on their row, what they staked read from
+their rounds, every check made where a round opens (solo) or a bet is placed (live), and every
+change logged in ``rg_events``.
+
+Costs: a player with nothing set, under a profile without reality checks or pace, costs
+nothing more than before (their state is read with the row opening a round reads anyway).
+Anyone else's opening reads their last 24 hours of rounds (two indexed aggregates), under the
+lock on their account that opening a round takes, so two of their requests cannot both pass
+one limit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import BigInteger, bindparam, case, func, insert, literal_column, select, update
+
+from dealerpoker.server.clock import Clock, timestamp
+from dealerpoker.server.db import Database
+from dealerpoker.server.direct import DirectConnection
+from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.live.schema import live_seats
+from dealerpoker.server.responsible.policy import (
+    DAY,
+    LIMIT_KINDS,
+    SOURCES,
+    PlayerState,
+    Profile,
+    Usage,
+    check_opening,
+)
+from dealerpoker.server.schema import accounts, players, rg_events, rounds
+
+
+def _sums(table: Any, at: Any, returned: Any) -> Any:
+    day: Any = bindparam("day")
+    session: Any = bindparam("session")
+    # A literal, not a bound value: the precompiled statements bind named parameters only.
+    staked, zero = table.c.total_stake, literal_column("0", BigInteger)
+    return select(
+        func.coalesce(func.sum(case((at >= day, staked), else_=zero)), zero).label("day_staked"),
+        func.coalesce(func.sum(case((at >= day, returned), else_=zero)), zero).label("day_returned"),
+        func.coalesce(func.sum(case((at >= session, staked), else_=zero)), zero).label("session_staked"),
+        func.coalesce(func.sum(case((at >= session, returned), else_=zero)), zero).label("session_returned"),
+        func.max(at).label("last"),
+    ).where(table.c.player_id == bindparam("player")).where(at >= bindparam("since"))
+
+
+# Solo rounds count from their start, live seats from their last step (what they stake so far
+# is taken at no more bets and at each decision).
+_SOLO_USAGE = _sums(rounds, rounds.c.created_at, rounds.c.total_returned)
+_LIVE_USAGE = _sums(live_seats, live_seats.c.updated_at,
+                    func.coalesce(live_seats.c.total_returned, literal_column("0")))
+_STATE_FOR_UPDATE = select(players.c.responsible_gaming, accounts.c.currency) \
+    .join(accounts, accounts.c.id == players.c.id).where(players.c.id == bindparam("player")) \
+    .with_for_update()
+_WRITE_STATE = update(players).where(players.c.id == bindparam("player"))
+_LOG = insert(rg_events).inline()
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A player's state and usage as of one moment (what ``GET /api/responsible-gaming`` shows)."""
+
+    state: PlayerState
+    usage: Usage
+    session_start: datetime
+    new_session: bool
+
+
+class ResponsibleGaming:
+    """The checks and settings of responsible gaming over the database."""
+
+    def __init__(self, database: Database, *, clock: Clock, profile: Profile,
+                 profile_for: Callable[[str], Profile] | None = None) -> None:
+        self.database = database
+        self.clock = clock
+        self.profile = profile
+        # An operator's players may play under their operator's profile (``serve --operators``).
+        self.profile_for = profile_for or (lambda _player: profile)
+
+    def needs_check(self, state_json: str | None, player_id: str) -> bool:
+        """Whether opening a round for this player must be checked (their state or the profile)."""
+        return bool(state_json) or self.profile_for(player_id).checks_every_round
+
+    # ----- the checks -------------------------------------------------------------------------
+    async def check_opening(self, connection: DirectConnection, player_id: str, state_json: str | None,
+                            at_stake: int) -> None:
+        """In the unit of work opening a round, holding the player's lock: refuse it (an error
+        naming the reason), or note a new play session it starts."""
+        if not self.needs_check(state_json, player_id):
+            return
+        now = self.clock()
+        profile = self.profile_for(player_id)
+        state = PlayerState.from_json(state_json)
+        snapshot = await self._snapshot(connection, player_id, state, now, profile)
+        check_opening(snapshot.state, profile, snapshot.usage, at_stake, now, snapshot.session_start)
+        if snapshot.new_session:
+            await self._save(connection, player_id, snapshot.state.started_session(now), now, by="server",
+                             kind="session", detail={"started_at": timestamp(now)})
+
+    async def check_live_bet(self, player_id: str, at_stake: int) -> None:
+        """Before a live table accepts a player's bets (which it debits at no more bets)."""
+        async with self.database.direct() as connection:
+            row = await connection.one(_STATE_FOR_UPDATE, {"player": player_id})
+            if row is None:
+                raise NotFoundError(f"no player {player_id!r}")
+            await self.check_opening(connection, player_id, row["responsible_gaming"], at_stake)
+
+    async def _snapshot(self, connection: DirectConnection, player_id: str, state: PlayerState, now: datetime,
+                        profile: Profile) -> Snapshot:
+        stored = PlayerState(state.document).document.get("session_started_at")
+        session = stored if isinstance(stored, str) else timestamp(now)
+        day = timestamp(now - DAY)
+        values = {"player": player_id, "day": day, "session": session, "since": min(day, session)}
+        solo = await connection.one(_SOLO_USAGE, values) or {}
+        live = await connection.one(_LIVE_USAGE, values) or {}
+        lasts = [text for text in (solo.get("last"), live.get("last")) if text]
+        usage = Usage(
+            day_staked=int(solo.get("day_staked") or 0) + int(live.get("day_staked") or 0),
+            day_returned=int(solo.get("day_returned") or 0) + int(live.get("day_returned") or 0),
+            session_staked=int(solo.get("session_staked") or 0) + int(live.get("session_staked") or 0),
+            session_returned=int(solo.get("session_returned") or 0) + int(live.get("session_returned") or 0),
+            last_round_at=datetime.fromisoformat(max(lasts).replace("Z", "+00:00")) if lasts else None,
+        )
+        start, new = state.session_start(usage, now, profile)
+        if new:  # nothing of a session that has not started yet counts for it
+            usage = Usage(usage.day_staked, usage.day_returned, 0, 0, usage.last_round_at)
+        return Snapshot(state, usage, start, new)
+
+    # ----- what the player and the operator see and set ---------------------------------------
+    async def status(self, player_id: str) -> dict[str, Any]:
+        """The profile, the limits (each source's, what applies, raises waiting), a restriction,
+        and the play session so far (its time, stakes, net, the next reality check)."""
+        now = self.clock()
+        profile = self.profile_for(player_id)
+        async with self.database.direct() as connection:
+            row = await self._row(connection, player_id)
+            state = PlayerState.from_json(row["responsible_gaming"])
+            snapshot = await self._snapshot(connection, player_id, state, now, profile)
+        applied = state.limits(now)
+        limits: dict[str, Any] = {}
+        for kind in LIMIT_KINDS:
+            entry: dict[str, Any] = {"applies": applied.get(kind)}
+            for source in SOURCES:
+                entry[source] = state.limit_of(kind, source, now)
+                pending = state.pending_of(kind, source, now)
+                if pending is not None and source == "player":
+                    entry["pending"] = {"amount": pending[0], "applies_at": timestamp(pending[1])}
+            limits[kind] = entry
+        in_session = not snapshot.new_session
+        due = state.reality_check_at(snapshot.session_start, profile) if in_session else None
+        usage = snapshot.usage
+        return {
+            "currency": row["currency"],
+            "profile": profile.to_dict(),
+            "limits": limits,
+            "restriction": state.restriction(now),
+            "session": {
+                "active": in_session,
+                "started_at": timestamp(snapshot.session_start) if in_session else None,
+                "minutes": int((now - snapshot.session_start).total_seconds() // 60) if in_session else 0,
+                "staked": usage.session_staked, "returned": usage.session_returned,
+                "net": usage.session_returned - usage.session_staked,
+                "reality_check_at": None if due is None else timestamp(due),
+                "reality_check_due": due is not None and now >= due,
+            },
+            "day": {"staked": usage.day_staked, "returned": usage.day_returned,
+                    "net": usage.day_returned - usage.day_staked},
+            "server_time": timestamp(now),
+        }
+
+    async def set_limits(self, player_id: str, changes: Mapping[str, int | None], *, source: str,
+                         by: str) -> None:
+        """Set several limits at once (each checked first: a bad one changes nothing)."""
+        now = self.clock()
+        profile = self.profile_for(player_id)
+        async with self.database.direct() as connection:
+            row = await self._row(connection, player_id)
+            state = PlayerState.from_json(row["responsible_gaming"])
+            for kind, amount in changes.items():
+                state = state.set_limit(kind, amount, source=source, now=now, profile=profile)
+            await self._save(connection, player_id, state, now, by=by, kind="limit",
+                             detail={"source": source, "limits": dict(changes)})
+
+    async def restrict(self, player_id: str, kind: str, until: datetime | None, *, by: str,
+                       reason: str | None = None) -> dict[str, Any] | None:
+        """A self-exclusion or cool-off (``kind`` "none" lifts it); the restriction in force."""
+        now = self.clock()
+        async with self.database.direct() as connection:
+            row = await self._row(connection, player_id)
+            state = PlayerState.from_json(row["responsible_gaming"]).restrict(kind, until, by=by, now=now,
+                                                                               reason=reason)
+            await self._save(connection, player_id, state, now, by=by, kind="restriction",
+                             detail={"kind": kind, "until": None if until is None else timestamp(until),
+                                     "reason": reason})
+        found = state.restriction(now)
+        return None if found is None else dict(found)
+
+    async def take_break(self, player_id: str, hours: int) -> dict[str, Any] | None:
+        """The player's own cool-off: a break they cannot shorten (a longer one replaces it)."""
+        now = self.clock()
+        until = now + timedelta(hours=hours)
+        async with self.database.direct() as connection:
+            row = await self._row(connection, player_id)
+            state = PlayerState.from_json(row["responsible_gaming"])
+            current = state.restriction(now)
+            if current is not None and (current.get("until") is None or current["until"] >= timestamp(until)):
+                return dict(current)  # already away longer: a shorter break changes nothing
+            state = state.restrict("cool_off", until, by="player", now=now, reason="break")
+            await self._save(connection, player_id, state, now, by="player", kind="restriction",
+                             detail={"kind": "cool_off", "until": timestamp(until), "reason": "break"})
+        return dict(state.restriction(now) or {})
+
+    async def answer_reality_check(self, player_id: str, choice: str) -> None:
+        """The player answered the reality check: "continue" plays on for another period; "leave"
+        is only logged (the page takes them to the lobby)."""
+        now = self.clock()
+        async with self.database.direct() as connection:
+            row = await self._row(connection, player_id)
+            state = PlayerState.from_json(row["responsible_gaming"])
+            if choice == "continue":
+                state = state.answered_reality_check(now)
+            await self._save(connection, player_id, state, now, by="player", kind="reality_check",
+                             detail={"choice": choice})
+
+    async def events(self, player_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        async with self.database.transaction() as connection:
+            rows = (await connection.execute(
+                select(rg_events).where(rg_events.c.player_id == player_id)
+                .order_by(rg_events.c.id.desc()).limit(limit))).all()
+        return [{"at": r.at, "by": r.by, "kind": r.kind, "detail": json.loads(r.detail)} for r in rows]
+
+    # ----- storage ------------------------------------------------------------------------------
+    @staticmethod
+    async def _row(connection: DirectConnection, player_id: str) -> dict[str, Any]:
+        row = await connection.one(_STATE_FOR_UPDATE, {"player": player_id})
+        if row is None:
+            raise NotFoundError(f"no player {player_id!r}")
+        return row
+
+    @staticmethod
+    async def _save(connection: DirectConnection, player_id: str, state: PlayerState, now: datetime, *,
+                    by: str, kind: str, detail: Mapping[str, Any]) -> None:
+        await connection.run(_WRITE_STATE, {"player": player_id, "responsible_gaming": state.to_json()})
+        await connection.run(_LOG, {"player_id": player_id, "at": timestamp(now), "by": by, "kind": kind,
+                                    "detail": json.dumps(detail, sort_keys=True)})
