@@ -130,7 +130,7 @@ def main() -> None:
         ("`dealerpoker --help`", [*dp, "--help"]),
         ("`dealerpoker settle texas-bonus ... --actions bet,check,bet`",
          [*dp, "settle", "texas-bonus", "--player", "As Kd", "--dealer", "Qh Qc", "--board",
-          "2c 7d 9h Js 3s", "--bet", "ante=10", "--bet", "bonus=5", "--actions", "bet,check,bet"]),
+          "2c 7d 9h Js 3s", "--bet", "ante=100", "--bet", "bonus=100", "--actions", "bet,check,bet"]),
         ("`dealerpoker advise casino-holdem --player \"As Kd\" --board \"2c 7d 9h\"`",
          [*dp, "advise", "casino-holdem", "--player", "As Kd", "--board", "2c 7d 9h"]),
         ("`dealerpoker advise texas-bonus --player \"As Kd\" --board \"2c 7d 9h Js\"`",

@@ -38,5 +38,5 @@ def test_help_imports_none_of_the_heavy_libraries() -> None:
 
 def test_settle_imports_the_engine_but_not_numba_or_the_server() -> None:
     loaded = _loaded_by("settle", "texas-bonus", "--player", "As Kd", "--dealer", "Qh Qc", "--board",
-                        "2c 7d 9h Js 3s", "--bet", "ante=10", "--actions", "bet,check,bet")
+                        "2c 7d 9h Js 3s", "--bet", "ante=100", "--actions", "bet,check,bet")
     assert loaded == {"numpy"}

@@ -95,7 +95,7 @@ def test_aa_rules_from_stored_counts_equal_brute_force(casino_counts: CardCounts
 def test_a_card_rule_changes_the_counts_key_and_a_payout_does_not() -> None:
     base = load_rules("casino-holdem")
     assert counts_key(base) == counts_key(load_rules("casino-holdem", overrides={
-        "ante_paytable": {"flush": 9}, "aa_min_pair": "K", "limits": {"ante": {"min": 5, "max": 500}}}))
+        "ante_paytable": {"flush": 9}, "aa_min_pair": "K", "limits": {"ante": {"min": 500, "max": 50000}}}))
     assert counts_key(base) != counts_key(load_rules("casino-holdem", overrides={"dealer_qualifier": "55"}))
     assert counts_key(base) != counts_key(base, SMALL)
     texas = load_rules("texas-bonus")
