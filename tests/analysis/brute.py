@@ -8,6 +8,10 @@ choice at each decision point, settlements written out clause by clause.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import comb
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -311,3 +315,31 @@ def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_
                         used[f0] = used[f1] = used[f2] = False
             used[a] = used[b] = False
     return out
+
+
+def casino_brute_figures(rules: Any, deck: Any) -> dict[str, Any]:
+    """The figures the solver reports for Casino Hold'em ``rules`` on ``deck``, by brute force:
+    total deals, expected return and second moment per deal, raise frequency, AA bet edges."""
+    from dealerpoker.evaluator.categories import HandCategory
+
+    ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)
+    aa = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)], dtype=np.int64)
+    n = deck.size
+    net, square, raised, folded, aa_fold_rule, aa_settled = casino_brute(
+        n, deck.rank_array(), deck.suit_array(), ante, aa, int(rules.aa_min_pair_rank),
+        int(rules.dealer_qualifier_rank)).tolist()
+    situations = comb(n, 2) * comb(n - 2, 3)
+    total = situations * comb(n - 5, 2) * comb(n - 7, 2)
+    return {"total": total, "expected_return": Fraction(net, total),
+            "second_moment": Fraction(square, total), "play_frequency": Fraction(raised, raised + folded),
+            "aa_lost_on_fold": -Fraction(aa_fold_rule, situations),
+            "aa_settled_on_fold": -Fraction(aa_settled, situations)}
+
+
+def assert_casino_equals_brute(fast: Any, expected: dict[str, Any]) -> None:
+    assert fast.total_combinations == expected["total"]
+    assert fast.expected_return == expected["expected_return"]
+    assert fast.second_moment == expected["second_moment"]
+    assert fast.play_frequency == expected["play_frequency"]
+    assert fast.side_bets["aa"]["exact_lost_on_fold"] == str(expected["aa_lost_on_fold"])
+    assert fast.side_bets["aa"]["exact_settled_on_fold"] == str(expected["aa_settled_on_fold"])

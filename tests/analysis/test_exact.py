@@ -5,13 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-import numpy as np
 import pytest
-from tests.analysis.brute import casino_brute, texas_brute
+from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures, texas_brute
 
 from dealerpoker.analysis.deck import DeckSpec
 from dealerpoker.analysis.exact import Solver, class_names, class_of_pairs
-from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.rules import load_rules
 
 # 2 3 4 5 6 A in three suits: straights (wheel and six-high), flushes, the 4s qualifier, aces.
@@ -58,18 +56,4 @@ def test_texas_solver_equals_brute_force_on_a_reduced_deck(solver: Solver, quali
 def test_casino_solver_equals_brute_force_on_a_reduced_deck(
         solver: Solver, overrides: dict[str, str]) -> None:
     rules = load_rules("casino-holdem", overrides=overrides)
-    fast = solver.casino(rules)
-    n = SMALL.size
-    ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)
-    aa = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)], dtype=np.int64)
-    net, square, raised, folded, aa_fold_rule, aa_settled = casino_brute(
-        n, SMALL.rank_array(), SMALL.suit_array(), ante, aa, int(rules.aa_min_pair_rank),
-        int(rules.dealer_qualifier_rank)).tolist()
-    situations = comb(n, 2) * comb(n - 2, 3)
-    total = situations * comb(n - 5, 2) * comb(n - 7, 2)
-    assert fast.total_combinations == total
-    assert fast.expected_return == Fraction(net, total)
-    assert fast.second_moment == Fraction(square, total)
-    assert fast.play_frequency == Fraction(raised, raised + folded)
-    assert fast.side_bets["aa"]["exact_lost_on_fold"] == str(-Fraction(aa_fold_rule, situations))
-    assert fast.side_bets["aa"]["exact_settled_on_fold"] == str(-Fraction(aa_settled, situations))
+    assert_casino_equals_brute(solver.casino(rules), casino_brute_figures(rules, SMALL))

@@ -10,6 +10,8 @@ brute-force enumerator can check the fast solver exactly on it.
 >>> small = DeckSpec(ranks=(0, 1, 2, 3, 4, 12), suits=3)
 >>> small.size, [small.global_index(c) for c in range(4)]
 (18, [0, 1, 2, 4])
+>>> DeckSpec.parse(small.key()) == small
+True
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ class DeckSpec:
 
     def key(self) -> str:
         return "".join(RANK_CHARS[r] for r in self.ranks) + f"x{self.suits}"
+
+    @classmethod
+    def parse(cls, text: str) -> DeckSpec:
+        """The inverse of :meth:`key`: ``"23456Ax3"`` is 2 3 4 5 6 A in three suits."""
+        ranks, _, suits = text.strip().upper().partition("X")
+        try:
+            return cls(tuple(RANK_CHARS.index(r) for r in ranks), int(suits))
+        except ValueError as error:
+            raise InvalidHandError(f"deck {text!r}: expected ranks then x and a suit count, "
+                                   f"e.g. 23456789TJQKAx4 or 23456Ax3 ({error})") from None
 
 
 FULL_DECK = DeckSpec()

@@ -1,8 +1,9 @@
 """Each betting field's return to player (RTP) for a rules object, for the server's game list.
 
 ``bet_rtps(rules, cache)`` reads the analysis from an injected cache (the CLI's disk cache
-implements :class:`AnalysisCache`) and computes it when absent (about half a minute for the
-full deck), so the server pays once per rules fingerprint. Main-game follow-up bets (flop, turn,
+implements :class:`AnalysisCache` and :class:`~dealerpoker.analysis.paytable.CountsStore`) and
+computes it when absent: from the stored card counts in well under a second (a new paytable,
+new limits), else by counting (seconds, once per deck and card rules). Main-game follow-up bets (flop, turn,
 river, raise) have no RTP of their own: they are part of the ante's game and map to ``None``.
 """
 
@@ -11,7 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
-from dealerpoker.analysis.exact import ALGORITHM_VERSION, Solver
+from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
+from dealerpoker.analysis.figures import ALGORITHM_VERSION
+from dealerpoker.analysis.paytable import CountsStore, Progress, exact_analysis
 from dealerpoker.games.rules import Rules
 
 
@@ -21,37 +24,36 @@ class AnalysisCache(Protocol):
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None: ...
 
 
-def cache_key(rules: Rules) -> str:
-    return f"{rules.game}-{rules.fingerprint()}-a{ALGORITHM_VERSION}"
+def cache_key(rules: Rules, deck: DeckSpec = FULL_DECK) -> str:
+    on = "" if deck.is_full else f"-{deck.key()}"
+    return f"{rules.game}-{rules.fingerprint()}{on}-a{ALGORITHM_VERSION}"
 
 
 def analysis_document(rules: Rules, cache: AnalysisCache | None = None,
-                      solver: Solver | None = None) -> dict[str, Any]:
-    """The ``analyze --json`` document, from the cache or computed (and then cached)."""
-    key = cache_key(rules)
+                      counts: CountsStore | None = None, *, deck: DeckSpec = FULL_DECK,
+                      progress: Progress | None = None) -> dict[str, Any]:
+    """The ``analyze --json`` document, from the cache or computed (and then cached): from the
+    card counts in ``counts`` when there (well under a second), else by counting (seconds)."""
+    key = cache_key(rules, deck)
     if cache is not None:
         document = cache.load(key)
         if document is not None:
             return document
-    solver = solver or Solver()
-    analysis = solver.analyze(rules)
+    analysis = exact_analysis(rules, counts, deck=deck, progress=progress)
     document = analysis.to_json()
     if cache is not None:
-        cache.save(key, document, solver_tables(solver, analysis.tables))
+        cache.save(key, document, analysis.tables)
     return document
 
 
-def solver_tables(solver: Solver, tables: dict[str, Any]) -> dict[str, Any]:
-    """Decision tables plus the symmetry maps ``simulate`` needs to look them up."""
-    sym = solver.symmetry
-    return {**tables, "binom": sym.binom, "pair_perm": sym.pair_perm,
-            "flop_id": sym.flops.id_of, "flop_perm": sym.flops.perm_of,
-            "turn_id": sym.turns.id_of, "turn_perm": sym.turns.perm_of}
+def solver_tables(solver: object, tables: dict[str, Any]) -> dict[str, Any]:
+    """The decision tables ``simulate`` needs (an analysis' tables carry their symmetry maps)."""
+    return dict(tables)
 
 
 def bet_rtps(rules: Rules, cache: AnalysisCache | None = None) -> dict[str, Fraction | None]:
     """RTP per betting field as an exact fraction (``None`` for follow-up bets)."""
-    document = analysis_document(rules, cache)
+    document = analysis_document(rules, cache, cache if isinstance(cache, CountsStore) else None)
     exact = document["rules"]["exact"]
     ante = 1 - Fraction(exact["house_edge"])
     if rules.game == "texas-bonus":

@@ -14,11 +14,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
-from dealerpoker.analysis.evaluation import cards_value, category_of_value
-from dealerpoker.analysis.symmetry import _all_combos
 from dealerpoker.cards import RANK_CHARS
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
@@ -59,32 +56,31 @@ def bonus_side_bet(rules: TexasBonusRules, deck: DeckSpec = FULL_DECK) -> dict[s
                       "total_combinations": hands, "lines": lines}}
 
 
-@njit(cache=True)
-def _five_card_counts(combos: npt.NDArray[np.int64], rank: npt.NDArray[np.int64],
-                      suit: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Counts of five-card hands by category (0..9) and, for one pair, by pair rank (10..22)."""
-    counts = np.zeros(23, dtype=np.int64)
-    scratch = np.zeros(13, dtype=np.int64)
-    for row in range(combos.shape[0]):
-        value = cards_value(combos[row], 5, rank, suit, scratch)
-        cat = category_of_value(value)
-        counts[cat] += 1
-        if cat == 1:
-            counts[10 + ((value >> 16) & 15)] += 1
-    return counts
+def five_card_class_counts(deck: DeckSpec = FULL_DECK) -> npt.NDArray[np.int64]:
+    """Five-card hands by class: category 0..9, and one pair also as 10 + the pair's rank."""
+    from dealerpoker.analysis.kernels import five_card_class_counts as count  # numba
+    from dealerpoker.analysis.symmetry import _all_combos
+
+    return count(_all_combos(deck.size, 5, comb(deck.size, 5)), deck.rank_array(), deck.suit_array())
 
 
 def five_card_counts(deck: DeckSpec = FULL_DECK) -> tuple[dict[HandCategory, int], dict[int, int]]:
     """Five-card hands of the deck by category, and one-pair hands by the pair's rank."""
-    combos = _all_combos(deck.size, 5, comb(deck.size, 5))
-    counts = _five_card_counts(combos, deck.rank_array(), deck.suit_array())
+    counts = five_card_class_counts(deck)
     return ({HandCategory(c): int(counts[c]) for c in range(10)},
             {r: int(counts[10 + r]) for r in range(13)})
 
 
 def aa_house_edge_settled_on_fold(rules: CasinoHoldemRules, deck: DeckSpec = FULL_DECK) -> Fraction:
     """The AA bet's house edge when it is settled whatever the player does (fold rule off)."""
-    by_category, pairs_by_rank = five_card_counts(deck)
+    return aa_edge_from_counts(rules, five_card_class_counts(deck), deck)
+
+
+def aa_edge_from_counts(rules: CasinoHoldemRules, counts: npt.NDArray[np.int64],
+                        deck: DeckSpec = FULL_DECK) -> Fraction:
+    """As :func:`aa_house_edge_settled_on_fold`, from :func:`five_card_class_counts`."""
+    by_category = {HandCategory(c): int(counts[c]) for c in range(10)}
+    pairs_by_rank = {r: int(counts[10 + r]) for r in range(13)}
     total = comb(deck.size, 5)
     net = 0
     winners = 0

@@ -19,7 +19,7 @@ from numba import njit, prange
 
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
 from dealerpoker.analysis.evaluation import category_of_value
-from dealerpoker.analysis.exact import class_names, class_of_pairs
+from dealerpoker.analysis.figures import class_names, class_of_pairs
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.evaluator.kernels import eval5, eval7

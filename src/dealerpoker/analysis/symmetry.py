@@ -1,7 +1,8 @@
 """Suit isomorphism: every k-card board is a suit permutation of one *canonical* board.
 
-For each k (3, 4, 5) we enumerate all ``C(n, k)`` boards once, map each to the smallest
-colex index among its suit-permuted images, and keep: the canonical boards, how many boards
+For each k (3, 4, 5) we enumerate all ``C(n, k)`` boards once, map each to its canonical image
+(suits relabelled by their rank masks, largest first: one pass over the cards, no search over
+the 24 permutations), and keep: the canonical boards, how many boards
 each stands for (its weight), and for every board the id of its canonical board and the
 permutation that carries it there. A holding ``h`` on board ``B`` has the same prospects as
 ``perm(h)`` on ``canonical(B)``, so per-board work is done on canonical boards only
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 from math import comb
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,23 +52,64 @@ def _all_combos(n: int, k: int, total: int) -> I64:
     return combos
 
 
+@njit(cache=True)
+def _unrank(index: int, k: int, n: int, binom: I64, out: I64) -> None:
+    """The ``k`` cards (ascending) of the board with colex number ``index``."""
+    for i in range(k - 1, -1, -1):
+        c = i
+        while c + 1 < n and binom[c + 1, i + 1] <= index:
+            c += 1
+        out[i] = c
+        index -= binom[c, i + 1]
+
+
+@njit(cache=True)
+def _unrank_all(indices: I64, k: int, n: int, binom: I64) -> I64:
+    cards = np.empty((len(indices), k), dtype=np.int64)
+    for row in range(len(indices)):
+        _unrank(indices[row], k, n, binom, cards[row])
+    return cards
+
+
 @njit(cache=True, parallel=True)
-def _canonicalise(combos: I64, card_perm: I64, binom: I64) -> tuple[I64, I64, I64]:
-    total, k = combos.shape
-    n_perm = card_perm.shape[0]
-    index = np.empty(total, dtype=np.int64)
+def _canonicalise(n: int, k: int, suits: int, binom: I64, perm_code: I64) -> tuple[I64, I64]:
+    """For every ``k``-card board by colex number: its canonical board's number and the suit
+    permutation (an index into ``_card_permutations``) that carries it there.
+
+    The canonical board relabels suits by their rank masks, largest mask first: boards that
+    differ by a suit permutation have the same masks in some order, so the same relabelling.
+    """
+    total = binom[n, k]
     canon = np.empty(total, dtype=np.int64)
     perm_of = np.empty(total, dtype=np.int64)
-    for row in prange(total):
-        mapped = np.empty(8, dtype=np.int64)
-        own = 0
-        for i in range(k):
-            own += binom[combos[row, i], i + 1]
-        index[row] = own
-        best, best_perm = own, 0
-        for p in range(n_perm):
-            for i in range(k):  # insertion sort: k <= 5, far cheaper than a sort call
-                card = card_perm[p, combos[row, i]]
+    chunks = 64
+    for chunk in prange(chunks):
+        first, last = total * chunk // chunks, total * (chunk + 1) // chunks
+        if first >= last:
+            continue
+        cards = np.empty(k, dtype=np.int64)
+        mapped = np.empty(k, dtype=np.int64)
+        masks = np.empty(suits, dtype=np.int64)
+        order = np.empty(suits, dtype=np.int64)
+        new_suit = np.empty(suits, dtype=np.int64)
+        _unrank(first, k, n, binom, cards)
+        for index in range(first, last):
+            masks[:] = 0
+            for i in range(k):
+                masks[cards[i] % suits] |= 1 << (cards[i] // suits)
+            for s in range(suits):  # insertion sort of the suits, largest mask first
+                j = s
+                while j > 0 and masks[order[j - 1]] < masks[s]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = s
+            code = 0
+            for position in range(suits):
+                new_suit[order[position]] = position
+            for s in range(suits):
+                code = code * suits + new_suit[s]
+            for i in range(k):  # relabel, then insertion sort (k <= 5)
+                card = (cards[i] // suits) * suits + new_suit[cards[i] % suits]
                 j = i
                 while j > 0 and mapped[j - 1] > card:
                     mapped[j] = mapped[j - 1]
@@ -75,11 +118,15 @@ def _canonicalise(combos: I64, card_perm: I64, binom: I64) -> tuple[I64, I64, I6
             idx = 0
             for i in range(k):
                 idx += binom[mapped[i], i + 1]
-            if idx < best:
-                best, best_perm = idx, p
-        canon[row] = best
-        perm_of[row] = best_perm
-    return index, canon, perm_of
+            canon[index] = idx
+            perm_of[index] = perm_code[code]
+            i = 0  # next board in colex order
+            while i < k - 1 and cards[i] + 1 == cards[i + 1]:
+                i += 1
+            cards[i] += 1
+            for j in range(i):
+                cards[j] = j
+    return canon, perm_of
 
 
 @dataclass(frozen=True)
@@ -89,8 +136,9 @@ class BoardClasses:
     k: int
     cards: I64        # (m, k) canonical boards, ascending local cards
     weight: I64       # (m,) boards each canonical board stands for
-    id_of: I64        # (C(n,k),) by colex index: canonical id
-    perm_of: I64      # (C(n,k),) by colex index: suit permutation carrying the board to it
+    id_of: npt.NDArray[Any]    # (C(n,k),) by colex index: canonical id (int32 for k = 5)
+    perm_of: npt.NDArray[Any]  # (C(n,k),) by colex index: the suit permutation carrying the
+    #                                   board to it (int8 for k = 5)
 
 
 @dataclass(frozen=True)
@@ -124,20 +172,34 @@ def _pair_permutations(card_perm: I64) -> I64:
     return result
 
 
-def board_classes(k: int, card_perm: I64, binom: I64) -> BoardClasses:
+def _permutation_codes(suits: int) -> I64:
+    """``code -> index`` of each suit permutation (``code`` = its images as base-``suits`` digits)."""
+    table = np.full(suits**suits, -1, dtype=np.int64)
+    for index, perm in enumerate(permutations(range(suits))):
+        code = 0
+        for image in perm:
+            code = code * suits + image
+        table[code] = index
+    return table
+
+
+def board_classes(k: int, card_perm: I64, binom: I64, suits: int) -> BoardClasses:
     n = card_perm.shape[1]
-    combos = _all_combos(n, k, comb(n, k))
-    index, canon, perm_of = _canonicalise(combos, card_perm, binom)
-    order = np.argsort(index)
-    combos, canon, perm_of = combos[order], canon[order], perm_of[order]
-    canonical, id_of, weight = np.unique(canon, return_inverse=True, return_counts=True)
-    return BoardClasses(k, combos[canonical], weight.astype(np.int64), id_of.astype(np.int64),
-                        perm_of)
+    canon, perm_of = _canonicalise(n, k, suits, binom, _permutation_codes(suits))
+    is_canonical = canon == np.arange(len(canon))
+    id_by_index = np.cumsum(is_canonical) - 1
+    id_of = id_by_index[canon]
+    weight = np.bincount(id_of, minlength=int(is_canonical.sum())).astype(np.int64)
+    cards = _unrank_all(np.flatnonzero(is_canonical).astype(np.int64), k, n, binom)
+    if k == 5:  # 2.6 million boards: the narrowest types that hold them (30 MB less)
+        return BoardClasses(k, cards, weight, id_of.astype(np.int32), perm_of.astype(np.int8))
+    return BoardClasses(k, cards, weight, id_of.astype(np.int64), perm_of)
 
 
 def build_symmetry(deck: DeckSpec) -> Symmetry:
     binom = binomial_table(deck.size)
     card_perm = _card_permutations(deck)
     return Symmetry(deck, binom, card_perm, _pair_permutations(card_perm).astype(np.int32),
-                    board_classes(3, card_perm, binom), board_classes(4, card_perm, binom),
-                    board_classes(5, card_perm, binom))
+                    board_classes(3, card_perm, binom, deck.suits),
+                    board_classes(4, card_perm, binom, deck.suits),
+                    board_classes(5, card_perm, binom, deck.suits))

@@ -20,21 +20,24 @@ SUBCOMMANDS = (
 )  # fmt: skip
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command's parser; with ``command``, only that subcommand (its module alone is imported)."""
     parser = argparse.ArgumentParser(
         prog="dealerpoker",
         description="Casino poker against the dealer: Texas Hold'em Bonus and Casino Hold'em.",
     )
     parser.add_argument("--version", action="version", version=f"dealerpoker {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if command is None else (command,):
         module = importlib.import_module(f"dealerpoker.cli.{name}")
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    chosen = next((word for word in words if not word.startswith("-")), None)
+    parser = build_parser(chosen if chosen in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     try:
         status: int = args.func(args)

@@ -1,7 +1,9 @@
 """The on-disk cache of analyses: ``$DEALERPOKER_CACHE_DIR`` or ``~/.cache/dealerpoker``.
 
 One JSON document and one ``.npz`` of decision tables per key (game, rules fingerprint,
-algorithm version), written atomically.
+algorithm version), and one ``.npz`` of card counts per deck and card rules (see
+:mod:`dealerpoker.analysis.paytable`), written atomically. Arrays are stored uncompressed:
+reading them back is then a copy from the page cache, not a decompression.
 """
 
 from __future__ import annotations
@@ -10,8 +12,6 @@ import json
 import os
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 
 def cache_dir() -> Path:
@@ -37,17 +37,36 @@ class DiskCache:
         return document
 
     def load_tables(self, key: str) -> dict[str, Any] | None:
-        path = self.directory / f"{key}.npz"
-        if not path.exists():
-            return None
-        with np.load(path) as data:
-            return {name: data[name] for name in data.files}
+        return self._load_arrays(self.directory / f"{key}.npz")
+
+    def load_counts(self, key: str) -> dict[str, Any] | None:
+        return self._load_arrays(self.directory / f"{key}.npz") if self.read else None
+
+    def save_counts(self, key: str, arrays: dict[str, Any]) -> None:
+        self._save_arrays(key, arrays)
 
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        tmp = self.directory / f".{key}.{os.getpid()}.npz"
-        np.savez_compressed(tmp, **tables)
-        os.replace(tmp, self.directory / f"{key}.npz")
+        self._save_arrays(key, tables)
         tmp_json = self.directory / f".{key}.{os.getpid()}.json"
         tmp_json.write_text(json.dumps(document), "utf-8")
         os.replace(tmp_json, self.directory / f"{key}.json")
+
+    @staticmethod
+    def _load_arrays(path: Path) -> dict[str, Any] | None:
+        if not path.exists():
+            return None
+        import numpy as np
+
+        try:
+            with np.load(path) as data:
+                return {name: data[name] for name in data.files}
+        except (OSError, ValueError):
+            return None
+
+    def _save_arrays(self, key: str, arrays: dict[str, Any]) -> None:
+        import numpy as np
+
+        self.directory.mkdir(parents=True, exist_ok=True)
+        tmp = self.directory / f".{key}.{os.getpid()}.npz"
+        np.savez(tmp, **arrays)
+        os.replace(tmp, self.directory / f"{key}.npz")

@@ -8,7 +8,6 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from dealerpoker.analysis.advise import advise
 from dealerpoker.cards import parse_cards
 from dealerpoker.cli.analyze import add_rules_arguments, cached_analysis, rules_from
 
@@ -28,6 +27,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealerpoker.analysis.advise import advise
+
     rules = rules_from(args)
     player = parse_cards(args.player)
     board = parse_cards(args.board) if args.board.strip() else ()

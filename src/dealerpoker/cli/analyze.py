@@ -5,15 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from dealerpoker.analysis.exact import Solver
-from dealerpoker.analysis.report import html_report
-from dealerpoker.analysis.rtp import analysis_document
 from dealerpoker.cards import RANK_CHARS
-from dealerpoker.cli._analysis_cache import DiskCache
-from dealerpoker.cli._progress import ProgressBar
 from dealerpoker.games.rules import GAMES, Rules, load_rules
 
 
@@ -31,9 +27,19 @@ def rules_from(args: argparse.Namespace) -> Rules:
     return load_rules(args.game, args.rules, overrides=overrides)
 
 
-def cached_analysis(rules: Rules, *, use_cache: bool = True) -> dict[str, Any]:
-    bar = ProgressBar()
-    return analysis_document(rules, DiskCache(read=use_cache), Solver(progress=bar))
+def cached_analysis(rules: Rules, *, use_cache: bool = True, deck: str | None = None) -> dict[str, Any]:
+    """The analysis document: from the result cache, else from the stored card counts (a new
+    paytable: well under a second), else counted (seconds). ``use_cache=False`` reads neither."""
+    # The analysis (numpy, numba) is imported only by the commands that need it: `--help`,
+    # `settle` and `advise` start in a fraction of the time.
+    from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
+    from dealerpoker.analysis.rtp import analysis_document
+    from dealerpoker.cli._analysis_cache import DiskCache
+    from dealerpoker.cli._progress import ProgressBar
+
+    cache = DiskCache(read=use_cache)
+    spec = FULL_DECK if deck is None else DeckSpec.parse(deck)
+    return analysis_document(rules, cache, cache, deck=spec, progress=ProgressBar())
 
 
 def register(subparsers: Any) -> None:
@@ -43,14 +49,27 @@ def register(subparsers: Any) -> None:
     add_rules_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html", help="write a self-contained HTML report")
-    parser.add_argument("--no-cache", action="store_true", help="recompute even when cached")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="recompute from scratch: read neither cached results nor cached card counts")
+    parser.add_argument("--sweep", metavar="ENTRY=VALUES",
+                        help='the exact house edge for each value of one rules entry, e.g. '
+                             '"ante_paytable.flush=1..3" (whole numbers, both ends included) or '
+                             '"ante_qualifier=flush,straight"; list rows by position, from 0: '
+                             '"bonus_paytable.0.pays=25..35"')
+    parser.add_argument("--deck", metavar="DECK",
+                        help="the deck (default 23456789TJQKAx4, the full deck); a reduced deck such "
+                             "as 23456Ax3 gives quick figures for checks")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
-    document = cached_analysis(rules, use_cache=not args.no_cache)
+    if args.sweep:
+        return run_sweep(args, rules)
+    document = cached_analysis(rules, use_cache=not args.no_cache, deck=args.deck)
     if args.report:
+        from dealerpoker.analysis.report import html_report
+
         Path(args.report).write_text(html_report(document), "utf-8")
     if args.json:
         json.dump(document, sys.stdout, indent=1)
@@ -103,3 +122,61 @@ def render_text(document: dict[str, Any]) -> str:
                          f"lost on a fold {bet['house_edge_lost_on_fold']:.6%} "
                          f"({bet['winning_hands_folded']:,} AA-winning flop situations are folds)")
     return "\n".join(lines) + "\n"
+
+
+def parse_sweep(text: str) -> tuple[str, list[Any]]:
+    """``"ante_paytable.flush=1..3"`` -> ``("ante_paytable.flush", [1, 2, 3])``; a comma list
+    keeps its values (whole numbers as integers, anything else as text)."""
+    from dealerpoker.errors import InvalidRulesError
+
+    path, equals, spec = text.partition("=")
+    path, spec = path.strip(), spec.strip()
+    if not equals or not path or not spec:
+        raise InvalidRulesError(f"--sweep {text!r}: expected ENTRY=VALUES, e.g. ante_paytable.flush=1..3")
+    if ".." in spec:
+        low, _, high = spec.partition("..")
+        try:
+            first, last = int(low), int(high)
+        except ValueError:
+            raise InvalidRulesError(f"--sweep {text!r}: a range needs whole numbers, e.g. 1..3") from None
+        if last < first or last - first > 1000:
+            raise InvalidRulesError(f"--sweep {text!r}: expected FIRST..LAST with LAST >= FIRST "
+                                    "(at most 1,001 values)")
+        return path, list(range(first, last + 1))
+    values: list[Any] = []
+    for item in spec.split(","):
+        item = item.strip()
+        values.append(int(item) if item.lstrip("-").isdigit() else item)
+    return path, values
+
+
+def run_sweep(args: argparse.Namespace, rules: Rules) -> int:
+    from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
+    from dealerpoker.analysis.paytable import sweep
+    from dealerpoker.cli._analysis_cache import DiskCache
+
+    path, values = parse_sweep(args.sweep)
+    deck = FULL_DECK if args.deck is None else DeckSpec.parse(args.deck)
+    results = sweep(rules, path, values, DiskCache(read=not args.no_cache), deck=deck)
+    rows = []
+    for value, analysis in results:
+        side = analysis.side_bets.get("bonus") or analysis.side_bets["aa"]
+        side_edge = side["exact"] if "exact" in side else (
+            side["exact_settled_on_fold"] if side["settles_on_fold"] else side["exact_lost_on_fold"])
+        rows.append({"value": value, "house_edge": str(analysis.house_edge),
+                     "house_edge_percent": float(analysis.house_edge) * 100,
+                     "element_of_risk": str(analysis.element_of_risk),
+                     "play_frequency": str(analysis.play_frequency),
+                     "side_bet_house_edge": side_edge, "rules_fingerprint": analysis.rules.fingerprint()})
+    if args.json:
+        json.dump({"game": rules.game, "entry": path, "rows": rows}, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    side_name = "Bonus" if rules.game == "texas-bonus" else "AA bet"
+    print(f"{rules.game}: exact house edge (per unit ante, optimal strategy) by {path}")
+    print(f"  {'value':>10}  {'house edge':>11}  {'exact':<34} {'play freq':>9}  {side_name + ' edge':>12}")
+    for row in rows:
+        play, side_edge = Fraction(row["play_frequency"]), Fraction(row["side_bet_house_edge"])
+        print(f"  {row['value']!s:>10}  {row['house_edge_percent']:>10.6f}%  {row['house_edge']:<34} "
+              f"{float(play):>9.4%}  {float(side_edge):>12.6%}")
+    return 0

@@ -7,8 +7,8 @@ Rounds settled that UTC day (``--date``), or from ``--since`` (inclusive) to ``-
 (exclusive; default now): rounds, stakes, returns and hold per game and per betting field, solo
 and live table rounds together (a live round counts once, with every seat's bets), and each
 field's actual return beside its exact RTP, computed by the exact analysis for the rules the
-rounds were played under (cached on disk like ``analyze``; the first run per rules takes about
-half a minute per game). ``--no-rtp`` skips it ("n/a").
+rounds were played under (cached on disk like ``analyze``; the first run per deck and card rules takes
+seconds per game, other paytables then well under a second). ``--no-rtp`` skips it ("n/a").
 """
 
 from __future__ import annotations

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealerpoker.cards import Card, parse_cards
-from dealerpoker.cards.encoding import card_to_index
 from dealerpoker.errors import BetLimitError, IllegalActionError, InvalidHandError, InvalidRulesError
 from dealerpoker.games import GAMES, get_game, load_rules
-from dealerpoker.games.base import CARDS_PER_ROUND, RoundState
-from dealerpoker.games.settlement import HandSummary, Settlement
+
+if TYPE_CHECKING:
+    from dealerpoker.games.base import RoundState
+    from dealerpoker.games.settlement import HandSummary, Settlement
 
 
 def register(subparsers: Any) -> None:
@@ -81,6 +82,9 @@ def parse_deal(player: str, dealer: str, board: str) -> tuple[list[int], int]:
     Positions past the given board are filled with unused cards; they are never dealt, because
     the round is checked afterwards to have dealt no more board cards than were given.
     """
+    from dealerpoker.cards.encoding import card_to_index
+    from dealerpoker.games.base import CARDS_PER_ROUND
+
     parts: list[tuple[str, tuple[Card, ...], tuple[int, ...]]] = [
         ("--player", parse_cards(player, unique=False), (2,)),
         ("--dealer", parse_cards(dealer, unique=False), (2,)),

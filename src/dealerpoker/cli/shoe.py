@@ -17,9 +17,6 @@ import secrets
 import sys
 from typing import Any
 
-from dealerpoker.server.live.shoe_client import ShoeError, dealer_url, run_shoe
-from dealerpoker.tables.shoe import Shoe, ShoeRates
-
 KEY_ENV = "DEALERPOKER_DEALER_KEY"
 
 
@@ -45,6 +42,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: `dealerpoker --help` imports every subcommand's module.
+    from dealerpoker.server.live.shoe_client import ShoeError, dealer_url, run_shoe
+    from dealerpoker.tables.shoe import Shoe, ShoeRates
+
     key = args.key or os.environ.get(KEY_ENV)
     problem = None
     if not key:

@@ -7,8 +7,6 @@ import json
 import sys
 from typing import Any
 
-from dealerpoker.analysis.rtp import cache_key
-from dealerpoker.analysis.simulate import parse_bets, simulate
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.cli._progress import ProgressBar
 from dealerpoker.cli.analyze import add_rules_arguments, cached_analysis, rules_from
@@ -29,15 +27,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealerpoker.analysis.rtp import cache_key
+    from dealerpoker.analysis.simulate import parse_bets, simulate
+
     rules = rules_from(args)
     bets = parse_bets(args.bets, rules.game)
     tables = None
     if args.strategy == "optimal":
         cache = DiskCache()
         tables = cache.load_tables(cache_key(rules))
-        if tables is None:
-            cached_analysis(rules, use_cache=False)
-            tables = cache.load_tables(cache_key(rules))
+        for use_cache in (True, False):  # (a result cached without its tables: count again)
+            if tables is None:
+                cached_analysis(rules, use_cache=use_cache)
+                tables = cache.load_tables(cache_key(rules))
     bar = ProgressBar()
     result = simulate(rules, args.rounds, seed=args.seed, strategy=args.strategy, bets=bets,
                       tables=tables, progress=bar.rounds)

@@ -14,10 +14,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dealerpoker.cards.encoding import text_from_indices, texts_from_indices
-from dealerpoker.fairness.verify import Finding, verify_deal, verify_record
+if TYPE_CHECKING:
+    from dealerpoker.fairness.verify import Finding
 
 _DEAL_OPTIONS = ("server_seed", "commitment", "client_seed", "nonce")
 
@@ -62,6 +62,8 @@ def _read_records(name: str) -> list[Any]:
 
 
 def _deck_text(deck: tuple[int, ...]) -> str:
+    from dealerpoker.cards.encoding import text_from_indices
+
     return (
         f"player {text_from_indices(deck[0:2])} | dealer {text_from_indices(deck[2:4])} "
         f"| flop {text_from_indices(deck[4:7])} | turn {text_from_indices(deck[7:8])} "
@@ -70,6 +72,9 @@ def _deck_text(deck: tuple[int, ...]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealerpoker.cards.encoding import texts_from_indices
+    from dealerpoker.fairness.verify import verify_deal, verify_record
+
     given = {name: getattr(args, name) for name in _DEAL_OPTIONS}
     results: list[dict[str, Any]] = []
     if args.round_file is None:

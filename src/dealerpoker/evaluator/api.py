@@ -28,7 +28,7 @@ import numpy.typing as npt
 from dealerpoker.cards import DECK_ORDER, Card, Rank, format_cards, parse_cards
 from dealerpoker.cards.encoding import card_to_index, indices_to_cards
 from dealerpoker.errors import InvalidCardError, InvalidHandError
-from dealerpoker.evaluator import kernels, tables
+from dealerpoker.evaluator import tables
 from dealerpoker.evaluator.categories import (
     CATEGORY_SHIFT,
     ROYAL_FLUSH_VALUE,
@@ -281,6 +281,8 @@ def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
         if int(array.min()) < 0 or int(array.max()) > 51:
             _raise_for_row(array, int(np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))[0]))
         array = array.astype(np.int8)
+    from dealerpoker.evaluator import kernels  # numba: imported only when a batch is evaluated
+
     bad = kernels.eval_rows_checked(np.ascontiguousarray(array), out)
     if bad >= 0:
         _raise_for_row(array, bad)

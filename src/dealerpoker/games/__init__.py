@@ -11,14 +11,33 @@ dealerpoker.errors.InvalidRulesError: unknown game 'blackjack' (expected one of 
 
 from __future__ import annotations
 
-from dealerpoker.errors import InvalidRulesError
-from dealerpoker.games.base import BonusResult, RoundState, Step
-from dealerpoker.games.casino_holdem import CasinoHoldem
-from dealerpoker.games.rules import GAMES, CasinoHoldemRules, Rules, TexasBonusRules, load_rules
-from dealerpoker.games.settlement import HandSummary, Settlement, SettlementLine
-from dealerpoker.games.texas_bonus import TexasBonus
+import importlib
+from typing import TYPE_CHECKING, Any
 
-AnyGame = TexasBonus | CasinoHoldem
+from dealerpoker.errors import InvalidRulesError
+from dealerpoker.games.rules import GAMES, CasinoHoldemRules, Rules, TexasBonusRules, load_rules
+
+if TYPE_CHECKING:
+    from dealerpoker.games.base import BonusResult, RoundState, Step
+    from dealerpoker.games.casino_holdem import CasinoHoldem
+    from dealerpoker.games.settlement import HandSummary, Settlement, SettlementLine
+    from dealerpoker.games.texas_bonus import TexasBonus
+
+    AnyGame = TexasBonus | CasinoHoldem
+
+# The engines (and the hand evaluator under them) are imported on first use, so that reading
+# rules (``dealerpoker.games.rules``) stays cheap for a command line that only needs them.
+_LAZY = {"BonusResult": "base", "RoundState": "base", "Step": "base", "CasinoHoldem": "casino_holdem",
+         "HandSummary": "settlement", "Settlement": "settlement", "SettlementLine": "settlement",
+         "TexasBonus": "texas_bonus"}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AnyGame":
+        return __getattr__("TexasBonus") | __getattr__("CasinoHoldem")
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"dealerpoker.games.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'dealerpoker.games' has no attribute {name!r}")
 
 
 def get_game(name: str, rules: Rules | None = None) -> AnyGame:
@@ -30,8 +49,12 @@ def get_game(name: str, rules: Rules | None = None) -> AnyGame:
     if rules.game != name:
         raise InvalidRulesError(f"rules are for {rules.game!r}, not {name!r}")
     if isinstance(rules, TexasBonusRules):
+        from dealerpoker.games.texas_bonus import TexasBonus
+
         return TexasBonus(rules)
     assert isinstance(rules, CasinoHoldemRules)
+    from dealerpoker.games.casino_holdem import CasinoHoldem
+
     return CasinoHoldem(rules)
 
 

@@ -1,0 +1,42 @@
+"""The command line starts fast because each command imports only what it needs (issue 19).
+
+Not a timing test (timings are benchmarks): a check, in a fresh interpreter, of which heavy
+libraries a command has imported. `--help` needs none of them; `settle` needs the game engine
+(numpy for the evaluator's tables) but not numba, the web framework or the database layer.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("numpy", "numba", "fastapi", "starlette", "sqlalchemy", "websockets", "uvicorn", "redis")
+
+PROBE = """
+import contextlib, io, json, sys
+from dealerpoker.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        status = main(sys.argv[1:])
+    except SystemExit as done:
+        status = done.code
+print(json.dumps({"status": status, "loaded": sorted({m.split(".")[0] for m in sys.modules})}))
+"""
+
+
+def _loaded_by(*argv: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["status"] == 0, done.stderr
+    return set(report["loaded"]) & set(HEAVY)
+
+
+def test_help_imports_none_of_the_heavy_libraries() -> None:
+    assert _loaded_by("--help") == set()
+
+
+def test_settle_imports_the_engine_but_not_numba_or_the_server() -> None:
+    loaded = _loaded_by("settle", "texas-bonus", "--player", "As Kd", "--dealer", "Qh Qc", "--board",
+                        "2c 7d 9h Js 3s", "--bet", "ante=100", "--actions", "bet,check,bet")
+    assert loaded == {"numpy"}
