@@ -406,7 +406,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         codes = [checkout(revision, Path(tempfile.mkdtemp(dir=scratch))) for revision in args.compare]
-        codes.append(Code("this checkout"))
+        codes.append(Code(f"this checkout ({_head()})"))
         for paths in args.without:
             names = ",".join(SPECIAL_PATHS) if paths == "all" else paths
             codes.append(Code(f"this checkout without {paths}",
@@ -509,6 +509,16 @@ def _median(runs: list[dict[str, Any]], key: str) -> float:
         return statistics.median(r["server_cpu_ms_per_round"] + (r["database_cpu_ms_per_round"] or 0)
                                  for r in runs)
     return statistics.median(float(r[key]) for r in runs)
+
+
+def _head() -> str:
+    """This checkout's commit (``+`` when its files differ from it)."""
+    repository = Path(__file__).resolve().parent.parent
+    commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(repository), "diff", "--quiet", "HEAD", "--", "src"],
+                           check=False).returncode
+    return (commit or "unknown") + ("+" if dirty else "")
 
 
 def _database_cpu(value: float | None) -> str:

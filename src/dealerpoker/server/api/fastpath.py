@@ -3,7 +3,7 @@
 ``POST /api/rounds`` and ``POST /api/rounds/{id}/actions`` are nearly all of a game server's
 traffic. FastAPI's generic machinery (its middleware chain, matching the path against every
 route, resolving dependencies, parsing the body) costs about as much CPU as the round step
-itself: without this path a round costs the server 1.4x (SQLite) to 1.6x (PostgreSQL) the CPU
+itself: without this path a round costs the server 1.4x (SQLite) to 1.5x (PostgreSQL) the CPU
 (``benchmarks/server.py --without fast_path``; ``benchmarks/RESULTS.md``). This ASGI middleware
 serves those two requests directly when they are well-formed: a JSON body that the routes' own
 request models accept, a known bearer token, no query string. It calls the same services, and

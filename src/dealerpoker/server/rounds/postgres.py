@@ -2,14 +2,14 @@
 
 Kept for its measured gain: the general ``SqlRoundStore`` (SQLAlchemy's asyncio layer, six to
 eight statements a step, each a round trip costing more than the small statement it carries)
-cost 2.9x the CPU per round, server plus PostgreSQL, and served a fifth of the rounds per second
+cost 2.8x the CPU per round, server plus PostgreSQL, and served a quarter of the rounds per second
 (``benchmarks/server.py --without postgres_store``; ``benchmarks/RESULTS.md``). A step is:
 
 1. one read (the round and its player's balance; or the player's balance, seeds, nonce and the
    round an idempotency key opened), skipped for a round this process wrote last and whose
    player's balance it wrote last (``KnownRows``: a guess the write checks; the same CPU per
-   round, one round trip fewer per action: 1.25x the rounds per second measured on a loaded
-   machine, ``--without known_rows``), and
+   round, one round trip fewer per action: 1.1x to 1.25x the rounds per second measured on a
+   loaded machine, ``--without known_rows``), and
 2. one statement, committed on its own, whose first CTE (``locked``) selects and locks the rows
    only if they still hold what was read: the round's ``steps`` (every change of a round
    appends to them) and the exact balance, or for an opening the balance, nonce, client seed

@@ -11,7 +11,7 @@ Implementations (chosen once, at start, by :func:`round_store`):
 * ``SqlRoundStore`` (``rounds.sql``): any database, SQLAlchemy Core in one transaction; the
   transfers go through the wallet. SQLite always uses it.
 * ``PostgresRoundStore`` (``rounds.postgres``): PostgreSQL with the embedded ledger wallet, a
-  step in one or two round trips. ``SqlRoundStore`` on PostgreSQL cost 2.9x its CPU per round
+  step in one or two round trips. ``SqlRoundStore`` on PostgreSQL cost 2.8x its CPU per round
   (``benchmarks/RESULTS.md``, "Server").
 """
 
