@@ -171,3 +171,44 @@ live_pending = Table(
     Column("updated_at", String(32), nullable=False),
     PrimaryKeyConstraint("table_id", "number", "player_id", "step", name="pk_live_pending"),
 )
+
+# ---- the back office (migration 0009) -------------------------------------------------------
+
+# Staff of the back office: a role, an argon2 password hash, an optional TOTP secret, lockout.
+staff_users = Table(
+    "staff_users", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),  # "admin" | "support" | "auditor"
+    Column("password_hash", String(200), nullable=False),
+    # The password printed by ``admin create-user``: to be replaced at the first sign-in.
+    Column("must_change_password", Integer, nullable=False, default=1),
+    Column("totp_secret", String(64), nullable=True),
+    Column("failed_logins", Integer, nullable=False, default=0),
+    Column("locked_until", String(32), nullable=True),
+    Column("created_at", String(32), nullable=False),
+)
+
+# A staff member's signed-in browser: the cookie's token (stored as its SHA-256) and its CSRF token.
+staff_sessions = Table(
+    "staff_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", String(40), ForeignKey("staff_users.id"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("expires_at", String(32), nullable=False),
+)
+
+# Every change made in the back office: append-only (the migration adds triggers refusing
+# UPDATE and DELETE on both databases).
+admin_audit = Table(
+    "admin_audit", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("at", String(32), nullable=False),
+    Column("actor", String(64), nullable=False),  # the staff member's name, or "cli"
+    Column("action", String(40), nullable=False),
+    Column("target", String(120), nullable=False),
+    Column("before", Text, nullable=True),  # JSON
+    Column("after", Text, nullable=True),   # JSON
+    Index("ix_admin_audit_at", "at"),
+)
