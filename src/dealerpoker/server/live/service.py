@@ -419,7 +419,8 @@ def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
     def install(app: FastAPI, services: Services) -> None:
         # Each table plays in its currency: that currency's limits and chips under the table's own.
         tables = load_tables(tables_file, environ=os.environ,
-                             currency_overrides=services.offer.table_overrides)
+                             currency_overrides=services.offer.table_overrides,
+                             rules_files=services.settings.rules_files)
         live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))(app, services)
 
     return install
