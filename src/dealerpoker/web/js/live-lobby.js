@@ -16,7 +16,7 @@ addLobbySection(async (api) => {
     title: "Live tables — one hand for everyone, on the dealer's clock",
     entries: tables.map((table) => ({
       id: `live-${table.id}`,
-      title: table.title,
+      title: table.dealing === "studio" ? `${table.title} — cards dealt by the studio` : table.title,
       subtitle: `${table.players} player${table.players === 1 ? "" : "s"} · ante ${formatMoney(table.limits.ante.min)}–`
         + `${formatMoney(table.limits.ante.max)} · ${table.betting_seconds} s to bet, ${table.decision_seconds} s per decision`,
       href: `live.html#/${encodeURIComponent(table.id)}`,
