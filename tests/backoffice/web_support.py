@@ -56,14 +56,41 @@ class BackOffice:
         return PASSWORD
 
 
-def start_back_office(tmp_path: Path, **create_app_options: Any) -> BackOffice:
+    def play(self, rounds: int, game: str = "texas-bonus") -> tuple[str, list[str]]:
+        """A new demo player and the ids of ``rounds`` settled rounds of theirs (first legal action
+        each step), through the players' API."""
+        import httpx
+
+        with httpx.Client(base_url=self.url, timeout=60) as http:
+            session = http.post("/api/session", json={}).json()
+            headers = {"Authorization": f"Bearer {session['token']}"}
+            ids = []
+            for _ in range(rounds):
+                opening = {"game": game, "bets": {"ante": 100}}
+                view = http.post("/api/rounds", json=opening, headers=headers).json()
+                while view["status"] == "open":
+                    view = http.post(f"/api/rounds/{view['id']}/actions", headers=headers,
+                                     json={"action": view["legal_actions"][-1]}).json()
+                ids.append(view["id"])
+        return session["player_id"], ids
+
+
+def start_back_office(tmp_path: Path, *, live: bool = False, **create_app_options: Any) -> BackOffice:
+    """The server (with the two live tables of ``tests.live.conftest`` when ``live``)."""
     import random
 
+    from tests.live.conftest import FAST_TABLES
+
     from dealerpoker.server import Settings, create_app
+    from dealerpoker.server.live.service import LiveSettings, live_extension
+    from dealerpoker.tables.config import parse_tables
 
     url = f"sqlite:///{tmp_path / 'backoffice.db'}"
-    app = create_app(Settings(database_url=url), rng=random.Random(18), **create_app_options)
-    return BackOffice(ThreadServer(app).start(), url)
+    tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
+    extensions = [live_extension(LiveSettings(tables))]
+    app = create_app(Settings(database_url=url), rng=random.Random(18), extensions=extensions if live else [],
+                     **create_app_options)
+    return BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
 
 
 @contextmanager

@@ -94,6 +94,10 @@ rounds = Table(
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),
+    # The back office's search, newest first, and its reports by day (migration 0010).
+    Index("ix_rounds_created", "created_at"),
+    Index("ix_rounds_game_created", "game", "created_at"),
+    Index("ix_rounds_settled", "settled_at"),
 )
 
 rules_documents = Table(
@@ -132,6 +136,7 @@ live_rounds = Table(
     Column("settled_at", String(32), nullable=True),  # set by the settlement commit (0004)
     PrimaryKeyConstraint("table_id", "number", name="pk_live_rounds"),
     Index("ix_live_rounds_settled", "settled_at"),
+    Index("ix_live_rounds_created", "created_at"),  # the back office's search (migration 0010)
 )
 
 live_seats = Table(
@@ -158,6 +163,15 @@ live_leases = Table(
     Column("epoch", BigInteger, nullable=False),
     Column("updated_at", String(32), nullable=False),
     PrimaryKeyConstraint("table_id", name="pk_live_leases"),
+)
+
+# The back office's hold and timers of each live table (migration 0010; ``live.controls``).
+live_table_controls = Table(
+    "live_table_controls", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("status", String(10), nullable=False),  # "open" | "paused" | "closed"
+    Column("timers", Text, nullable=True),  # JSON {betting_seconds, decision_seconds, pause_seconds}
+    Column("updated_at", String(32), nullable=False),
 )
 
 # Bets and decisions accepted before their step is committed (see ``live.pending``).

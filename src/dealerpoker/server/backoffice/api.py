@@ -100,6 +100,9 @@ async def audit_log(
 
 def install_backoffice(app: FastAPI, services: Services) -> None:
     """Every back-office router (the extension ``create_app`` always installs)."""
+    from dealerpoker.server.backoffice import monitor, players_api, rounds_api
+
     del services
-    app.include_router(router)
+    for module_router in (router, monitor.router, monitor.sockets, rounds_api.router, players_api.router):
+        app.include_router(module_router)
 

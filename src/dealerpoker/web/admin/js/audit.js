@@ -2,12 +2,8 @@
 
 import { h } from "/js/dom.js";
 import { t } from "/js/i18n.js";
+import { table } from "./format.js";
 import { get, query } from "./http.js";
-
-export function table(headings, rows) {
-  return h("table.grid", {}, h("thead", {}, h("tr", {}, ...headings.map((text) => h("th", {}, text)))),
-    h("tbody", {}, ...rows));
-}
 
 function json(value) {
   return value === null || value === undefined ? "" : JSON.stringify(value);

@@ -74,11 +74,11 @@ function languageSwitch() {
 }
 
 function header(active) {
-  const visible = Object.entries(PAGES).filter(([, page]) => session.me.permissions.includes(page.permission));
+  const visible = Object.entries(PAGES).filter(([, page]) => !page.hidden && can(page.permission));
   return h("header.bar", {},
     h("strong.brand", {}, t("admin.title")),
-    h("nav", {}, ...visible.map(([name]) =>
-      h(`a${name === active ? ".active" : ""}`, { href: `#${name}` }, t(PAGES[name].title)))),
+    h("nav", {}, ...visible.map(([name]) => [name, name === active || `${active}s` === name]).map(([name, on]) =>
+      h(`a${on ? ".active" : ""}`, { href: `#${name}` }, t(PAGES[name].title)))),
     h("span.who", {}, t("admin.signed_in_as", { name: session.me.name, role: t(ROLE_NAMES[session.me.role]) })),
     languageSwitch(),
     h("button.btn.small", {
@@ -103,7 +103,7 @@ async function route() {
     return;
   }
   const [name, ...rest] = decodeURIComponent(location.hash.slice(1)).split("/");
-  const allowed = Object.keys(PAGES).filter((page) => can(PAGES[page].permission));
+  const allowed = Object.keys(PAGES).filter((page) => !PAGES[page].hidden && can(PAGES[page].permission));
   const chosen = PAGES[name] && can(PAGES[name].permission) ? name : allowed[0];
   const body = h("section.page", { id: `page-${chosen}` });
   app.append(header(chosen), body);
