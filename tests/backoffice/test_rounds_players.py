@@ -34,15 +34,17 @@ def test_the_search_filters_by_player_game_status_stake_and_time(client: Any, cl
         return [row["round_id"] for row in answer.json()["rounds"]]
 
     assert ids(player=first.id) == [view["id"] for view in reversed(first_views)]
-    assert ids(status="open") == [open_view["id"]]
-    assert ids(game="casino-holdem") == [open_view["id"]]
+    assert ids(status="open", player=second.id) == [open_view["id"]]
+    assert ids(game="casino-holdem", player=second.id) == [open_view["id"]]
+    assert open_view["id"] in ids(status="open") and first_views[0]["id"] not in ids(status="open")
     assert len(ids(player=second.id, min_stake=200)) == 2
     assert ids(round=first_views[0]["id"]) == [first_views[0]["id"]]
-    assert len(ids(until="2026-01-01T00:30:00.000000Z")) == 3  # the first player's, an hour earlier
+    assert ids(until="2026-01-01T00:30:00.000000Z", player=first.id) == ids(player=first.id)
+    assert ids(since="2026-01-01T00:30:00.000000Z", player=first.id) == []  # all an hour earlier
     assert len(ids(limit=2)) == 2
-    rows = support.get("/admin/api/rounds", limit=2).json()["rounds"]
-    older = support.get("/admin/api/rounds", before=rows[-1]["created_at"]).json()["rounds"]
-    assert len(rows) + len(older) == 6 and not {r["round_id"] for r in rows} & {r["round_id"] for r in older}
+    rows = support.get("/admin/api/rounds", limit=2, player=second.id).json()["rounds"]
+    older = support.get("/admin/api/rounds", before=rows[-1]["created_at"], player=second.id).json()["rounds"]
+    assert len(rows) + len(older) == 3 and not {r["round_id"] for r in rows} & {r["round_id"] for r in older}
     refused = support.get("/admin/api/rounds", status="lost")
     assert refused.status_code == 422 and "status" in refused.json()["message"]
     assert support.get("/admin/api/rounds", limt=5).status_code == 422

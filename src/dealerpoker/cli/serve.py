@@ -114,12 +114,13 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
 
 
 def build_app(args: argparse.Namespace, **overrides: Any) -> Any:
+    from dealerpoker.cli._analysis_cache import DiskCache
     from dealerpoker.server import create_app
     from dealerpoker.server.live.service import live_extension_from
 
     return create_app(settings_of(args, **overrides),
                       extensions=[live_extension_from(args.tables, args.redis)],
-                      rtp_source=None if args.no_rtp else cached_rtps)
+                      rtp_source=None if args.no_rtp else cached_rtps, analysis_cache=DiskCache())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -112,10 +112,13 @@ def create_app(
     clock: Clock = system_clock,
     extensions: Sequence[Extension] = (),
     rtp_source: RtpSource | None = None,
+    analysis_cache: Any = None,
 ) -> FastAPI:
     """The game server. ``rng`` shuffles (default ``secrets.SystemRandom()``), ``clock`` tells time.
 
-    ``rtp_source`` gives each field's exact RTP: it runs once per game in a worker thread after
+    ``analysis_cache`` keeps exact analyses and card counts for the back office (an object with
+    ``load``/``save``/``load_counts``/``save_counts``, such as ``analyze``'s disk cache; default:
+    in memory). ``rtp_source`` gives each field's exact RTP: it runs once per game in a worker thread after
     start-up (a cache hit is instant, a fresh analysis takes a while); until it is done
     ``GET /api/games`` shows null RTPs. Requests never wait for it.
     """
@@ -131,6 +134,7 @@ def create_app(
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
+        analysis_cache=analysis_cache,
     )
 
     @asynccontextmanager

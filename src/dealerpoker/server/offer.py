@@ -68,6 +68,14 @@ class Offer:
                 return code
         raise ValueError(f"{engine!r} is not one of this offer's engines")
 
+    def with_rules(self, game: str, extra: Mapping[str, Any]) -> Offer:
+        """This offer with ``game``'s engine in every currency rebuilt with ``extra`` merged over
+        its rules (the back office's saved paytable versions; limits and chips stay each
+        currency's)."""
+        return Offer(self.currencies, {
+            code: {**games, game: get_game(game, self.currencies.tables[code].rules(game, extra))}
+            for code, games in self.engines.items()})
+
     def all_engines(self) -> Iterator[AnyGame]:
         """Every engine of every currency (their rules documents are stored at start)."""
         for games in self.engines.values():

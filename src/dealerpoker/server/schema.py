@@ -226,3 +226,16 @@ admin_audit = Table(
     Column("after", Text, nullable=True),   # JSON
     Index("ix_admin_audit_at", "at"),
 )
+
+# Every paytable version an admin saved in the back office (migration 0011): what it changes in
+# the game's rules, applied to new rounds from then on (the newest per game, also after a restart).
+game_rules_versions = Table(
+    "game_rules_versions", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("game", String(32), nullable=False),
+    Column("overrides", Text, nullable=False),  # JSON merged over the game's configured rules
+    Column("fingerprint", String(64), nullable=False),  # of the default currency's rules with it
+    Column("created_at", String(32), nullable=False),
+    Column("created_by", String(64), nullable=False),
+    Index("ix_game_rules_versions_game", "game", "id"),
+)

@@ -43,6 +43,11 @@ class Services:
     games_documents: dict[str, dict[str, Any]]
     """Currency -> the ``GET /api/games`` body, built once (RTPs are precomputed, never
     computed per request)."""
+    analysis_cache: Any = None
+    """Where exact analyses and card counts are kept (``analyze``'s disk cache under ``serve``; in
+    memory otherwise): the back office's reports and paytable drafts read it."""
+    rules_versions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Game -> the changes of the paytable version an admin saved in the back office, in force."""
     startup: list[Hook] = field(default_factory=list)
     shutdown: list[Hook] = field(default_factory=list)
     _players_by_token: dict[str, str] = field(default_factory=dict)

@@ -100,9 +100,10 @@ async def audit_log(
 
 def install_backoffice(app: FastAPI, services: Services) -> None:
     """Every back-office router (the extension ``create_app`` always installs)."""
-    from dealerpoker.server.backoffice import monitor, players_api, rounds_api
+    from dealerpoker.server.backoffice import games_api, monitor, players_api, reports_api, rounds_api
 
-    del services
-    for module_router in (router, monitor.router, monitor.sockets, rounds_api.router, players_api.router):
+    games_api.install_restore(services)
+    for module_router in (router, monitor.router, monitor.sockets, rounds_api.router, players_api.router,
+                          reports_api.router, games_api.router):
         app.include_router(module_router)
 

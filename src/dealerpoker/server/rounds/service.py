@@ -69,8 +69,24 @@ class RoundService:
         self._states = RecentStates()
         # Each engine's rules fingerprint (a hash of its rules document: worth computing once).
         self._fingerprints = {id(game): game.rules.fingerprint() for game in offer.all_engines()}
+        # Every engine offered since start, by rules fingerprint: an open round plays on under the
+        # rules it was opened with when the back office saves a new version (new rounds only).
+        self._engines = {game.rules.fingerprint(): game for game in offer.all_engines()}
         # A player's currency never changes: asked once per process.
         self._currencies: dict[str, str] = {}
+
+    def use_offer(self, offer: Offer) -> None:
+        """New rounds from now on are opened with ``offer``'s engines (open rounds keep theirs)."""
+        for game in offer.all_engines():
+            fingerprint = game.rules.fingerprint()
+            self._fingerprints[id(game)] = fingerprint
+            self._engines.setdefault(fingerprint, game)
+        self.offer, self.games = offer, offer.games()
+
+    def engine_of(self, row: Mapping[str, Any]) -> AnyGame:
+        """The engine a stored round was opened with (by its rules fingerprint)."""
+        found = self._engines.get(str(row.get("rules_fingerprint")))
+        return found if found is not None else self.game(row["game"], row["currency"])
 
     def game(self, name: str, currency: str) -> AnyGame:
         """The engine of game ``name`` in ``currency`` (its limits and chips)."""
@@ -169,7 +185,7 @@ class RoundService:
                 row = _owned_row(read, player_id, round_id)
                 steps = json.loads(row["steps"])
                 if step is not None and step != len(steps):
-                    aliases = self.game(row["game"], row["currency"]).aliases
+                    aliases = self.engine_of(row).aliases
                     if 0 < step < len(steps) and aliases.get(action, action) == steps[step]["action"]:
                         return await self.get(player_id, round_id)
                     where = "settled" if row["status"] == "settled" else f"waiting for step {len(steps)}"
@@ -190,7 +206,7 @@ class RoundService:
         changed since (nothing written). Raises the engine's and the wallet's refusals."""
         row = read.row
         round_id, player_id = str(row["id"]), str(row["player_id"])
-        game = self.game(row["game"], row["currency"])
+        game = self.engine_of(row)
         state = self._states.recall(round_id, len(json.loads(row["steps"])))
         planned = plan.next_step(game, row, action, source=source, at=timestamp(self.clock()), state=state)
         debit = await self._debit(player_id, planned.money, {player_id: read.balance})
@@ -240,7 +256,7 @@ class RoundService:
                 return False  # the player came back meanwhile
             if row["status"] != "open":
                 return left is not None
-            game = self.game(row["game"], row["currency"])
+            game = self.engine_of(row)
             state = plan.replay(game, row)
             try:
                 view = await self._step(read, payments.timer_action(game, state), source="timer")
@@ -268,7 +284,7 @@ class RoundService:
         at that point, so it shows only the cards the player could see then.
         """
         row = await self._owned(player_id, round_id)
-        game = self.game(row["game"], row["currency"])
+        game = self.engine_of(row)
         steps = json.loads(row["steps"])
         state = game.start(json.loads(row["bets"]), json.loads(row["deck"]))
         frames = [{"step": steps[0], **game.view(state)}]

@@ -2,8 +2,10 @@
 // render(container, argument); "hidden" pages open from links (a round, a player), not the menu.
 
 import { auditPage } from "./audit.js";
+import { gamesPage } from "./games.js";
 import { monitorPage } from "./monitor.js";
 import { playerPage, playersPage } from "./players.js";
+import { reportsPage } from "./reports.js";
 import { roundPage, roundsPage } from "./rounds.js";
 
 export const PAGES = {
@@ -12,5 +14,7 @@ export const PAGES = {
   round: { title: "admin.nav.rounds", permission: "rounds.view", render: roundPage, hidden: true },
   players: { title: "admin.nav.players", permission: "players.view", render: playersPage },
   player: { title: "admin.nav.players", permission: "players.view", render: playerPage, hidden: true },
+  reports: { title: "admin.nav.reports", permission: "reports.view", render: reportsPage },
+  games: { title: "admin.nav.games", permission: "games.view", render: gamesPage },
   audit: { title: "admin.nav.audit", permission: "audit.view", render: auditPage },
 };
