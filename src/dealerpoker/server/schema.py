@@ -98,6 +98,7 @@ rounds = Table(
     Index("ix_rounds_created", "created_at"),
     Index("ix_rounds_game_created", "game", "created_at"),
     Index("ix_rounds_settled", "settled_at"),
+    Index("ix_rounds_player_created", "player_id", "created_at"),  # a player's, newest first (0011)
 )
 
 rules_documents = Table(

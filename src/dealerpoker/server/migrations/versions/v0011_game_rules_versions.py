@@ -1,4 +1,5 @@
-"""The paytable versions an admin saves in the back office (new rounds only).
+"""The paytable versions an admin saves in the back office (new rounds only), and a player's rounds
+by opening time for the back office's search.
 
 Revision ID: 0011
 Revises: 0010
@@ -28,7 +29,9 @@ def upgrade() -> None:
         sa.Column("created_by", sa.String(64), nullable=False),
     )
     op.create_index("ix_game_rules_versions_game", "game_rules_versions", ["game", "id"])
+    op.create_index("ix_rounds_player_created", "rounds", ["player_id", "created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_rounds_player_created", "rounds")
     op.drop_table("game_rules_versions")
