@@ -33,7 +33,6 @@ import collections
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import Frame, Opcode
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _processes import free_port
 from _results import machine, write_section
 
 TABLES = """
@@ -95,13 +95,6 @@ def idle_penalty_ms(idle: float = 2.0) -> tuple[float, float]:
         time.sleep(idle)
         cold.append(one_pass())
     return hot, sorted(cold)[1]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -37,7 +37,6 @@ import asyncio
 import json
 import os
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,16 +48,17 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _processes import (
+    cpu_seconds,
+    free_port,
+    postgres_backends,
+    postgres_database,
+    reference_cpu_ms,
+    tree_cpu_seconds,
+)
 from _results import machine, write_section
 
 PLAYS = {"casino-holdem": ("raise",), "texas-bonus": ("bet", "check", "check")}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Connection:
@@ -243,56 +243,9 @@ def start_server(database_url: str, port: int, extra: list[str], code: Code) -> 
     raise SystemExit("server did not start within 60 s")
 
 
-_TICKS = os.sysconf("SC_CLK_TCK")
 TABLE_HEAD = ("| database | code | clients | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors "
               "| server CPU ms/round | database CPU ms/round | load generator CPU ms/round | load (1 min) "
               "| target |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-
-
-def tree_cpu_seconds(root: int) -> float:
-    """User + system CPU time of a process and all its live descendants (from /proc)."""
-    stats: dict[int, tuple[int, float]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            # The command name (field 2) may hold spaces: split after its closing parenthesis.
-            fields = (entry / "stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICKS)
-    total, frontier = 0.0, [root]
-    while frontier:
-        pid = frontier.pop()
-        total += stats.get(pid, (0, 0.0))[1]
-        frontier.extend(child for child, (parent, _) in stats.items() if parent == pid)
-    return total
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of these processes (0 for those gone)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / _TICKS
-    return total
-
-
-def reference_cpu_ms() -> float:
-    """CPU time of a fixed pure-Python loop (best of 3): how fast this machine runs Python now.
-    On a shared machine the CPU time of the same work grows with the load (cores shared with
-    other processes' threads, cold caches), so CPU-per-round figures compare only with this."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.process_time()
-        total = 0
-        for number in range(1_000_000):
-            total += number * number % 7
-        best = min(best, time.process_time() - began)
-    return best * 1000
 
 
 def run_one(label: str, database_url: str, clients: int, seconds: float, extra: list[str],
@@ -330,44 +283,6 @@ def run_one(label: str, database_url: str, clients: int, seconds: float, extra: 
             "client_cpu_ms_per_round": client_cpu * 1000 / rounds,
             "database_cpu_ms_per_round": database_cpu * 1000 / rounds if database_pids else None,
             "server_cpu_share": server_cpu / elapsed, "loadavg": os.getloadavg()}
-
-
-def postgres_database(admin_url: str, action: str, name: str) -> None:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(admin_url)
-
-    async def run() -> None:
-        connection = await asyncpg.connect(user=parsed.username, password=parsed.password, host=parsed.host,
-                                           port=parsed.port, database=parsed.database)
-        try:
-            statement = f'CREATE DATABASE "{name}"' if action == "create" else \
-                f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
-            await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(run())
-
-
-def postgres_backends(admin_url: str, name: str) -> list[int]:
-    """The process ids of the PostgreSQL backends connected to database ``name``."""
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(admin_url)
-
-    async def run() -> list[int]:
-        connection = await asyncpg.connect(user=parsed.username, password=parsed.password, host=parsed.host,
-                                           port=parsed.port, database=parsed.database)
-        try:
-            rows = await connection.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", name)
-            return [int(row["pid"]) for row in rows]
-        finally:
-            await connection.close()
-
-    return asyncio.run(run())
 
 
 def main() -> None:

@@ -197,7 +197,7 @@ def test_a_cancelled_round_returns_every_stake() -> None:
     assert credit(on_the_flop, 0) == 200
 
 
-def test_a_bonus_the_hole_cards_settled_stands_when_the_round_is_cancelled() -> None:
+def test_a_cancelled_round_returns_a_lost_bonus_stake_and_keeps_a_won_bonus_paid() -> None:
     won = deal(TEXAS, ACES_WIN, {"ante": 100, "bonus": 100})
     won, _ = decide(TEXAS, won, "bet", already_returned=3100)
     cancelled = cancellation(TEXAS, {}, won)
@@ -205,8 +205,9 @@ def test_a_bonus_the_hole_cards_settled_stands_when_the_round_is_cancelled() -> 
         ("ante", 100, 100), ("bonus", 100, 3100), ("flop", 200, 200)]
     assert credit(cancelled, already_returned=3100) == 300  # the Bonus was paid at the deal
     lost = cancellation(TEXAS, {}, deal(TEXAS, SEVEN_DEUCE, {"ante": 100, "bonus": 100}))
-    assert lost.line("bonus") is not None and lost.line("bonus").returned == 0  # type: ignore[union-attr]
-    assert credit(lost, 0) == 100
+    # Lost on the hole cards: its stake comes back with the others (every stake of the round).
+    assert lost.line("bonus") is not None and lost.line("bonus").returned == 100  # type: ignore[union-attr]
+    assert lost.net == 0 and credit(lost, 0) == 200
 
 
 def test_a_bonus_still_waiting_for_the_dealer_is_returned_when_the_round_is_cancelled() -> None:

@@ -11,134 +11,42 @@ import copy
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from tests.live.conftest import live_server
+from tests.live.records_support import (
+    SEED,
+    START,
+    TABLE,
+    FakeClock,
+    Quiet,
+    failures,
+    play,
+    play_players,
+    player_record,
+    texas_round,
+    whole_records,
+)
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 from dealerpoker.fairness import commitment, table_client_seed
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.games import get_game
-from dealerpoker.server.accounts import NewPlayer, create_player
-from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.errors import ConflictError
-from dealerpoker.server.live.audit import LiveRecords, live_records_between, store_table_rules
+from dealerpoker.server.live.audit import LiveRecords
 from dealerpoker.server.live.records_api import LiveRoundRecordOut, LiveRoundsOut
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
-from dealerpoker.tables.config import TableConfig, parse_tables
-
-SEED = "cd" * 32
-START = datetime(2026, 11, 29, 12, 0, tzinfo=UTC).timestamp()
-TABLE = """
-[[tables]]
-id = "audit-t"
-game = "texas-bonus"
-betting_seconds = 15
-decision_seconds = 10
-pause_seconds = 4
-"""
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def iso(self, offset: float) -> str:
-        return timestamp(datetime.fromtimestamp(START + offset, UTC))
-
-
-class Quiet:
-    async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
-        pass
-
-    async def to_players(self, table_id: str, messages: Any) -> None:
-        pass
-
-
-def failures(record: dict[str, Any]) -> list[str]:
-    return [str(f) for f in verify_record(record) if not f.ok]
-
-
-async def _texas_round(url: str, table: TableConfig, clock: FakeClock,
-                       seed: str = SEED) -> dict[str, NewPlayer]:
-    """One round: alice bets pre-flop (at +20) then checks by default, bob folds by the timer,
-    carol's bet is refused at the close (she cannot cover it)."""
-    database = Database(url)
-    await database.migrate()
-    try:
-        await store_table_rules(database, [table], clock.iso(0))
-        players = {}
-        async with database.transaction() as connection:
-            for name, balance in (("alice", 10_000), ("bob", 10_000), ("carol", 150)):
-                players[name] = await create_player(connection, starting_balance=balance, at=clock.iso(0),
-                                                    id_factory=lambda name=name: f"p_{name}")
-        ids = {name: player.player_id for name, player in players.items()}
-        store = SqlStore(database, lambda: timestamp(datetime.fromtimestamp(clock(), UTC)))
-        runner = TableRunner(table, get_game(table.game, table.rules), store, Quiet(), clock=clock,
-                             watchers=lambda: 1, new_seed=lambda: seed)
-        await runner.advance()  # opens round 1 at +0
-        await runner.bet(ids["alice"], {"ante": 100, "bonus": 100})
-        await runner.bet(ids["bob"], {"ante": 500})
-        await runner.bet(ids["carol"], {"ante": 100})
-        async with database.transaction() as connection:  # carol spends her money elsewhere
-            from sqlalchemy import update
-
-            from dealerpoker.server.schema import accounts
-            await connection.execute(update(accounts).where(accounts.c.id == ids["carol"]).values(balance=50))
-        clock.now = START + 15
-        await runner.advance()  # no more bets at +15, deal: pre-flop until +25
-        clock.now = START + 20
-        await runner.decide(ids["alice"], "bet")
-        for offset in (25, 35, 45):
-            clock.now = START + offset
-            await runner.advance()
-        assert runner.round is not None and str(runner.round.phase) == "pause"
-        return players
-    finally:
-        await database.dispose()
-
-
-def _play(tmp_path: Path) -> tuple[str, dict[str, str], FakeClock, TableConfig]:
-    url, players, clock, table = _play_players(tmp_path)
-    return url, {name: player.player_id for name, player in players.items()}, clock, table
-
-
-def _play_players(tmp_path: Path) -> tuple[str, dict[str, NewPlayer], FakeClock, TableConfig]:
-    url = f"sqlite:///{tmp_path}/live.db"
-    table = parse_tables(TABLE)[0]
-    clock = FakeClock()
-    return url, asyncio.run(_texas_round(url, table, clock)), clock, table
-
-
-async def _whole_records(url: str) -> list[dict[str, Any]]:
-    database = Database(url)
-    try:
-        async with database.transaction() as connection:
-            return [r async for r in live_records_between(connection, "2026-11-29", "2026-11-30")]
-    finally:
-        await database.dispose()
-
-
-async def _player_record(url: str, player: str) -> dict[str, Any]:
-    database = Database(url)
-    try:
-        return await LiveRecords(database).player_record(player, "audit-t", 1)
-    finally:
-        await database.dispose()
+from dealerpoker.tables.config import parse_tables
 
 
 def test_the_whole_round_record_holds_every_seat_and_verifies(tmp_path: Path) -> None:
-    url, ids, clock, table = _play(tmp_path)
-    (record,) = asyncio.run(_whole_records(url))
+    url, ids, clock, table = play(tmp_path)
+    (record,) = asyncio.run(whole_records(url))
     assert failures(record) == []
     alice, bob = ids["alice"], ids["bob"]
     assert record["mode"] == "table" and record["scope"] == "round"
@@ -175,8 +83,8 @@ def test_the_whole_round_record_holds_every_seat_and_verifies(tmp_path: Path) ->
 
 
 def test_a_players_part_holds_only_their_seat_and_transfers(tmp_path: Path) -> None:
-    url, ids, _clock, _table = _play(tmp_path)
-    record = asyncio.run(_player_record(url, ids["bob"]))
+    url, ids, _clock, _table = play(tmp_path)
+    record = asyncio.run(player_record(url, ids["bob"]))
     assert failures(record) == []
     assert record["scope"] == "player" and record["player_id"] == ids["bob"]
     assert [seat["player_id"] for seat in record["seats"]] == [ids["bob"]]
@@ -201,8 +109,8 @@ def test_a_players_part_holds_only_their_seat_and_transfers(tmp_path: Path) -> N
 ])
 def test_changing_one_value_fails_naming_what_does_not_match(
         tmp_path: Path, path: tuple[Any, ...], value: Any, subject: str) -> None:
-    url, ids, _clock, _table = _play(tmp_path)
-    (record,) = asyncio.run(_whole_records(url))
+    url, ids, _clock, _table = play(tmp_path)
+    (record,) = asyncio.run(whole_records(url))
     alice = ids["alice"]
     assert record["seats"][0]["player_id"] == alice  # seats are sorted by player id
     tampered = copy.deepcopy(record)
@@ -225,7 +133,7 @@ def test_changing_one_value_fails_naming_what_does_not_match(
 
 
 def test_the_endpoint_and_the_history_give_a_player_their_own_rounds(tmp_path: Path) -> None:
-    url, players, _clock, _table = _play_players(tmp_path)
+    url, players, _clock, _table = play_players(tmp_path)
     alice = {"Authorization": f"Bearer {players['alice'].token}"}
     with live_server(url) as (base, _app):
         session = httpx.post(f"{base}/api/session", json={}).json()
@@ -258,7 +166,7 @@ def test_the_endpoint_and_the_history_give_a_player_their_own_rounds(tmp_path: P
 
 
 def test_an_unsettled_round_has_no_record_yet(tmp_path: Path) -> None:
-    url, players, clock, table = _play_players(tmp_path)
+    url, players, clock, table = play_players(tmp_path)
 
     async def open_next() -> None:
         database = Database(url)
@@ -286,7 +194,7 @@ def test_export_verify_and_report_include_live_rounds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from dealerpoker.cli import main
 
-    url, ids, _clock, _table = _play(tmp_path)
+    url, ids, _clock, _table = play(tmp_path)
     export = tmp_path / "export.jsonl"
     assert main(["export", "--since", "2026-11-29", "--until", "2026-11-29T12:00:46Z", "--format", "jsonl",
                  "--database", url, "--output", str(export)]) == 0
@@ -355,8 +263,8 @@ def test_the_browser_check_confirms_a_live_round_and_names_a_false_reveal(tmp_pa
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the browser test checks the same file in Chromium")
-    url, ids, _clock, _table = _play(tmp_path)
-    record = asyncio.run(_player_record(url, ids["alice"]))
+    url, ids, _clock, _table = play(tmp_path)
+    record = asyncio.run(player_record(url, ids["alice"]))
     false_flop = copy.deepcopy(record)
     false_flop["reveals"][1]["cards"]["board"][2] = record["reveals"][2]["cards"]["board"][0]
     false_seed = copy.deepcopy(record)
@@ -381,8 +289,8 @@ def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 def test_any_malformed_value_is_reported_never_raised(tmp_path: Path) -> None:
-    url, _ids, _clock, _table = _play(tmp_path)
-    (record,) = asyncio.run(_whole_records(url))
+    url, _ids, _clock, _table = play(tmp_path)
+    (record,) = asyncio.run(whole_records(url))
     from dealerpoker.fairness.verify import record_digest
 
     # Ledger memos are notes ("live bets"), not checked; the rules document is checked by its
@@ -417,10 +325,10 @@ def database() -> Iterator[str]:
 def test_the_records_on_postgresql(database: str) -> None:
     """The same round on PostgreSQL (migration 0004, the settlement commit, the txid prefix query)."""
     table = parse_tables(TABLE)[0]
-    players = asyncio.run(_texas_round(database, table, FakeClock()))
-    (record,) = asyncio.run(_whole_records(database))
+    players = asyncio.run(texas_round(database, table, FakeClock()))
+    (record,) = asyncio.run(whole_records(database))
     assert failures(record) == [] and len(record["seats"]) == 2
-    mine = asyncio.run(_player_record(database, players["alice"].player_id))
+    mine = asyncio.run(player_record(database, players["alice"].player_id))
     assert failures(mine) == [] and [s["player_id"] for s in mine["seats"]] == [players["alice"].player_id]
     assert {e["account"] for e in mine["ledger"]} == {players["alice"].player_id, "house:EUR"}
 
@@ -435,8 +343,8 @@ def test_a_bonus_paid_at_the_deal_is_in_the_record_and_verifies(tmp_path: Path) 
     seed = next(candidate for candidate in (f"{k:064x}" for k in range(1, 1000))
                 if deck_order(candidate, client, 1)[0] // 4 == deck_order(candidate, client, 1)[1] // 4)
     table = parse_tables(TABLE)[0]
-    asyncio.run(_texas_round(f"sqlite:///{tmp_path}/live.db", table, FakeClock(), seed))
-    (record,) = asyncio.run(_whole_records(f"sqlite:///{tmp_path}/live.db"))
+    asyncio.run(texas_round(f"sqlite:///{tmp_path}/live.db", table, FakeClock(), seed))
+    (record,) = asyncio.run(whole_records(f"sqlite:///{tmp_path}/live.db"))
     assert failures(record) == []
     alice = next(seat for seat in record["seats"] if seat["player_id"] == "p_alice")
     bonus_line = next(line for line in alice["settlement"]["lines"] if line["field"] == "bonus")

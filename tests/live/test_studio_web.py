@@ -190,6 +190,13 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                 console.locator("#dealer-key").fill(KEY)
                 console.locator("#connect").click()
                 console.locator("#console").wait_for(state="visible")
+                # The lobby says which live tables a studio deals.
+                page.goto(f"{base}/#/")
+                entry = page.locator('[data-table="live-studio-video"]')
+                entry.wait_for()
+                assert "dealt by the studio" in entry.inner_text()
+                rng_table = page.locator('[data-table="live-texas-fast"]')
+                assert "dealt by the studio" not in rng_table.inner_text()
                 page.goto(f"{base}/live.html#/studio-video")
                 page.wait_for_function("document.querySelector('#studio-video video')?.readyState >= 2")
                 page.locator('#studio-video[data-state="playing"]').wait_for()

@@ -76,6 +76,9 @@ def test_two_players_play_the_same_texas_hand_each_with_their_own_decisions(tmp_
             tables = httpx.get(f"{base}/api/tables", headers=alice.headers, timeout=60).json()["tables"]
             texas = next(t for t in tables if t["id"] == "texas-fast")
             assert texas["players"] == 2 and texas["game"] == "texas-bonus"
+            for path in ("/api/tables", "/api/tables/texas-fast"):  # a typo must not pass silently
+                typo = httpx.get(f"{base}{path}", params={"limt": 5}, headers=alice.headers, timeout=60)
+                assert typo.status_code == 422 and "limt" in typo.json()["message"], typo.text
             after = alice.until(lambda m: m["type"] == "table" and m.get("phase") == "pause")
             assert after["fairness"]["server_seed"]
         finally:

@@ -222,7 +222,7 @@ def stakes(rnd: core.LiveRound) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("moment", ["first card", "hole cards in", "flop being dealt", "turn decision"])
-def test_a_misdeal_returns_every_stake_but_a_bonus_settled_at_the_deal(moment: str) -> None:
+def test_a_misdeal_returns_every_stake_and_keeps_a_bonus_won_at_the_deal(moment: str) -> None:
     table = studio_table("texas-bonus")
     game = get_game(table.game, table.rules)
     rnd = deal(closed(table, {"p1": {"ante": 100, "bonus": 100}, "p2": {"ante": 300, "bonus": 100}}),
@@ -245,7 +245,7 @@ def test_a_misdeal_returns_every_stake_but_a_bonus_settled_at_the_deal(moment: s
         assert seat.result.outcome == "misdeal" and seat.result.total_stake == staked[player]
         for field, (stake, returned) in lines.items():
             if field == "bonus" and bonus_settled:
-                assert returned == 2600  # stands as settled: 25 to 1
+                assert returned == 2600  # won on the hole cards: its payout stands (25 to 1)
             else:
                 assert returned == stake
         # The settlement's credit is what the deal did not already pay.

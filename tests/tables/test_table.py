@@ -58,6 +58,21 @@ def test_a_rules_file_is_read_relative_to_the_tables_file(tmp_path) -> None:  # 
     assert table.rules.ante_qualifier.slug == "straight"
 
 
+def test_a_table_without_its_own_rules_file_starts_from_the_servers_rules_for_its_game(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "server.toml").write_text('game = "texas-bonus"\nante_qualifier = "straight"\n')
+    (tmp_path / "own.toml").write_text('game = "texas-bonus"\nante_qualifier = "flush"\n')
+    (tmp_path / "tables.toml").write_text(
+        '[[tables]]\nid = "a"\ngame = "texas-bonus"\n'
+        '[[tables]]\nid = "b"\ngame = "texas-bonus"\nrules_file = "own.toml"\n'
+        '[[tables]]\nid = "c"\ngame = "casino-holdem"\n')
+    a, b, c = load_tables(tmp_path / "tables.toml", rules_files={"texas-bonus": tmp_path / "server.toml"})
+    assert a.rules.ante_qualifier.slug == "straight"  # serve --rules texas-bonus=server.toml
+    assert b.rules.ante_qualifier.slug == "flush"     # the table's own file wins
+    assert c.rules == get_game("casino-holdem").rules
+    assert load_tables(tmp_path / "tables.toml")[0].rules.ante_qualifier.slug == "flush"  # shipped
+
+
 @pytest.mark.parametrize(("text", "names"), [
     ('[[tables]]\nid = "a"\ngame = "blackjack"', "tables[0].game"),
     ('[[tables]]\nid = "A B"\ngame = "texas-bonus"', "tables[0].id"),

@@ -5,7 +5,11 @@
     dealerpoker verify --round-file export.jsonl             # every record of an export
 
 Exit status: 0 when everything matches, 1 when anything does not (each mismatch is printed,
-naming the part of the record), 2 for unusable input (missing options, unreadable file).
+naming the part of the record), 2 for unusable input (missing options, an unreadable file, text
+that is not a round record: not JSON, NaN or Infinity, nested deeper than a record, a top-level
+array or null), each told in one line on standard error. In an export a bad line is reported
+with its line number and the other records are still checked: the exit status is then 1 if any
+record failed, else 2.
 """
 
 from __future__ import annotations
@@ -44,21 +48,91 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_records(name: str) -> list[Any]:
-    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+#: Deepest nesting a record may have: records are a few levels deep, so anything deeper is not one
+#: (and a bound keeps a hostile file from exhausting the parser's stack).
+MAX_DEPTH = 32
+
+
+class UnusableInput(ValueError):
+    """A file, or one line of an export, that is not a round record to check."""
+
+
+def _parse(text: str) -> Any:
+    """One JSON value, refused (UnusableInput, one line) when it is not strict, bounded JSON."""
+
+    def no_constant(name: str) -> Any:
+        raise UnusableInput(f"{name} is not a JSON number (amounts are integers)")
+
     try:
-        return [json.loads(text)]
-    except json.JSONDecodeError as whole_error:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
-            raise ValueError(f"not JSON: {whole_error}") from None
-        records = []
-        for number, line in enumerate(lines, start=1):
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise ValueError(f"line {number} is not JSON: {error}") from None
-        return records
+        value = json.loads(text, parse_constant=no_constant)
+    except RecursionError:
+        raise UnusableInput(f"nested deeper than {MAX_DEPTH} levels: not a round record") from None
+    except json.JSONDecodeError as error:
+        raise UnusableInput(f"not JSON: {error}") from None
+    if _depth(value) > MAX_DEPTH:
+        raise UnusableInput(f"nested deeper than {MAX_DEPTH} levels: not a round record")
+    if not isinstance(value, dict):
+        raise UnusableInput(f"a round record is a JSON object, this is {_json_type(value)}")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of parsed JSON, counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                children = item.values() if isinstance(item, dict) else item
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def _read_records(name: str) -> list[tuple[int | None, dict[str, Any] | UnusableInput]]:
+    """``(line number or None, record or the reason it is unusable)`` for each record of a file.
+
+    A file holding one JSON value is one record (a bad one raises UnusableInput: the whole file is
+    unusable). An export (JSON Lines) is read line by line: a bad line is kept as its reason, so
+    it is reported with its number and the other records are still checked.
+    """
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    except UnicodeDecodeError as error:
+        raise UnusableInput(f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+    try:
+        return [(None, _parse(text))]
+    except UnusableInput as whole_error:
+        lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if not _is_json_lines(name, lines):
+            raise whole_error from None
+    records: list[tuple[int | None, dict[str, Any] | UnusableInput]] = []
+    for number, line in lines:
+        try:
+            records.append((number, _parse(line)))
+        except UnusableInput as error:
+            records.append((number, error))
+    return records
+
+
+def _is_json_lines(name: str, lines: list[tuple[int, str]]) -> bool:
+    """An export: named .jsonl, or several lines of which at least one alone is a record."""
+    if name.endswith((".jsonl", ".ndjson")):
+        return True
+    if len(lines) < 2:
+        return False
+    for _, line in lines:
+        try:
+            _parse(line)
+        except UnusableInput:
+            continue
+        return True
+    return False
 
 
 def _deck_text(deck: tuple[int, ...]) -> str:
@@ -77,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
     given = {name: getattr(args, name) for name in _DEAL_OPTIONS}
     results: list[dict[str, Any]] = []
+    unusable: list[dict[str, Any]] = []  # lines of an export that are not records (told on stderr)
     if args.round_file is None:
         missing = [f"--{name.replace('_', '-')}" for name, value in given.items() if value is None]
         if missing:
@@ -89,8 +164,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             records = _read_records(args.round_file)
-        except (OSError, ValueError) as error:
-            print(f"dealerpoker verify: error: {args.round_file}: {error}", file=sys.stderr)
+        except (OSError, UnusableInput) as error:
+            print(f"dealerpoker verify: error: {args.round_file}: {_reason(error)}", file=sys.stderr)
             return 2
         if len(records) > 1 and any(value is not None for value in given.values()):
             print(
@@ -99,7 +174,11 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        for record in records:
+        for line, record in records:
+            if isinstance(record, UnusableInput):
+                print(f"dealerpoker verify: error: {args.round_file}: line {line}: {record}", file=sys.stderr)
+                unusable.append({"line": line, "error": str(record)})
+                continue
             findings = verify_record(
                 record,
                 server_seed=args.server_seed,
@@ -107,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
                 client_seed=args.client_seed,
                 nonce=args.nonce,
             )
-            round_id = record.get("round_id") if isinstance(record, dict) else None
+            round_id = record.get("round_id")
             deck = tuple(record["deck"]) if all(f.ok for f in findings) else None
             results.append({"round_id": round_id, "findings": findings, "deck": deck})
     ok = all(f.ok for result in results for f in result["findings"])
@@ -115,7 +194,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "ok": ok,
+                    "ok": ok and not unusable,
+                    "unusable_lines": unusable,
                     "rounds": [
                         {
                             "round_id": r["round_id"],
@@ -135,12 +215,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         for result in results:
             _print_text(result["round_id"], result["findings"], result["deck"])
-        if len(results) > 1:
+        if len(results) + len(unusable) > 1:
             bad = sum(1 for r in results if not all(f.ok for f in r["findings"]))
             print(
                 f"{len(results) - bad} of {len(results)} rounds verified" + (f", {bad} FAILED" if bad else "")
+                + (f"; {len(unusable)} unusable line(s) not checked" if unusable else "")
             )
-    return 0 if ok else 1
+    return 1 if not ok else 2 if unusable else 0
+
+
+def _reason(error: OSError | UnusableInput) -> str:
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
 
 
 def _print_text(round_id: str | None, findings: list[Finding], deck: tuple[int, ...] | None) -> None:

@@ -10,8 +10,8 @@ other and with everything else in the record:
 - every report and void falls between betting closed and the settlement, and each street's
   cards were all reported (and not voided) before the reveal that showed it;
 - a misdeal is ``{"at", "by": "dealer" | "timer", "reason"}``, and then every seat's settlement
-  is the cancellation's (``games.payments.cancellation``: every stake returned, but a Bonus
-  settled on the hole cards); without one, a hand that reached the showdown had all nine cards.
+  is the cancellation's (``games.payments.cancellation``: every stake returned, a Bonus won on
+  the hole cards at its payout); without one, a hand that reached the showdown had all nine cards.
 
 Each seat's actions are then replayed, re-settled (a cancelled round: the cancellation of the
 state its actions reached) and checked against the ledger as at an RNG table (``verify_live``),

@@ -13,9 +13,10 @@ verifier (``dealerpoker.fairness.checks``) all call these, so a rule changes her
 * **The timer** plays the rules' ``timeout_actions`` for the decision (by default fold
   pre-flop, check on the flop and turn; fold in Casino Hold'em), or, when the player's funds
   cannot cover that action's stake, the free action (check, else fold).
-* **A cancelled round** (a live studio's misdeal) returns every stake, except a Bonus already
-  settled on the hole cards, which stands (paid or taken at once, whatever happens later); like
-  the settlement, it pays every line's return less what the round already paid.
+* **A cancelled round** (a live studio's misdeal) returns every stake of the round, the Bonus's
+  too (issue 20: "every stake of that round is returned"); a Bonus the hole cards already won
+  keeps what it paid at the deal (its stake is in that payment, and a paid win is never taken
+  back). Like the settlement, it pays every line's return less what the round already paid.
 
 >>> from dealerpoker.games import get_game
 >>> game = get_game("texas-bonus")
@@ -150,11 +151,12 @@ class _Cancelled(Protocol):
 
 def cancellation(game: _Cancelled, bets: Mapping[str, Any], state: RoundState | None) -> Settlement:
     """The settlement of a round cancelled where ``state`` stands (None: before the deal; then
-    ``bets`` are the opening bets): every stake returned but a Bonus the hole cards settled."""
+    ``bets`` are the opening bets): every stake returned, a Bonus the hole cards won at its
+    payout."""
     stakes = state.stakes if state is not None else tuple(game.validate_bets(bets).items())
     stands: dict[str, Money] = {}
     if state is not None and state.bonus is not None and not state.bonus.pending:
-        stands[BONUS_FIELD] = state.bonus.returned
+        stands[BONUS_FIELD] = max(state.bonus.returned, state.bonus.stake)
     lines = tuple(SettlementLine(field, amount, stands.get(field, amount)) for field, amount in stakes)
     return Settlement(game.name, "misdeal", None, None, None, lines)
 

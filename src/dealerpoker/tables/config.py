@@ -156,27 +156,31 @@ def default_tables_text() -> str:
 
 def load_tables(path: str | Path | None = None, *,
                 environ: Mapping[str, str] | None = None,
-                currency_overrides: CurrencyOverrides | None = None) -> tuple[TableConfig, ...]:
+                currency_overrides: CurrencyOverrides | None = None,
+                rules_files: Mapping[str, str | Path] | None = None) -> tuple[TableConfig, ...]:
     """Tables from an operator's TOML file; the shipped example when ``path`` is None.
 
-    ``environ`` holds the variables a ``dealer_key_env`` names (the server passes its environment).
+    ``environ`` holds the variables a ``dealer_key_env`` names (the server passes its environment);
+    ``rules_files`` (game -> TOML file, ``serve --rules``) are the rules a table of that game
+    starts from when it names no ``rules_file`` of its own.
     """
     if path is None:
         return parse_tables(default_tables_text(), where="tables.toml", environ=environ,
-                            currency_overrides=currency_overrides)
+                            currency_overrides=currency_overrides, rules_files=rules_files)
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:
         raise InvalidTablesError(f"{path}: cannot read tables file: {error}") from None
     return parse_tables(text, where=str(path), base=Path(path).parent, environ=environ,
-                        currency_overrides=currency_overrides)
+                        currency_overrides=currency_overrides, rules_files=rules_files)
 
 
 def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
                  environ: Mapping[str, str] | None = None,
-                 currency_overrides: CurrencyOverrides | None = None) -> tuple[TableConfig, ...]:
+                 currency_overrides: CurrencyOverrides | None = None,
+                 rules_files: Mapping[str, str | Path] | None = None) -> tuple[TableConfig, ...]:
     """``currency_overrides``: each currency's limits and chips (the server's currencies), which
-    a table's own ``limits`` and ``rules`` override."""
+    a table's own ``limits`` and ``rules`` override; ``rules_files`` as in :func:`load_tables`."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -189,7 +193,8 @@ def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
         raise InvalidTablesError(f"{where}: tables: expected at least one [[tables]] entry")
     tables: list[TableConfig] = []
     for number, row in enumerate(rows):
-        table = _table(row, f"{where}: tables[{number}]", base, environ or {}, currency_overrides)
+        table = _table(row, f"{where}: tables[{number}]", base, environ or {}, currency_overrides,
+                       rules_files or {})
         if any(t.id == table.id for t in tables):
             raise InvalidTablesError(f"{where}: tables[{number}].id: duplicate table id {table.id!r}")
         tables.append(table)
@@ -246,7 +251,8 @@ def _video_url(row: Mapping[str, Any], where: str) -> str | None:
 
 
 def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str],
-           currency_overrides: CurrencyOverrides | None) -> TableConfig:
+           currency_overrides: CurrencyOverrides | None,
+           rules_files: Mapping[str, str | Path]) -> TableConfig:
     if not isinstance(row, Mapping):
         raise InvalidTablesError(f"{where}: expected a table")
     unknown = set(row) - _TABLE_KEYS
@@ -281,6 +287,7 @@ def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str],
             raise InvalidTablesError(f"{where}.limits: expected a table such as ante = {{ min, max }}")
         overrides["limits"] = {**dict(overrides.get("limits", {})), **row["limits"]}
     rules_file = row.get("rules_file")
+    rules_path: str | Path | None = rules_files.get(game)  # the server's --rules for the game
     if rules_file is not None:
         if not isinstance(rules_file, str) or not rules_file:
             raise InvalidTablesError(f"{where}.rules_file: expected a path, got {rules_file!r}")
@@ -288,7 +295,7 @@ def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str],
         if base is not None and not rules_path.is_absolute():
             rules_path = base / rules_path
     try:
-        rules = load_rules(game, rules_path if rules_file is not None else None, overrides=overrides)
+        rules = load_rules(game, rules_path, overrides=overrides)
     except InvalidRulesError as error:
         raise InvalidTablesError(f"{where}: {error}") from None
     title = row.get("title", rules.title)

@@ -20,14 +20,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import AnyGame, get_game
 from dealerpoker.games.payments import most_at_stake
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
-from dealerpoker.server.api.deps import PlayerDep, error_responses
+from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
@@ -262,14 +262,16 @@ def _live(app: Any) -> LiveTables:
     return live
 
 
-@router.get("/api/tables", tags=["live"], responses=error_responses(401))
+@router.get("/api/tables", tags=["live"], responses=error_responses(401),
+            dependencies=[Depends(reject_unknown_query)])
 async def list_tables(request: Request, _player: PlayerDep) -> dict[str, Any]:
     """The live tables with their game, limits, timers, phase and number of connected players."""
     live = _live(request.app)
     return {"tables": [live.summary(table_id) for table_id in live.runners]}
 
 
-@router.get("/api/tables/{table_id}", tags=["live"], responses=error_responses(401, 404))
+@router.get("/api/tables/{table_id}", tags=["live"], responses=error_responses(401, 404),
+            dependencies=[Depends(reject_unknown_query)])
 async def get_table(table_id: str, request: Request, _player: PlayerDep) -> dict[str, Any]:
     """One live table (as in the list)."""
     live = _live(request.app)
@@ -417,7 +419,8 @@ def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
     def install(app: FastAPI, services: Services) -> None:
         # Each table plays in its currency: that currency's limits and chips under the table's own.
         tables = load_tables(tables_file, environ=os.environ,
-                             currency_overrides=services.offer.table_overrides)
+                             currency_overrides=services.offer.table_overrides,
+                             rules_files=services.settings.rules_files)
         live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))(app, services)
 
     return install

@@ -18,7 +18,7 @@ addLobbySection(async (api) => {
     entries: tables.map((table) => ({
       id: `live-${table.id}`,
       kind: "live",
-      title: table.title,
+      title: table.dealing === "studio" ? `${table.title} — cards dealt by the studio` : table.title,
       subtitle: `${table.players} player${table.players === 1 ? "" : "s"} · ante ${formatMoney(table.limits.ante.min)}–`
         + `${formatMoney(table.limits.ante.max)} · ${table.betting_seconds} s to bet, ${table.decision_seconds} s per decision`,
       href: `live.html#/${encodeURIComponent(table.id)}`,
