@@ -11,12 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.live.conftest import ManualClock
+from tests.live.conftest import live_server as serving_live_tables
 
 from dealerpoker.cards import parse_cards
 from dealerpoker.evaluator.api import evaluate
-
-from tests.live.conftest import ManualClock
-from tests.live.conftest import live_server as serving_live_tables
 
 from .test_web_table import Table
 from .web_support import LiveServer
@@ -72,7 +71,8 @@ def _expected_headline(settlement: dict[str, Any], sides: set[str]) -> str:
     return "; ".join(parts)
 
 
-def test_item01_stack_pickup_follows_the_pointer_and_right_click_removes_it(page: Any, live_server: LiveServer) -> None:
+def test_item01_stack_pickup_follows_the_pointer_and_right_click_removes_it(page: Any,
+                                                                            live_server: LiveServer) -> None:
     table = Table(page, live_server).open("texas-bonus")
     help_text = page.locator("#table-help").inner_text()
     assert "lift" in help_text and "empty area" in help_text, "the on-page help tells adding from lifting"
@@ -133,7 +133,8 @@ def test_item02_selected_chip_follows_the_mouse_over_the_felt(page: Any, live_se
     page.mouse.move(x, y)
     follower.wait_for(state="visible")
     assert follower.locator(".chip").get_attribute("data-chip") == "500"
-    assert (int(follower.get_attribute("data-x")), int(follower.get_attribute("data-y"))) == (round(x), round(y))
+    at = (int(follower.get_attribute("data-x")), int(follower.get_attribute("data-y")))
+    assert at == (round(x), round(y))
     page.keyboard.press("1")
     page.mouse.move(x + 10, y + 5)
     page.wait_for_function("document.querySelector('.pointer-chip .chip')?.dataset.chip === '100'")
@@ -235,7 +236,7 @@ def test_item11_last_win_counts_the_bonus_paid_at_the_deal(page: Any, live_serve
         round_id = page.evaluate("window.dealerpokerTable.round.id")
         view = live_server.api("GET", f"/api/rounds/{round_id}", table.token)
         if view["bonus"] and view["bonus"]["returned"] > 0:
-            assert table.shown("last-win") == view["bonus"]["returned"], "LAST WIN shows the Bonus paid at the deal"
+            assert table.shown("last-win") == view["bonus"]["returned"], "the Bonus paid at the deal counts"
             table.act("fold")
             settled = _settled_round(live_server, table)["settlement"]
             assert table.shown("last-win") == settled["total_returned"] == view["bonus"]["returned"]
@@ -267,14 +268,16 @@ def test_item12_refused_border_clears_once_fixed(page: Any, live_server: LiveSer
     games = live_server.api("GET", "/api/games", table.token)["games"]
     bonus_max = next(f for f in next(g for g in games if g["id"] == "texas-bonus")["fields"]
                      if f["name"] == "bonus")["max"]
-    page.evaluate("max => { const t = window.dealerpokerTable; t.pending.bonus = max; t.render(); }", bonus_max)
+    page.evaluate("top => { const t = window.dealerpokerTable; t.pending.bonus = top; t.render(); }",
+                  bonus_max)
     table.place("bonus")
     assert refused("bonus")
     table.spot("bonus").click(button="right")
     assert not refused("bonus")
 
 
-def test_item14_solo_and_live_titles_and_the_lobby_says_which_is_which(page: Any, live_server: LiveServer) -> None:
+def test_item14_solo_and_live_titles_and_the_lobby_says_which_is_which(page: Any,
+                                                                       live_server: LiveServer) -> None:
     page.goto(live_server.url + "/")
     page.locator(".lobby__table").first.wait_for()
     solo = page.locator(".lobby__table[data-kind='solo']")

@@ -284,7 +284,8 @@ def test_texas_bonus_full_rounds(desktop: Any, live_server: LiveServer) -> None:
     assert table.amount("ante") == 500 and table.amount("bonus") == 100
     table.press("f")
     # The Bonus was settled at the deal: the headline says its result too (issue 16, item 10).
-    assert re.fullmatch(r"You folded; Bonus (lost|wins [\d,.]+)", desktop.locator("#result-headline").inner_text())
+    headline = desktop.locator("#result-headline").inner_text()
+    assert re.fullmatch(r"You folded; Bonus (lost|wins [\d,.]+)", headline)
     table.assert_balance_matches_ledger()
 
     # NEW GAME clears the chips and the cards.
