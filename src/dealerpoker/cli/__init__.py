@@ -16,7 +16,7 @@ from dealerpoker import __version__
 from dealerpoker.errors import DealerPokerError
 
 SUBCOMMANDS = (
-    "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe",
+    "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe", "admin",
 )  # fmt: skip
 
 

@@ -34,6 +34,7 @@ from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
 from dealerpoker.server.api.errors import install_error_handlers
 from dealerpoker.server.api.fairness import install_fairness_api
+from dealerpoker.server.backoffice.api import install_backoffice
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
@@ -56,7 +57,7 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 
 
 #: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api]
+EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice]
 
 
 def load_offer(settings: Settings) -> Offer:

@@ -16,7 +16,9 @@ transfer per player per money moment of a round. ``round`` is a solo round's id 
 live round's ``{table}/{number}``; ``moment`` is ``bets`` (the opening bets), ``bonus`` (a Texas
 Bonus paid on the hole cards, at the deal), a decision point (``preflop``, ``flop``, ``turn``:
 the stake of the decision taken there) or ``settle`` (what the settlement returns, net of what
-the deal already paid). A new player's float is ``session:{player}``. Solo rounds played before
+the deal already paid). A new player's float is ``session:{player}``; an admin's manual
+adjustment in the back office is ``adjustment:{player}:{key}`` (memo ``adjustment``, its reason in
+the admin audit log). Solo rounds played before
 migration 0008 had ``{round}:{step}`` and ``{round}:{step}:return``; 0008 rewrote them.
 
 >>> txid("r_1f2e", "p_7a", "bets"), txid("texas-1/42", "p_7a", "flop")
@@ -37,6 +39,8 @@ from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import accounts, ledger_entries
 
 BETS, BONUS, SETTLE = "bets", "bonus", "settle"
+ADJUSTMENT = "adjustment"
+"""The memo (and txid prefix) of an admin's manual adjustment of a player's balance."""
 """The money moments besides the decision points (named by the game's phases)."""
 
 

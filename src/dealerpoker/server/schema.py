@@ -94,6 +94,10 @@ rounds = Table(
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),
+    # The back office's search, newest first, and its reports by day (migration 0010).
+    Index("ix_rounds_created", "created_at"),
+    Index("ix_rounds_game_created", "game", "created_at"),
+    Index("ix_rounds_settled", "settled_at"),
 )
 
 rules_documents = Table(
@@ -132,6 +136,7 @@ live_rounds = Table(
     Column("settled_at", String(32), nullable=True),  # set by the settlement commit (0004)
     PrimaryKeyConstraint("table_id", "number", name="pk_live_rounds"),
     Index("ix_live_rounds_settled", "settled_at"),
+    Index("ix_live_rounds_created", "created_at"),  # the back office's search (migration 0010)
 )
 
 live_seats = Table(
@@ -160,6 +165,15 @@ live_leases = Table(
     PrimaryKeyConstraint("table_id", name="pk_live_leases"),
 )
 
+# The back office's hold and timers of each live table (migration 0010; ``live.controls``).
+live_table_controls = Table(
+    "live_table_controls", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("status", String(10), nullable=False),  # "open" | "paused" | "closed"
+    Column("timers", Text, nullable=True),  # JSON {betting_seconds, decision_seconds, pause_seconds}
+    Column("updated_at", String(32), nullable=False),
+)
+
 # Bets and decisions accepted before their step is committed (see ``live.pending``).
 live_pending = Table(
     "live_pending", metadata,
@@ -170,4 +184,45 @@ live_pending = Table(
     Column("value", Text, nullable=False),       # the bets' JSON, or the action
     Column("updated_at", String(32), nullable=False),
     PrimaryKeyConstraint("table_id", "number", "player_id", "step", name="pk_live_pending"),
+)
+
+# ---- the back office (migration 0009) -------------------------------------------------------
+
+# Staff of the back office: a role, an argon2 password hash, an optional TOTP secret, lockout.
+staff_users = Table(
+    "staff_users", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),  # "admin" | "support" | "auditor"
+    Column("password_hash", String(200), nullable=False),
+    # The password printed by ``admin create-user``: to be replaced at the first sign-in.
+    Column("must_change_password", Integer, nullable=False, default=1),
+    Column("totp_secret", String(64), nullable=True),
+    Column("failed_logins", Integer, nullable=False, default=0),
+    Column("locked_until", String(32), nullable=True),
+    Column("created_at", String(32), nullable=False),
+)
+
+# A staff member's signed-in browser: the cookie's token (stored as its SHA-256) and its CSRF token.
+staff_sessions = Table(
+    "staff_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", String(40), ForeignKey("staff_users.id"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("expires_at", String(32), nullable=False),
+)
+
+# Every change made in the back office: append-only (the migration adds triggers refusing
+# UPDATE and DELETE on both databases).
+admin_audit = Table(
+    "admin_audit", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("at", String(32), nullable=False),
+    Column("actor", String(64), nullable=False),  # the staff member's name, or "cli"
+    Column("action", String(40), nullable=False),
+    Column("target", String(120), nullable=False),
+    Column("before", Text, nullable=True),  # JSON
+    Column("after", Text, nullable=True),   # JSON
+    Index("ix_admin_audit_at", "at"),
 )

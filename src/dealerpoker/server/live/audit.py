@@ -189,6 +189,19 @@ def _seat(round_id: str, seat: Row[Any]) -> dict[str, Any]:
     }
 
 
+async def table_round_record(connection: Connection, table_id: str, number: int) -> dict[str, Any] | None:
+    """The whole record of one settled live round (every seat), None while it is not settled."""
+    row = (await connection.execute(select(live_rounds).where(
+        live_rounds.c.table_id == table_id, live_rounds.c.number == number))).first()
+    if row is None:
+        raise NotFoundError(f"no round {number} at table {table_id!r}")
+    if row.settled_at is None:
+        return None
+    seats = (await connection.execute(select(live_seats).where(
+        live_seats.c.table_id == table_id, live_seats.c.number == number))).all()
+    return await _record(connection, row, list(seats), player_id=None)
+
+
 async def live_records_between(connection: Connection, since: str,
                                until: str | None = None) -> AsyncIterator[dict[str, Any]]:
     """Every settled live round's whole record with ``since <= settled_at < until``, oldest first."""

@@ -38,8 +38,8 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dealerpoker.errors import InsufficientFundsError
@@ -56,8 +56,22 @@ from dealerpoker.tables.record import Fairness, from_record, to_record
 from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
 
 Clock = Callable[[], float]
+Controls = Callable[[str], Awaitable["TableControl | None"]]
 IDLE_RECHECK = 1.0
 log = logging.getLogger("dealerpoker.live.runner")
+
+
+@dataclass(frozen=True, slots=True)
+class TableControl:
+    """What the back office set for a table: whether a new round may open (``open``; ``paused``
+    and ``closed`` let the current round finish and open none), and the timers of the next rounds."""
+
+    status: str = "open"
+    timers: Mapping[str, float] | None = None
+
+
+async def no_controls(_table_id: str) -> TableControl | None:
+    return None
 
 
 class TableRunner(DealerDesk):
@@ -66,8 +80,13 @@ class TableRunner(DealerDesk):
     def __init__(self, table: TableConfig, game: LiveGame, store: LiveStore, publisher: Publisher,
                  *, clock: Clock, watchers: Callable[[], int] = lambda: 0,
                  new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
-                 flush_delay: float = FLUSH_DELAY, currency: str | None = None) -> None:
+                 flush_delay: float = FLUSH_DELAY, currency: str | None = None,
+                 controls: Controls = no_controls) -> None:
         self.table = table
+        #: Read before each round opens (the back office's pause, close and timers; every
+        #: process reads the same row, so the table's owner applies it wherever it was set).
+        self.controls = controls
+        self.held: str | None = None  # "paused" | "closed" while the back office holds the table
         #: Every amount at this table is in this currency (its players' accounts hold it).
         self.currency = currency or table.currency or DEFAULT_CURRENCY
         self.game = game
@@ -244,7 +263,7 @@ class TableRunner(DealerDesk):
             now = self.clock()
             rnd = self.round
             if rnd is None or (rnd.phase is Phase.PAUSE and now >= (rnd.deadline or 0)):
-                if self.watchers() == 0:
+                if self.watchers() == 0 or not await self._may_open():
                     return None
                 await self._open(1 if rnd is None else rnd.number + 1, now)
             elif rnd.phase is Phase.BETTING and now >= (rnd.deadline or 0):
@@ -269,6 +288,18 @@ class TableRunner(DealerDesk):
                 await self._settle(now)
             else:
                 return rnd.deadline
+
+    async def _may_open(self) -> bool:
+        """Whether the back office lets a new round open; its timers apply from that round on."""
+        control = await self.controls(self.table.id)
+        if control is not None and control.status != "open":
+            self.held = control.status
+            return False
+        self.held = None
+        timers = dict(control.timers or {}) if control is not None else {}
+        if any(getattr(self.table, name) != value for name, value in timers.items()):
+            self.table = replace(self.table, **timers)  # type: ignore[arg-type]  # only the timers
+        return True
 
     async def _open(self, number: int, now: float) -> None:
         self.fairness = None

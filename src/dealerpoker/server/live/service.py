@@ -29,6 +29,7 @@ from dealerpoker.games.payments import most_at_stake
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
+from dealerpoker.server.live import controls
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
@@ -74,7 +75,7 @@ class LiveTables:
         engine = get_game(table.game, table.rules)
         self.engines[table.id] = engine
         return TableRunner(table, engine, self.store, self.cluster, clock=self.now, watchers=watchers,
-                           currency=currency)
+                           currency=currency, controls=controls.reader(self.services.database))
 
     def now(self) -> float:
         return self.services.clock().timestamp()

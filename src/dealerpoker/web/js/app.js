@@ -2,7 +2,7 @@
 
 import { Api } from "./api.js";
 import { gameTitle, h } from "./dom.js";
-import { loadMessages } from "./i18n.js";
+import { preferredLanguage, useLanguage } from "./i18n.js";
 import "./live-lobby.js"; // adds the live tables' section to the lobby
 import { renderLobby } from "./lobby.js";
 import { Table } from "./table.js";
@@ -47,4 +47,4 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
-loadMessages().catch(() => {}).finally(route); // without the texts, the catalogue's keys show
+useLanguage(preferredLanguage("dealerpoker.language")).catch(() => {}).finally(route);

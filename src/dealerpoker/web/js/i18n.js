@@ -1,62 +1,58 @@
-// The page's texts: the message catalogues the server serves as they are (web/i18n/{en,de,es}.json,
-// the same files dealerpoker.messages reads). Load once at boot, then t(key, params) anywhere.
-// A text that depends on a count has one key per plural category (key_one, key_other).
+// The message catalogues (web/i18n/{en,de,es}.json, see dealerpoker/messages.py) on the page:
+// t(key, params) renders a key in the chosen language, with "{name}" placeholders and the
+// "_one"/"_other" plural keys, falling back to English for a key a language lacks.
 
 export const LANGUAGES = ["en", "de", "es"];
-const FALLBACK = "en";
-const PLACEHOLDER = /\{([a-z_][a-z0-9_]*)\}/g;
+const catalogues = {};
+let language = "en";
 
-let current = FALLBACK;
-let entries = {};
-let english = {};
+/** The page's language: a saved choice, else the browser's, else English. */
+export function preferredLanguage(storageKey) {
+  const saved = storageKey ? localStorage.getItem(storageKey) : null;
+  if (LANGUAGES.includes(saved)) return saved;
+  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return LANGUAGES.includes(browser) ? browser : "en";
+}
 
-/** The player's language: ?lang=, then the browser's, among the catalogues'. */
-export function chooseLanguage() {
-  const asked = new URLSearchParams(location.search).get("lang");
-  const wanted = [asked, ...(navigator.languages ?? [navigator.language])].filter(Boolean);
-  for (const tag of wanted) {
-    const base = tag.toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(base)) return base;
+async function fetchCatalogue(code) {
+  if (!catalogues[code]) {
+    const response = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
+    catalogues[code] = response.ok ? await response.json() : {};
   }
-  return FALLBACK;
+  return catalogues[code];
 }
 
-async function fetchCatalogue(language) {
-  const response = await fetch(`i18n/${language}.json`, { cache: "no-cache" });
-  if (!response.ok) throw new Error(`the ${language} texts did not load (${response.status})`);
-  return response.json();
+/** Load (once) and choose the catalogue of `code`. */
+export async function useLanguage(code) {
+  language = LANGUAGES.includes(code) ? code : "en";
+  await Promise.all([fetchCatalogue("en"), fetchCatalogue(language)]);
+  document.documentElement.lang = language;
+  return language;
 }
 
-/** Loads the catalogue of `language` (English too, for any key a translation lacks). */
-export async function loadMessages(language = chooseLanguage()) {
-  english = await fetchCatalogue(FALLBACK);
-  entries = language === FALLBACK ? english : await fetchCatalogue(language).catch(() => english);
-  current = entries === english ? FALLBACK : language;
-  document.documentElement.lang = current;
-  return current;
-}
-
-export function language() {
-  return current;
-}
-
-/** True when the catalogue has `key` (some names are built from data and may have no entry). */
-export function has(key) {
-  return key in entries || key in english;
+export function currentLanguage() {
+  return language;
 }
 
 function lookup(key, params) {
-  const plural = "count" in params ? `${key}_${params.count === 1 ? "one" : "other"}` : null;
-  for (const table of [entries, english]) {
-    if (key in table) return table[key];
-    if (plural && plural in table) return table[plural];
+  for (const code of [language, "en"]) {
+    const entries = catalogues[code] ?? {};
+    if (key in entries) return entries[key];
+    if (params && "count" in params) {
+      const plural = entries[`${key}_${params.count === 1 ? "one" : "other"}`] ?? entries[`${key}_other`];
+      if (plural !== undefined) return plural;
+    }
   }
-  return null;
+  return key;
 }
 
-/** The text of `key` with `{name}` placeholders filled in from `params`; the key itself if unknown. */
+/** The text of `key` with its `{name}` placeholders filled from `params`. */
 export function t(key, params = {}) {
-  const template = lookup(key, params);
-  if (template === null) return key;
-  return template.replace(PLACEHOLDER, (whole, name) => (name in params ? String(params[name]) : whole));
+  return lookup(key, params).replace(/\{([a-z_][a-z0-9_]*)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole);
+}
+
+/** True when the catalogues have `key` (a name built from data may have no entry). */
+export function has(key) {
+  return [language, "en"].some((code) => key in (catalogues[code] ?? {}));
 }

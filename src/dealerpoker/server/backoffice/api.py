@@ -1,0 +1,108 @@
+"""The back office's session and audit-log endpoints, and the extension that installs every
+back-office router under ``/admin/api`` (the pages are static files under ``/admin/``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from dealerpoker.server.api.deps import error_responses
+from dealerpoker.server.backoffice import audit, staff
+from dealerpoker.server.backoffice.access import PERMISSIONS
+from dealerpoker.server.backoffice.deps import COOKIE, AuditViewer, SessionDep, services_of
+from dealerpoker.server.services import Services
+
+router = APIRouter(prefix="/admin/api", tags=["back office"])
+
+
+class SignIn(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=1, max_length=200)
+    code: str | None = Field(default=None, max_length=12, description="the TOTP code, if the user has one")
+
+
+class NewPassword(BaseModel):
+    current: str = Field(min_length=1, max_length=200)
+    new: str = Field(min_length=1, max_length=200)
+
+
+def describe(session: staff.Session) -> dict[str, Any]:
+    user = session.user
+    return {"name": user.name, "role": user.role, "permissions": sorted(PERMISSIONS[user.role]),
+            "must_change_password": user.must_change_password, "totp": user.totp, "csrf": session.csrf}
+
+
+@router.post("/session", responses=error_responses(401, 422, 429))
+async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+    """Sign in: sets the session cookie (HttpOnly, SameSite=Strict) and answers the CSRF token."""
+    services = services_of(request)
+    now = services.clock()
+    async with services.database.reading() as connection:
+        row = await staff.find(connection, body.name)
+    good = await asyncio.to_thread(staff.check, row, body.password, body.code, now=now)
+    async with services.database.transaction() as connection:
+        if row is None or not good:
+            if row is not None:
+                await staff.failed(connection, row, now=now)
+            session = None
+        else:
+            session = await staff.open_session(connection, row, body.password, now=now)
+    if session is None or session.token is None:
+        raise staff.LoginFailedError("wrong name, password or code")
+    response.set_cookie(COOKIE, session.token, max_age=staff.SESSION_HOURS * 3600, path="/admin",
+                        httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    return describe(session)
+
+
+@router.get("/session", responses=error_responses(401))
+async def whoami(session: SessionDep) -> dict[str, Any]:
+    """The signed-in staff member, their role's permissions and the CSRF token."""
+    return describe(session)
+
+
+@router.delete("/session", responses=error_responses(401, 403))
+async def sign_out(request: Request, response: Response, _session: SessionDep) -> dict[str, Any]:
+    services = services_of(request)
+    async with services.database.transaction() as connection:
+        await staff.sign_out(connection, request.cookies.get(COOKIE, ""))
+    response.delete_cookie(COOKIE, path="/admin")
+    return {"signed_out": True}
+
+
+@router.post("/password", responses=error_responses(401, 403, 422))
+async def change_password(body: NewPassword, request: Request, session: SessionDep) -> dict[str, Any]:
+    """Replace the password (the one-time password first of all)."""
+    services = services_of(request)
+    async with services.database.reading() as connection:
+        hashed = await staff.password_hash(connection, session.user)
+    new_hash = await asyncio.to_thread(staff.new_password_hash, hashed, body.current, body.new)
+    async with services.database.transaction() as connection:
+        await staff.set_password(connection, session.user, new_hash, at=services.now())
+    return {"changed": True}
+
+
+@router.get("/audit", responses=error_responses(401, 403))
+async def audit_log(
+    request: Request, _user: AuditViewer,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    before: Annotated[int | None, Query(ge=1, description="an entry id: only older entries")] = None,
+    action: Annotated[str | None, Query(max_length=40)] = None,
+    actor: Annotated[str | None, Query(max_length=64)] = None,
+) -> dict[str, Any]:
+    """The admin audit log, newest first (admins and auditors)."""
+    async with services_of(request).database.transaction() as connection:
+        entries = await audit.read(connection, limit=limit, before_id=before, action=action, actor=actor)
+    return {"entries": entries}
+
+
+def install_backoffice(app: FastAPI, services: Services) -> None:
+    """Every back-office router (the extension ``create_app`` always installs)."""
+    from dealerpoker.server.backoffice import monitor, players_api, rounds_api
+
+    del services
+    for module_router in (router, monitor.router, monitor.sockets, rounds_api.router, players_api.router):
+        app.include_router(module_router)
+

@@ -1,0 +1,75 @@
+"""Players in the back office: an account's balance, history and responsible-gaming state, and an
+admin's manual adjustment of the balance (a ledger transfer of its own kind, with a mandatory
+reason written to the admin audit log in the same unit of work)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import select
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.currency import is_house_account
+from dealerpoker.server import ledger
+from dealerpoker.server.accounts import ensure_house
+from dealerpoker.server.backoffice import audit
+from dealerpoker.server.db import Connection
+from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.schema import accounts, ledger_entries
+
+REASON_LENGTH = (3, 200)
+KEY = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+class AdjustmentError(DealerPokerError, ValueError):
+    """An adjustment that cannot be made (the message names the field); nothing moved."""
+
+    code = "invalid_request"
+    status = 422
+
+
+async def account(connection: Connection, player_id: str) -> dict[str, Any]:
+    """A player's account: balance, currency, opened when (404 for no such player)."""
+    row = (await connection.execute(select(accounts).where(accounts.c.id == player_id))).mappings().first()
+    if row is None or row["kind"] != "player":
+        raise NotFoundError(f"no player {player_id!r}")
+    return {"player_id": player_id, "balance": int(row["balance"]), "currency": row["currency"],
+            "created_at": row["created_at"]}
+
+
+async def adjustments(connection: Connection, player_id: str) -> list[dict[str, Any]]:
+    """The player's manual adjustments, newest first."""
+    rows = (await connection.execute(
+        select(ledger_entries).where(ledger_entries.c.account_id == player_id,
+                                     ledger_entries.c.memo == ledger.ADJUSTMENT)
+        .order_by(ledger_entries.c.id.desc()))).mappings().all()
+    return [{"txid": r["txid"], "amount": int(r["amount"]), "at": r["created_at"]} for r in rows]
+
+
+async def adjust(connection: Connection, player_id: str, amount: object, reason: object, *, key: str,
+                 actor: str, at: str) -> dict[str, Any]:
+    """Move ``amount`` minor units (positive: to the player) between the player and the house of
+    their currency, as txid ``adjustment:{player}:{key}``; the reason, who and the balance before
+    and after go to the audit log. The same ``key`` again moves nothing (a retried click)."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+        raise AdjustmentError(f"amount: expected a non-zero whole number of minor units, got {amount!r}")
+    if not isinstance(reason, str) or not REASON_LENGTH[0] <= len(reason.strip()) <= REASON_LENGTH[1]:
+        raise AdjustmentError(f"reason: required, {REASON_LENGTH[0]}-{REASON_LENGTH[1]} characters")
+    if not KEY.match(key):
+        raise AdjustmentError(f"key: expected 1-32 letters, digits, '-' or '_', got {key!r}")
+    if is_house_account(player_id):
+        raise AdjustmentError("a house account is not adjusted by hand")
+    before = await account(connection, player_id)
+    txid = f"{ledger.ADJUSTMENT}:{player_id}:{key}"
+    house = await ensure_house(connection, before["currency"], at=at)
+    source, target = (house, player_id) if amount > 0 else (player_id, house)
+    moved = await ledger.post_transfer(connection, txid, source, target, abs(amount), at=at,
+                                       memo=ledger.ADJUSTMENT)
+    after = await account(connection, player_id)
+    if moved:
+        await audit.record(connection, at=at, actor=actor, action="player.adjust", target=player_id,
+                           before={"balance": before["balance"]},
+                           after={"balance": after["balance"], "amount": amount,
+                                  "currency": after["currency"], "reason": reason.strip(), "txid": txid})
+    return {"txid": txid, "moved": moved, "balance": after["balance"], "currency": after["currency"]}

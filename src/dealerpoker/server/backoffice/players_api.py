@@ -1,0 +1,50 @@
+"""The back office's players page: account, history, responsible gaming, manual adjustments."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from pydantic import BaseModel, Field
+
+from dealerpoker.server.api.deps import error_responses, reject_unknown_query
+from dealerpoker.server.backoffice import players, search
+from dealerpoker.server.backoffice.deps import PlayerAdjuster, PlayerViewer, services_of
+from dealerpoker.server.backoffice.rounds_api import live_games
+
+router = APIRouter(prefix="/admin/api", tags=["back office"], dependencies=[Depends(reject_unknown_query)])
+PlayerId = Annotated[str, Path(max_length=40, description="the player's id")]
+
+
+class AdjustmentIn(BaseModel):
+    amount: int = Field(description="minor units: positive credits the player, negative debits them")
+    reason: str = Field(max_length=400, description="why (mandatory, 3-200 characters; in the audit log)")
+    key: str | None = Field(default=None, max_length=32,
+                            description="idempotency key: the same key again moves nothing")
+
+
+@router.get("/players/{player_id}", responses=error_responses(401, 403, 404))
+async def player_page(player_id: PlayerId, request: Request, _user: PlayerViewer) -> dict[str, Any]:
+    """A player's balance, newest rounds, responsible-gaming limits and restrictions (with their
+    history) and manual adjustments."""
+    services = services_of(request)
+    async with services.database.reading() as connection:
+        found = await players.account(connection, player_id)
+        rounds = await search.search(connection, search.RoundQuery(player_id=player_id, limit=20),
+                                     live_games(request))
+        adjusted = await players.adjustments(connection, player_id)
+    return {"account": found, "rounds": rounds, "adjustments": adjusted,
+            "responsible_gaming": await services.responsible.status(player_id),
+            "responsible_gaming_events": await services.responsible.events(player_id)}
+
+
+@router.post("/players/{player_id}/adjustments", responses=error_responses(401, 403, 404, 422))
+async def adjust(player_id: PlayerId, body: AdjustmentIn, request: Request,
+                 user: PlayerAdjuster) -> dict[str, Any]:
+    """An admin's manual adjustment of the player's balance (a ledger transfer, memo
+    ``adjustment``), with its reason in the admin audit log."""
+    services = services_of(request)
+    async with services.database.transaction(lock_account=player_id) as connection:
+        return await players.adjust(connection, player_id, body.amount, body.reason,
+                                    key=body.key or secrets.token_hex(8), actor=user.name, at=services.now())

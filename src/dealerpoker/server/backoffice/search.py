@@ -1,0 +1,161 @@
+"""Finding rounds for the back office: solo rounds and players' seats at live table rounds, by
+round id, player, game, table, time range, stake range and status, newest first.
+
+Each query asks the database for at most ``limit`` rows per kind in index order (``rounds``:
+``created_at`` and ``(game, created_at)``, ``player_id``; live rounds: ``created_at``; migration
+0010) and the two kinds are merged here, so a search costs the same on a day's rounds as on a
+year's. ``before`` (the ``created_at`` of the last row shown) pages on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, and_, select
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.db import Connection
+from dealerpoker.server.schema import live_rounds, live_seats, rounds
+
+STATUSES = ("open", "settled")
+KINDS = ("solo", "live")
+
+
+class SearchError(DealerPokerError, ValueError):
+    """A search that cannot be answered (the message names the field)."""
+
+    code = "invalid_request"
+    status = 422
+
+
+@dataclass(frozen=True, slots=True)
+class RoundQuery:
+    round_id: str | None = None
+    player_id: str | None = None
+    game: str | None = None
+    table_id: str | None = None
+    since: str | None = None
+    """Opened at or after (ISO-8601 UTC, as stored)."""
+    until: str | None = None
+    """Opened before."""
+    min_stake: int | None = None
+    max_stake: int | None = None
+    status: str | None = None
+    kind: str | None = None
+    before: str | None = None
+    limit: int = 50
+
+    def __post_init__(self) -> None:
+        if self.status is not None and self.status not in STATUSES:
+            raise SearchError(f"status: expected one of {', '.join(STATUSES)}, got {self.status!r}")
+        if self.kind is not None and self.kind not in KINDS:
+            raise SearchError(f"kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
+        if self.min_stake is not None and self.max_stake is not None and self.min_stake > self.max_stake:
+            raise SearchError(f"min_stake {self.min_stake} is above max_stake {self.max_stake}")
+        if self.since and self.until and self.since >= self.until:
+            raise SearchError(f"until {self.until!r} is not after since {self.since!r}")
+
+
+def _solo(query: RoundQuery) -> Select[Any] | None:
+    if query.kind == "live" or query.table_id is not None:
+        return None
+    columns = (rounds.c.id, rounds.c.player_id, rounds.c.game, rounds.c.currency, rounds.c.status,
+               rounds.c.total_stake, rounds.c.total_returned, rounds.c.created_at, rounds.c.settled_at)
+    statement = select(*columns)
+    conditions = []
+    if query.round_id:
+        conditions.append(rounds.c.id == query.round_id)
+    if query.player_id:
+        conditions.append(rounds.c.player_id == query.player_id)
+    if query.game:
+        conditions.append(rounds.c.game == query.game)
+    if query.status:
+        conditions.append(rounds.c.status == query.status)
+    if query.min_stake is not None:
+        conditions.append(rounds.c.total_stake >= query.min_stake)
+    if query.max_stake is not None:
+        conditions.append(rounds.c.total_stake <= query.max_stake)
+    for bound in (query.since, ):
+        if bound:
+            conditions.append(rounds.c.created_at >= bound)
+    for bound in (query.until, query.before):
+        if bound:
+            conditions.append(rounds.c.created_at < bound)
+    if conditions:
+        statement = statement.where(and_(*conditions))
+    return statement.order_by(rounds.c.created_at.desc()).limit(query.limit)
+
+
+def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] | None:
+    if query.kind == "solo":
+        return None
+    joined = live_seats.join(live_rounds, and_(live_rounds.c.table_id == live_seats.c.table_id,
+                                               live_rounds.c.number == live_seats.c.number))
+    statement = select(live_seats.c.table_id, live_seats.c.number, live_seats.c.player_id,
+                       live_seats.c.total_stake, live_seats.c.total_returned, live_rounds.c.created_at,
+                       live_rounds.c.settled_at, live_rounds.c.record).select_from(joined)
+    conditions = []
+    if query.round_id:
+        table, _, number = query.round_id.rpartition("/")
+        if not table or not number.isdigit():
+            return None  # not a live round's id (table/number)
+        conditions += [live_seats.c.table_id == table, live_seats.c.number == int(number)]
+    if query.table_id:
+        conditions.append(live_seats.c.table_id == query.table_id)
+    if query.game:
+        tables = [table for table, game in tables_of_game.items() if game == query.game]
+        if not tables:
+            return None
+        conditions.append(live_seats.c.table_id.in_(tables))
+    if query.player_id:
+        conditions.append(live_seats.c.player_id == query.player_id)
+    if query.status == "open":
+        conditions.append(live_rounds.c.settled_at.is_(None))
+    elif query.status == "settled":
+        conditions.append(live_rounds.c.settled_at.is_not(None))
+    if query.min_stake is not None:
+        conditions.append(live_seats.c.total_stake >= query.min_stake)
+    if query.max_stake is not None:
+        conditions.append(live_seats.c.total_stake <= query.max_stake)
+    if query.since:
+        conditions.append(live_rounds.c.created_at >= query.since)
+    for bound in (query.until, query.before):
+        if bound:
+            conditions.append(live_rounds.c.created_at < bound)
+    if conditions:
+        statement = statement.where(and_(*conditions))
+    return statement.order_by(live_rounds.c.created_at.desc()).limit(query.limit)
+
+
+async def search(connection: Connection, query: RoundQuery,
+                 tables_of_game: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The newest ``query.limit`` matching rounds (a live round: one row per seat).
+
+    ``tables_of_game``: live table id -> its game (the configured tables), for ``game``.
+    """
+    found: list[dict[str, Any]] = []
+    solo = _solo(query)
+    if solo is not None:
+        for row in (await connection.execute(solo)).mappings():
+            found.append({"kind": "solo", "round_id": row["id"], "player_id": row["player_id"],
+                          "game": row["game"], "table_id": None, "currency": row["currency"],
+                          "status": row["status"], "total_stake": int(row["total_stake"]),
+                          "total_returned": int(row["total_returned"]), "created_at": row["created_at"],
+                          "settled_at": row["settled_at"]})
+    live = _live(query, tables_of_game or {})
+    if live is not None:
+        for row in (await connection.execute(live)).mappings():
+            stored = json.loads(row["record"])
+            found.append({"kind": "live", "round_id": f"{row['table_id']}/{row['number']}",
+                          "player_id": row["player_id"], "game": (tables_of_game or {}).get(row["table_id"]),
+                          "table_id": row["table_id"], "currency": stored.get("currency"),
+                          "status": "open" if row["settled_at"] is None else "settled",
+                          "total_stake": int(row["total_stake"]),
+                          "total_returned": None if row["total_returned"] is None
+                          else int(row["total_returned"]),
+                          "created_at": row["created_at"], "settled_at": row["settled_at"]})
+    found.sort(key=lambda item: str(item["created_at"]), reverse=True)
+    return found[:query.limit]

@@ -1,0 +1,71 @@
+"""The back office: staff accounts and their sessions, and the append-only admin audit log
+(triggers refuse every UPDATE and DELETE of its rows, on SQLite and PostgreSQL).
+
+Revision ID: 0009
+Revises: 0008
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0008"
+branch_labels = None
+depends_on = None
+
+_SERIAL = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+_APPEND_ONLY = "admin_audit is append-only"
+
+
+def upgrade() -> None:
+    op.create_table(
+        "staff_users",
+        sa.Column("id", sa.String(40), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False, unique=True),
+        sa.Column("role", sa.String(16), nullable=False),
+        sa.Column("password_hash", sa.String(200), nullable=False),
+        sa.Column("must_change_password", sa.Integer, nullable=False),
+        sa.Column("totp_secret", sa.String(64), nullable=True),
+        sa.Column("failed_logins", sa.Integer, nullable=False),
+        sa.Column("locked_until", sa.String(32), nullable=True),
+        sa.Column("created_at", sa.String(32), nullable=False),
+    )
+    op.create_table(
+        "staff_sessions",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("user_id", sa.String(40), sa.ForeignKey("staff_users.id"), nullable=False),
+        sa.Column("csrf", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.String(32), nullable=False),
+        sa.Column("expires_at", sa.String(32), nullable=False),
+    )
+    op.create_table(
+        "admin_audit",
+        sa.Column("id", _SERIAL, primary_key=True, autoincrement=True),
+        sa.Column("at", sa.String(32), nullable=False),
+        sa.Column("actor", sa.String(64), nullable=False),
+        sa.Column("action", sa.String(40), nullable=False),
+        sa.Column("target", sa.String(120), nullable=False),
+        sa.Column("before", sa.Text, nullable=True),
+        sa.Column("after", sa.Text, nullable=True),
+    )
+    op.create_index("ix_admin_audit_at", "admin_audit", ["at"])
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(f"""CREATE FUNCTION admin_audit_append_only() RETURNS trigger AS $$
+            BEGIN RAISE EXCEPTION '{_APPEND_ONLY}'; END; $$ LANGUAGE plpgsql""")
+        op.execute("CREATE TRIGGER admin_audit_append_only BEFORE UPDATE OR DELETE ON admin_audit "
+                   "FOR EACH ROW EXECUTE FUNCTION admin_audit_append_only()")
+    else:
+        for event in ("UPDATE", "DELETE"):
+            op.execute(f"CREATE TRIGGER admin_audit_no_{event.lower()} BEFORE {event} ON admin_audit "
+                       f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END")
+
+
+def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER admin_audit_append_only ON admin_audit")
+        op.execute("DROP FUNCTION admin_audit_append_only()")
+    op.drop_table("admin_audit")
+    op.drop_table("staff_sessions")
+    op.drop_table("staff_users")

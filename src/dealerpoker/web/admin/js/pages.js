@@ -1,0 +1,16 @@
+// The back office's pages: each a title (a catalogue key), the permission it needs and
+// render(container, argument); "hidden" pages open from links (a round, a player), not the menu.
+
+import { auditPage } from "./audit.js";
+import { monitorPage } from "./monitor.js";
+import { playerPage, playersPage } from "./players.js";
+import { roundPage, roundsPage } from "./rounds.js";
+
+export const PAGES = {
+  monitor: { title: "admin.nav.monitor", permission: "monitor.view", render: monitorPage },
+  rounds: { title: "admin.nav.rounds", permission: "rounds.view", render: roundsPage },
+  round: { title: "admin.nav.rounds", permission: "rounds.view", render: roundPage, hidden: true },
+  players: { title: "admin.nav.players", permission: "players.view", render: playersPage },
+  player: { title: "admin.nav.players", permission: "players.view", render: playerPage, hidden: true },
+  audit: { title: "admin.nav.audit", permission: "audit.view", render: auditPage },
+};

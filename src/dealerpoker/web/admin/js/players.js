@@ -1,0 +1,65 @@
+// Players: by id, their balance, newest rounds, responsible-gaming limits and restriction, manual
+// adjustments; an admin adjusts a balance with a mandatory reason (its own ledger entry).
+
+import { h } from "/js/dom.js";
+import { t } from "/js/i18n.js";
+import { cell, field, money, table } from "./format.js";
+import { get, post } from "./http.js";
+import { roundRows } from "./rounds.js";
+import { can, errorText } from "./state.js";
+
+export async function playersPage(container) {
+  const id = h("input", { name: "player" });
+  container.append(h("h2", {}, t("admin.nav.players")),
+    h("form.filters", { onsubmit: (event) => { event.preventDefault(); location.hash = `#player/${id.value.trim()}`; } },
+      field(t("admin.players.id"), id), h("button.btn", { type: "submit" }, t("admin.players.open"))));
+}
+
+function limitsTable(status) {
+  return table([t("admin.players.limit"), t("admin.players.applies")],
+    Object.entries(status.limits).map(([kind, entry]) => h("tr", {}, cell(kind), cell(entry.applies ?? "—"))));
+}
+
+function adjustForm(playerId, account, done) {
+  const amount = h("input", { name: "amount", type: "number", step: 1, required: true });
+  const reason = h("input", { name: "reason", required: true, minlength: 3, maxlength: 200 });
+  const message = h("p.message", { role: "alert" });
+  const key = crypto.randomUUID().replaceAll("-", "").slice(0, 32);
+  return h("form.filters.adjust", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      message.textContent = "";
+      try {
+        await post(`/players/${encodeURIComponent(playerId)}/adjustments`,
+          { amount: Number(amount.value), reason: reason.value, key });
+        done();
+      } catch (error) {
+        message.textContent = errorText(error);
+      }
+    },
+  }, field(t("admin.players.amount", { currency: account.currency }), amount),
+  field(t("admin.players.reason"), reason), h("button.btn", { type: "submit" }, t("admin.players.adjust")), message);
+}
+
+export async function playerPage(container, playerId) {
+  const page = await get(`/players/${encodeURIComponent(playerId)}`);
+  const { account } = page;
+  const rg = page.responsible_gaming;
+  container.append(h("h2", {}, t("admin.players.title", { id: playerId })),
+    h("p.balance", {}, t("admin.players.balance", { balance: money(account.balance, account.currency) })),
+    h("h3", {}, t("admin.players.rounds")), page.rounds.length ? roundRows(page.rounds) : h("p", {}, t("admin.rounds.none")),
+    h("p", {}, h("a", { href: `#rounds` }, t("admin.players.all_rounds"))),
+    h("h3", {}, t("admin.players.limits")), limitsTable(rg),
+    h("p", {}, rg.restriction ? t("admin.players.restricted", { restriction: JSON.stringify(rg.restriction) })
+      : t("admin.players.unrestricted")),
+    h("h3", {}, t("admin.players.adjustments")),
+    page.adjustments.length ? table([t("admin.round.txid"), t("admin.round.amount"), t("admin.audit.at")],
+      page.adjustments.map((a) => h("tr", {}, cell(a.txid, "code"), cell(money(a.amount, account.currency), "num"),
+        cell(a.at)))) : h("p", {}, t("admin.players.no_adjustments")));
+  if (can("players.adjust")) {
+    container.append(adjustForm(playerId, account, () => {
+      container.replaceChildren();
+      playerPage(container, playerId);
+    }));
+  }
+}

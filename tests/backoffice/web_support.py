@@ -1,0 +1,113 @@
+"""The back office in Debian's Chromium: a real server (uvicorn in a thread, a temporary SQLite
+file), staff accounts created in its database, and a page signed in as one of them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.support.servers import ThreadServer
+
+from dealerpoker.server.backoffice import staff
+from dealerpoker.server.clock import system_clock, timestamp
+from dealerpoker.server.db import Database
+
+PASSWORD = "correct horse battery staple"
+
+
+class BackOffice:
+    def __init__(self, server: ThreadServer, database_url: str) -> None:
+        self.server = server
+        self.url = server.url
+        self.database_url = database_url
+        self.app = server.app
+
+    def create_staff(self, name: str, role: str) -> str:
+        """A new member's one-time password."""
+
+        async def create() -> str:
+            database = Database(self.database_url)
+            try:
+                async with database.transaction() as connection:
+                    made = await staff.create_user(connection, name, role, at=timestamp(system_clock()))
+                    return made.password
+            finally:
+                await database.dispose()
+
+        # Playwright's sync API runs an event loop in this thread: create on another one.
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, create()).result()
+
+    def member(self, name: str, role: str) -> str:
+        """A member whose one-time password is already replaced by ``PASSWORD`` (through the API)."""
+        import httpx
+
+        first = self.create_staff(name, role)
+        with httpx.Client(base_url=self.url, timeout=60) as http:
+            signed = http.post("/admin/api/session", json={"name": name, "password": first})
+            signed.raise_for_status()
+            http.post("/admin/api/password", json={"current": first, "new": PASSWORD},
+                      headers={"X-CSRF-Token": signed.json()["csrf"]}).raise_for_status()
+        return PASSWORD
+
+
+    def play(self, rounds: int, game: str = "texas-bonus") -> tuple[str, list[str]]:
+        """A new demo player and the ids of ``rounds`` settled rounds of theirs (first legal action
+        each step), through the players' API."""
+        import httpx
+
+        with httpx.Client(base_url=self.url, timeout=60) as http:
+            session = http.post("/api/session", json={}).json()
+            headers = {"Authorization": f"Bearer {session['token']}"}
+            ids = []
+            for _ in range(rounds):
+                opening = {"game": game, "bets": {"ante": 100}}
+                view = http.post("/api/rounds", json=opening, headers=headers).json()
+                while view["status"] == "open":
+                    view = http.post(f"/api/rounds/{view['id']}/actions", headers=headers,
+                                     json={"action": view["legal_actions"][-1]}).json()
+                ids.append(view["id"])
+        return session["player_id"], ids
+
+
+def start_back_office(tmp_path: Path, *, live: bool = False, **create_app_options: Any) -> BackOffice:
+    """The server (with the two live tables of ``tests.live.conftest`` when ``live``)."""
+    import random
+
+    from tests.live.conftest import FAST_TABLES
+
+    from dealerpoker.server import Settings, create_app
+    from dealerpoker.server.live.service import LiveSettings, live_extension
+    from dealerpoker.tables.config import parse_tables
+
+    url = f"sqlite:///{tmp_path / 'backoffice.db'}"
+    tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
+    extensions = [live_extension(LiveSettings(tables))]
+    app = create_app(Settings(database_url=url), rng=random.Random(18), extensions=extensions if live else [],
+                     **create_app_options)
+    return BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
+
+
+@contextmanager
+def signed_in(browser: Any, office: BackOffice, name: str, password: str = PASSWORD) -> Iterator[Any]:
+    """A page of the back office signed in as ``name``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(int(os.environ.get("DEALERPOKER_BROWSER_TIMEOUT_MS", "15000")))
+    page.goto(f"{office.url}/admin/")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("form.sign-in button[type=submit]")
+    page.wait_for_selector("header.bar")
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
