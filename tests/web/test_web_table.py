@@ -65,8 +65,12 @@ class Table:
         return self.page.locator(f".spot[data-field='{field}']")
 
     def place(self, field: str, times: int = 1) -> None:
+        """Clicks the field's empty area (above its stack): each click adds the selected chip."""
+        spot = self.spot(field)
+        box = spot.bounding_box()
+        assert box, field
         for _ in range(times):
-            self.spot(field).click()
+            spot.click(position={"x": box["width"] / 2, "y": box["height"] * 0.12})
 
     def amount(self, field: str) -> int:
         stack = self.page.locator(f"[data-spot='{field}'] .stack")
@@ -123,7 +127,7 @@ def test_lobby_offers_both_games_and_opens_a_session(desktop: Any, live_server: 
     tables = desktop.locator(".lobby__table")
     tables.first.wait_for()
     names = tables.evaluate_all("links => links.map(a => a.querySelector('.lobby__name').textContent)")
-    assert names == ["Live Poker — Texas Hold'em Bonus", "Casino Hold'em"]
+    assert names == ["Texas Hold'em Bonus", "Casino Hold'em"]
     token = desktop.evaluate("localStorage.getItem('dealerpoker.token')")
     assert token, "the first visit creates a session and keeps its token"
     desktop.locator(".lobby__table[data-table='casino-holdem']").click()
@@ -279,7 +283,9 @@ def test_texas_bonus_full_rounds(desktop: Any, live_server: LiveServer) -> None:
     assert table.decisions() == ["fold", "bet"]
     assert table.amount("ante") == 500 and table.amount("bonus") == 100
     table.press("f")
-    assert desktop.locator("#result-headline").inner_text() == "You folded"
+    # The Bonus was settled at the deal: the headline says its result too (issue 16, item 10).
+    headline = desktop.locator("#result-headline").inner_text()
+    assert re.fullmatch(r"You folded; Bonus (lost|wins [\d,.]+)", headline)
     table.assert_balance_matches_ledger()
 
     # NEW GAME clears the chips and the cards.
@@ -318,7 +324,7 @@ def test_casino_holdem_full_rounds(desktop: Any, live_server: LiveServer) -> Non
     table.idle()
     assert table.decisions() == ["fold", "raise"]
     table.act("fold")
-    assert desktop.locator("#result-headline").inner_text() == "You folded"
+    assert desktop.locator("#result-headline").inner_text() == "You folded; AA lost"
     table.assert_balance_matches_ledger()
     desktop.keyboard.press("n")                            # N: new game
     assert table.cards("player") == []

@@ -1,7 +1,8 @@
 // Boot and routing: "#/" is the lobby, "#/play/<game>" a game's table.
 
 import { Api } from "./api.js";
-import { h } from "./dom.js";
+import { gameTitle, h } from "./dom.js";
+import { preferredLanguage, useLanguage } from "./i18n.js";
 import "./live-lobby.js"; // adds the live tables' section to the lobby
 import { renderLobby } from "./lobby.js";
 import { Table } from "./table.js";
@@ -29,7 +30,7 @@ async function route() {
           `There is no game "${decodeURIComponent(match[1])}". `, h("a", { href: "#/" }, "Back to the lobby")));
         return;
       }
-      document.title = `${game.title} — dealerpoker`;
+      document.title = `${gameTitle(game)} — dealerpoker`;
       table = new Table(root, api, game);
       window.dealerpokerTable = table; // for the browser tests and the curious
       await table.start();
@@ -46,4 +47,4 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
-route();
+useLanguage(preferredLanguage("dealerpoker.language")).catch(() => {}).finally(route);

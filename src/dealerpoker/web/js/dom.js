@@ -1,5 +1,7 @@
 // Tiny DOM helpers, so the views read as markup.
 
+import { has, t } from "./i18n.js";
+
 /** h("button.btn", {type: "button", onclick}, "DEAL") -> element. */
 export function h(tag, attrs = {}, ...children) {
   const [name, ...classes] = tag.split(".");
@@ -20,10 +22,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** "aa" -> "AA", "ante" -> "Ante", "flop" -> "Flop": display names for betting fields. */
+/** "aa" -> "AA", "ante" -> "Ante", "flop" -> "Flop": display names for betting fields (the catalogue's). */
 export function fieldTitle(name) {
+  if (has(`field.${name}`)) return t(`field.${name}`);
   if (name.length <= 2) return name.toUpperCase();
   return name.charAt(0).toUpperCase() + name.slice(1).replace(/[-_]/g, " ");
+}
+
+/** A game's name as the catalogue has it ("(live)" belongs to live tables' own titles only). */
+export function gameTitle(game) {
+  return has(`game.${game.id}`) ? t(`game.${game.id}`) : game.title;
 }
 
 export function actionTitle(action) {

@@ -51,3 +51,8 @@ export function t(key, params = {}) {
   return lookup(key, params).replace(/\{([a-z_][a-z0-9_]*)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole);
 }
+
+/** True when the catalogues have `key` (a name built from data may have no entry). */
+export function has(key) {
+  return [language, "en"].some((code) => key in (catalogues[code] ?? {}));
+}

@@ -1,5 +1,6 @@
 // The lobby's "Live tables" section: GET /api/tables, with each table's player count.
 
+import { t } from "./i18n.js";
 import { addLobbySection } from "./lobby.js";
 import { formatMoney } from "./money.js";
 
@@ -13,9 +14,10 @@ addLobbySection(async (api) => {
   }
   return {
     id: "live",
-    title: "Live tables — one hand for everyone, on the dealer's clock",
+    title: t("lobby.live_tables"),
     entries: tables.map((table) => ({
       id: `live-${table.id}`,
+      kind: "live",
       title: table.dealing === "studio" ? `${table.title} — cards dealt by the studio` : table.title,
       subtitle: `${table.players} player${table.players === 1 ? "" : "s"} · ante ${formatMoney(table.limits.ante.min)}–`
         + `${formatMoney(table.limits.ante.max)} · ${table.betting_seconds} s to bet, ${table.decision_seconds} s per decision`,

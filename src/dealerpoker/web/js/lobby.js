@@ -1,7 +1,8 @@
 // The lobby: a list of sections, each loaded from the server. Other parts (live tables) add a
 // section with addLobbySection(loader); a loader returns {title, entries: [{title, subtitle, href}]}.
 
-import { h } from "./dom.js";
+import { gameTitle, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { formatMoney } from "./money.js";
 
 const sections = [];
@@ -13,10 +14,11 @@ export function addLobbySection(loader) {
 // Solo tables: one per game the server offers.
 addLobbySection(async (api, context) => ({
   id: "games",
-  title: "Tables — play against the dealer",
+  title: t("lobby.solo_tables"),
   entries: context.games.map((game) => ({
     id: game.id,
-    title: game.title,
+    kind: "solo",
+    title: gameTitle(game),
     subtitle: game.fields.map((f) => `${f.name.length <= 2 ? f.name.toUpperCase() : f.name} ${formatMoney(f.min)}–${formatMoney(f.max)}`)
       .join(" · "),
     href: `#/play/${encodeURIComponent(game.id)}`,
@@ -40,7 +42,8 @@ export async function renderLobby(root, api, context) {
       list.append(h("section.lobby__section", { dataset: { section: section.id ?? "" } },
         h("h2", {}, section.title),
         h("ul.lobby__tables", {}, section.entries.map((entry) => h("li", {},
-          h("a.lobby__table", { href: entry.href, dataset: { table: entry.id ?? "" } },
+          h("a.lobby__table", { href: entry.href, dataset: { table: entry.id ?? "", kind: entry.kind ?? "" } },
+            entry.kind ? h("span.lobby__kind", {}, t(entry.kind === "live" ? "lobby.kind_live" : "lobby.kind_solo")) : null,
             h("span.lobby__name", {}, entry.title),
             entry.subtitle ? h("span.lobby__sub", {}, entry.subtitle) : null))))));
     } catch (error) {

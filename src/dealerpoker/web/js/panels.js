@@ -4,6 +4,7 @@
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { formatMoney } from "./money.js";
+import { handRanking } from "./ranking.js";
 import { fairnessCheck } from "./verify.js";
 
 function slugTitle(slug) {
@@ -80,6 +81,7 @@ export function rulesPanel(game) {
             h("td.rtp", {}, !field && game.rtp?.[name] == null ? "in the Ante's RTP" : formatRtp(game.rtp?.[name])));
         }))),
     game.fields.filter((f) => paytableOf(game, f.name)).map((f) => paytableTable(f.name, paytableOf(game, f.name))),
+    handRanking(),
     settings.length ? h("h3", {}, "Table settings") : null,
     settings.length ? h("dl.settings", {}, settings.flatMap(([key, value]) =>
       [h("dt", {}, slugTitle(key)), h("dd", {}, String(value))])) : null);

@@ -4,9 +4,13 @@
 
 import { ApiError, newIdempotencyKey } from "./api.js";
 import { fillCards } from "./cards.js";
-import { actionTitle, fieldTitle, h } from "./dom.js";
+import { closedByRequirement, dependants } from "./betting.js";
+import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
+import { FeltPointer } from "./felt-pointer.js";
+import { t } from "./i18n.js";
 import { chipFace, fewestChips, formatMoney, stackFor } from "./money.js";
 import { bonusText, historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
+import { qualificationText, resultHeadline, sideFields } from "./result.js";
 import { nextDealLine } from "./verify.js";
 
 // Keys for the decisions (F/B/C/R); "call" is the engine's alias of "raise".
@@ -19,11 +23,6 @@ const BOARD_CARDS = 5;
 
 function sum(values) {
   return values.reduce((a, b) => a + b, 0);
-}
-
-function requiresOf(field) {
-  if (!field.requires) return [];
-  return Array.isArray(field.requires) ? field.requires : [field.requires];
 }
 
 export class Table {
@@ -41,6 +40,7 @@ export class Table {
     this.lastWin = 0;
     this.busy = false;
     this.dealKey = null;
+    this.refusals = new Map(); // field -> what clears its red border: "closed", "deal" or "change"
     this.onKey = (event) => this.handleKey(event);
   }
 
@@ -64,6 +64,7 @@ export class Table {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.pointer?.destroy();
   }
 
   build() {
@@ -100,7 +101,7 @@ export class Table {
     this.root.replaceChildren(h(`section.table.table--${game.id}`, { dataset: { game: game.id } },
       h("header.hud", {},
         h("a.btn.btn--ghost", { href: "#/", id: "lobby-link" }, "◀ LOBBY"),
-        h("h1.hud__title", {}, game.title),
+        h("h1.hud__title", {}, gameTitle(game)),
         h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("last-win", "Last win")),
         h("div.hud__buttons", {},
           h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.togglePanel("rules") },
@@ -117,8 +118,17 @@ export class Table {
           h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
         this.el.result),
       h("div.rail", {}, this.el.controls, this.el.tray),
+      h("p.table-help", { id: "table-help" }, t(FeltPointer.helpKey(game.id))),
       this.el.rulesPanel,
       this.el.historyPanel));
+    this.pointer = new FeltPointer({
+      table: this.root.querySelector(".table"), game: game.id,
+      open: () => this.phase === "betting" && !this.busy,
+      chip: () => this.el.tray.children[this.selected] ?? null,
+      drawStack: (name, container) => this.drawStack(container, this.pending[name] ?? 0),
+      remove: (name) => this.removeStack(name),
+      say: (text) => this.message(text),
+    });
   }
 
   spotFor(field) {
@@ -126,7 +136,10 @@ export class Table {
     const spot = h("button.spot", {
       type: "button", dataset: { field: field.name }, "aria-describedby": `tip-${field.name}`,
       "aria-label": `${fieldTitle(field.name)} betting field`,
-      onclick: (event) => (event.ctrlKey || event.metaKey ? this.removeLastChip(field.name) : this.placeChip(field.name)),
+      onclick: (event) => {
+        if (event.ctrlKey || event.metaKey) this.removeLastChip(field.name);
+        else if (!this.pointer.lift(field.name, event)) this.placeChip(field.name);
+      },
       oncontextmenu: (event) => {
         event.preventDefault();
         if (event.ctrlKey) this.removeLastChip(field.name);
@@ -157,7 +170,6 @@ export class Table {
     // Only once the table has its session: a second session started here would race it.
     if (this.api.token) this.el.nextDeal.show(round);
 
-    this.root.querySelector(".table").style.setProperty("--chip-cursor", this.chipCursor());
     [...this.el.tray.children].forEach((chip, index) => {
       const selected = index === this.selected;
       chip.classList.toggle("is-selected", selected);
@@ -201,23 +213,32 @@ export class Table {
     this.renderBonus(round?.bonus ?? null);
     this.renderResult(settlement);
     this.renderControls(phase);
+    this.renderRefusals();
+    this.pointer.refresh();
   }
 
-  /** The selected chip follows the pointer over the felt (as in the seed): an SVG cursor. */
-  chipCursor() {
-    const chip = this.el.tray.children[this.selected];
-    if (!chip) return "pointer";
-    const style = getComputedStyle(chip);
-    const fill = style.getPropertyValue("--c").trim() || "#fff";
-    const edge = style.getPropertyValue("--edge").trim() || "#000";
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28" viewBox="0 0 28 28">`
-      + `<circle cx="14" cy="14" r="12" fill="${fill}" stroke="${edge}" stroke-width="4" stroke-dasharray="4 3"/>`
-      + `<circle cx="14" cy="14" r="7" fill="none" stroke="${edge}" stroke-width="1"/></svg>`;
-    return `url("data:image/svg+xml,${encodeURIComponent(svg)}") 14 14, pointer`;
+  /** A refused field keeps its red border until its problem is fixed. */
+  renderRefusals() {
+    for (const [name, kind] of this.refusals) {
+      const fixed = (kind === "closed" && this.closedReason(name) === null)
+        || (kind === "deal" && this.checkBets(this.pending)?.[0] !== name)
+        || this.phase !== "betting";
+      if (fixed) this.refusals.delete(name);
+    }
+    for (const spot of this.el.spots.querySelectorAll(".spot")) {
+      spot.classList.toggle("is-refused", this.refusals.has(spot.dataset.field));
+    }
+  }
+
+  /** The bets changed: a refusal of a chip too many (max, balance) is behind the player. */
+  betsChanged() {
+    for (const [name, kind] of this.refusals) if (kind === "change") this.refusals.delete(name);
   }
 
   drawStack(container, amount) {
-    container.replaceChildren(...stackFor(amount, this.game.chips).map((chip, level) => {
+    const chips = stackFor(amount, this.game.chips);
+    container.style.setProperty("--n", String(Math.max(1, chips.length - 1)));
+    container.replaceChildren(...chips.map((chip, level) => {
       const index = this.game.chips.indexOf(chip);
       return h("span.chip.chip--stacked", {
         style: `--level:${level}`, dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] ?? "plaque" },
@@ -244,19 +265,15 @@ export class Table {
       this.el.result.replaceChildren();
       return;
     }
-    const headline = {
-      win: "You win",
-      lose: "Dealer wins",
-      tie: "Push — bets returned",
-      fold: "You folded",
-    }[settlement.outcome] ?? settlement.outcome;
+    const headline = resultHeadline(settlement, sideFields(this.game.fields));
+    const qualification = qualificationText(settlement);
     const net = settlement.net;
     this.el.result.replaceChildren(...[
       h("p.result__headline", { id: "result-headline" }, headline),
       h("p.result__amount", { id: "result-amount" },
         `Returned ${formatMoney(settlement.total_returned)} of ${formatMoney(settlement.total_stake)}`
         + ` (${net > 0 ? "+" : ""}${formatMoney(net)})`),
-      settlement.dealer_qualifies === false ? h("p.result__note", {}, "The dealer does not qualify.") : null,
+      qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
       settlement.dealer_hand?.name ? h("p.result__note", {}, `Dealer: ${settlement.dealer_hand.name}`) : null,
       settlement.player_hand?.name ? h("p.result__note", {}, `You: ${settlement.player_hand.name}`) : null,
       settlementTable(settlement)].filter(Boolean));
@@ -303,9 +320,10 @@ export class Table {
     }
   }
 
-  refuse(field, text) {
+  refuse(field, text, kind = "change") {
     this.lastError = "refused";
     this.message(text, "error");
+    if (field) this.refusals.set(field, kind);
     const spot = field && this.el.spots.querySelector(`[data-field="${field}"]`);
     if (spot) {
       spot.classList.remove("is-refused");
@@ -326,17 +344,13 @@ export class Table {
   closedReason(name) {
     if (this.phase === "playing") return "Bets are closed while the round is in play.";
     if (this.phase === "settled") return "The round is over: click NEW GAME to bet again, or REBET.";
-    const missing = requiresOf(this.field(name)).filter((req) => !this.pending[req]);
-    if (missing.length) {
-      return `${fieldTitle(name)} is closed: place ${missing.map(fieldTitle).join(" and ")} first.`;
-    }
-    return null;
+    return closedByRequirement(this.field(name), this.pending);
   }
 
   placeChip(name) {
     if (this.busy) return;
     const reason = this.closedReason(name);
-    if (reason) return this.refuse(name, reason);
+    if (reason) return this.refuse(name, reason, this.phase === "betting" ? "closed" : "change");
     const chip = this.game.chips[this.selected];
     const field = this.field(name);
     const amount = (this.pending[name] ?? 0) + chip;
@@ -350,6 +364,7 @@ export class Table {
     }
     this.pending[name] = amount;
     (this.placed[name] ??= []).push(chip);
+    this.betsChanged();
     this.message(`${fieldTitle(name)}: ${formatMoney(amount)}`);
     this.render();
   }
@@ -362,8 +377,9 @@ export class Table {
       delete this.pending[name];
       delete this.placed[name];
     }
+    this.betsChanged();
     // A field that needs this one (Bonus/AA needs the Ante) cannot stay without it.
-    const orphans = this.game.fields.filter((f) => requiresOf(f).includes(name) && this.pending[f.name] && !amount);
+    const orphans = dependants(this.game.fields, name).filter((f) => this.pending[f.name] && !amount);
     for (const orphan of orphans) this.setAmount(orphan.name, 0, []);
     const note = orphans.length ? ` ${orphans.map((f) => fieldTitle(f.name)).join(", ")} returned: it needs ${fieldTitle(name)}.` : "";
     this.message(`${fieldTitle(name)}: ${formatMoney(amount)}.${note}`);
@@ -394,10 +410,17 @@ export class Table {
     this.setAmount(name, amount - chip, history);
   }
 
+  /** Right-click on a lifted stack: every chip of the field goes. */
+  removeStack(name) {
+    if (this.busy || this.phase !== "betting") return;
+    this.setAmount(name, 0, []);
+  }
+
   clear() {
     if (this.busy || this.phase !== "betting") return;
     this.pending = {};
     this.placed = {};
+    this.betsChanged();
     this.message("All chips removed.");
     this.render();
   }
@@ -428,7 +451,9 @@ export class Table {
   showRound(view) {
     this.round = view;
     if (typeof view.balance === "number") this.balance = view.balance;
-    if (view.status === "settled" && view.settlement) {
+    if (view.status === "open" && view.bonus?.returned > 0) {
+      this.lastWin = view.bonus.returned; // the Bonus is paid at the deal: that is this round's win so far
+    } else if (view.status === "settled" && view.settlement) {
       this.lastWin = view.settlement.total_returned;
       this.lastBets = this.openingBets(view.bets);
     }
@@ -484,7 +509,7 @@ export class Table {
   async deal(bets = this.pending, { what = "DEAL refused" } = {}) {
     if (this.busy || this.phase === "playing") return;
     const problem = this.checkBets(bets);
-    if (problem) return this.refuse(problem[0], `${what}: ${problem[1]}`);
+    if (problem) return this.refuse(problem[0], `${what}: ${problem[1]}`, "deal");
     this.dealKey ??= newIdempotencyKey();
     try {
       await this.request(async () => {
