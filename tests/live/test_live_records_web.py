@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from tests.live.conftest import LivePlayer, ManualClock, live_server
-from tests.live.test_records import _play_players
+from tests.live.records_support import play_players
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ def test_my_rounds_replays_a_live_round_and_verifies_it_in_the_browser(
         browser: Any, tmp_path: Path) -> None:
     # Playwright's sync API runs an event loop in this thread: play the round in another one.
     with ThreadPoolExecutor(1) as pool:
-        url, players, _clock, _table = pool.submit(_play_players, tmp_path).result()
+        url, players, _clock, _table = pool.submit(play_players, tmp_path).result()
     errors: list[str] = []
     with live_server(url) as (base, _app):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
