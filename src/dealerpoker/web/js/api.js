@@ -58,6 +58,7 @@ export function newIdempotencyKey() {
 export class Api {
   constructor(storage = window.localStorage) {
     this.storage = storage;
+    this.currency = null; // a new demo player's currency (the launch's), else the server's default
   }
 
   get token() {
@@ -66,7 +67,7 @@ export class Api {
 
   async ensureSession() {
     if (this.token) return this.token;
-    const session = await send("POST", "/api/session", {});
+    const session = await send("POST", "/api/session", this.currency ? { currency: this.currency } : {});
     this.storage.setItem(TOKEN_KEY, session.token);
     return session.token;
   }
@@ -83,7 +84,16 @@ export class Api {
     }
   }
 
-  games() { return this.call("GET", "/api/games"); }
+  /** A new session (a new demo player) in `currency`: the launch asked for another currency. */
+  async restart(currency) {
+    this.currency = currency;
+    this.storage.removeItem(TOKEN_KEY);
+    return this.ensureSession();
+  }
+
+  games(currency) {
+    return this.call("GET", `/api/games${currency ? `?currency=${encodeURIComponent(currency)}` : ""}`);
+  }
   balance() { return this.call("GET", "/api/balance"); }
   round(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}`); }
   replay(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}/replay`); }
