@@ -197,15 +197,17 @@ def test_german_words_keep_the_phone_layout(browser: Any, server: LiveServer) ->
     for path in ("#/", "#/play/texas-bonus", "#/play/casino-holdem"):
         page.goto(f"{server.url}/?lang=de&currency=JPY{path}")
         page.wait_for_function("document.querySelector('#balance')?.textContent.length > 1")
-        if path != "#/":
-            page.locator("#limits-button").click()
-            page.locator("#limits-body").wait_for()
-        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
-            .filter((el) => el.getClientRects().length && el.getBoundingClientRect().right > 375.5)
-            .map((el) => `${el.tagName}.${el.className}: ${el.textContent.slice(0, 40)}`)""")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 375, wide
-        assert not wide, wide
         page.screenshot(path=str(ARTIFACTS / f"i18n-de-375{path.replace('#/', '-').replace('/', '-')}.png"),
                         full_page=True)
+        panels = [None] if path == "#/" else [None, "#limits-button", "[data-panel-tab='rules']"]
+        for button in panels:
+            if button:
+                page.locator(button).click()
+                page.locator(".panel:not([hidden]) h2").wait_for()
+            wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                .filter((el) => el.getClientRects().length && el.getBoundingClientRect().right > 375.5)
+                .map((el) => `${el.tagName}.${el.className}: ${el.textContent.slice(0, 40)}`)""")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375, (button, wide)
+            assert not wide, (button, wide)
     page.context.close()
     assert not errors, errors

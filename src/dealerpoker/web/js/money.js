@@ -9,7 +9,10 @@ let formatters = new Map();
 
 /** The currency ({code, exponent, symbol}, as GET /api/games gives it) and language amounts are written in. */
 export function setMoneyFormat(next, language = locale) {
-  if (next?.code) currency = { code: next.code, exponent: next.exponent ?? 2, symbol: next.symbol ?? next.code };
+  if (next?.code) {
+    const iso = currencyOf(next.code === currency.code ? null : next.code);
+    currency = { code: next.code, exponent: next.exponent ?? iso.exponent, symbol: next.symbol ?? next.code };
+  }
   locale = language || "en";
   formatters = new Map();
 }
