@@ -39,6 +39,8 @@ from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.operators.api import install_operators_api
+from dealerpoker.server.operators.config import check_against_offer
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
@@ -57,7 +59,8 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 
 
 #: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice]
+EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice,
+                               install_operators_api]
 
 
 def load_offer(settings: Settings) -> Offer:
@@ -126,6 +129,7 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
+    check_against_offer(settings.operators, offer.currencies)
     responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
     wallet = LedgerWallet(database)
     store = round_store(database, wallet, without=settings.without)
@@ -134,7 +138,7 @@ def create_app(
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
-        analysis_cache=analysis_cache,
+        analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
     )
 
     @asynccontextmanager
