@@ -17,6 +17,7 @@ from dealerpoker.errors import DealerPokerError
 
 SUBCOMMANDS = (
     "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe", "admin",
+    "audit-ledger",
 )  # fmt: skip
 
 
@@ -29,7 +30,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dealerpoker {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMANDS if command is None else (command,):
-        module = importlib.import_module(f"dealerpoker.cli.{name}")
+        module = importlib.import_module(f"dealerpoker.cli.{name.replace('-', '_')}")
         module.register(subparsers)
     return parser
 
