@@ -1,6 +1,7 @@
 """The ``dealerpoker`` command: a thin layer that parses arguments, calls the library, prints.
 
-Each subcommand lives in its own module with ``register(subparsers)``; the module sets
+Each subcommand lives in its own module (``operator-demo`` in ``operator_demo``) with
+``register(subparsers)``; the module sets
 ``func`` on its parser, which receives the parsed namespace and returns the exit status.
 Bad input exits with status 2 and a one-line message naming the problem.
 """
@@ -17,7 +18,7 @@ from dealerpoker.errors import DealerPokerError
 
 SUBCOMMANDS = (
     "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe", "admin",
-    "audit-ledger",
+    "audit-ledger", "operator-demo",
 )  # fmt: skip
 
 
