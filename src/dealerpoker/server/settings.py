@@ -46,6 +46,9 @@ class Settings:
     abandon_after_seconds: float = 3600.0
     """An open round untouched this long is completed with the timer's default actions."""
     reaper_interval_seconds: float = 30.0
+    ledger_audit_interval_seconds: float = 3600.0
+    """How often the server runs the ledger audit (``dealerpoker audit-ledger``'s checks; the
+    first run at start), logging each finding at ERROR; 0 turns it off."""
     run_migrations: bool = True
     operators: tuple[Operator, ...] = ()
     """The casinos that launch their players here (``serve --operators FILE``,
@@ -67,6 +70,9 @@ class Settings:
         if self.reaper_interval_seconds <= 0:
             raise SettingsError(
                 f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
+        if not self.ledger_audit_interval_seconds >= 0:
+            raise SettingsError("ledger_audit_interval_seconds: expected >= 0 (0: off), "
+                                f"got {self.ledger_audit_interval_seconds!r}")
 
     @property
     def frame_ancestors(self) -> tuple[str, ...]:
@@ -99,6 +105,8 @@ class Settings:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
         if env.get("DEALERPOKER_OPERATORS"):
             values["operators"] = load_operators(env["DEALERPOKER_OPERATORS"], env)
+        if "DEALERPOKER_LEDGER_AUDIT_INTERVAL" in env:
+            values["ledger_audit_interval_seconds"] = float(_number(env, "DEALERPOKER_LEDGER_AUDIT_INTERVAL"))
         if env.get("DEALERPOKER_WITHOUT"):
             values["without"] = frozenset(name.strip() for name in env["DEALERPOKER_WITHOUT"].split(","))
         values.update({key: value for key, value in overrides.items() if value is not None})
