@@ -64,7 +64,8 @@ def test_defect_7_fifty_concurrent_identical_bets_move_money_once(database_url: 
             assert {len(v["steps"]) for v in views} == {2}, "every answer shows the one step taken"
             final = (await http.get(f"/api/rounds/{view['id']}", headers=auth)).json()
             assert [step["action"] for step in final["steps"][1:]] == ["bet"], final["steps"]
-            assert final["phase"] == "flop" and final["total_stake"] == 100 + view["action_stakes"]["bet"], final
+            stake = view["action_stakes"]["bet"]
+            assert final["phase"] == "flop" and final["total_stake"] == 100 + stake, final
             assert await _balance(http, auth) == before - view["action_stakes"]["bet"]
 
     asyncio.run(scenario())
