@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from dealerpoker.games.rules import Rules
+from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
 from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError, parse_rate_limits
 
@@ -49,6 +50,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                         help="complete open rounds untouched this long with the default actions "
                              "(fold / check; default 3600)")
+    parser.add_argument("--operators", metavar="FILE", default=None,
+                        help="the casinos that launch their players here and own their money: ids, "
+                             "secrets, wallet URLs, currencies (TOML; docs/operators.md; default: "
+                             "$DEALERPOKER_OPERATORS, else none)")
+    parser.add_argument("--ledger-audit-interval", type=float, default=None, metavar="SECONDS",
+                        help="run the ledger audit (dealerpoker audit-ledger) at start and every SECONDS, "
+                             "logging each finding at ERROR (default: $DEALERPOKER_LEDGER_AUDIT_INTERVAL, "
+                             "else 3600; 0: off)")
     parser.add_argument("--rules", action="append", default=[], metavar="GAME=FILE",
                         help="a TOML file merged over GAME's shipped rules (limits, paytables); repeatable")
     parser.add_argument("--tables", metavar="FILE", default=None,
@@ -124,14 +133,16 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
     return Settings.from_env(
         max_body_bytes=getattr(args, "max_body_bytes", None),
         max_frame_bytes=getattr(args, "max_frame_bytes", None),
-        frame_ancestors=ancestors, docs=getattr(args, "docs", None), rate_limits=rate_limits,
+        extra_frame_ancestors=ancestors, docs=getattr(args, "docs", None), rate_limits=rate_limits,
         redis_url=getattr(args, "redis", None),
         responsible_gaming=responsible,
         database_url=args.database,
         starting_balance=args.starting_balance,
         currencies_file=getattr(args, "currencies", None),
         abandon_after_seconds=args.abandon_after,
+        ledger_audit_interval_seconds=getattr(args, "ledger_audit_interval", None),
         rules_files=rules_files or None,
+        operators=load_operators(args.operators) if getattr(args, "operators", None) else None,
         **overrides,
     )
 

@@ -40,7 +40,10 @@ from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
 from dealerpoker.server.edge import Edge, edge
+from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.operators.api import install_operators_api
+from dealerpoker.server.operators.config import check_against_offer
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
@@ -71,7 +74,8 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 
 
 #: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice]
+EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice,
+                               install_operators_api]
 
 
 def load_offer(settings: Settings) -> Offer:
@@ -140,6 +144,7 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
+    check_against_offer(settings.operators, offer.currencies)
     responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
     wallet = LedgerWallet(database)
     store = round_store(database, wallet, without=settings.without)
@@ -148,7 +153,7 @@ def create_app(
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
-        analysis_cache=analysis_cache,
+        analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
     )
 
     @asynccontextmanager
@@ -158,6 +163,8 @@ def create_app(
         for hook in services.startup:
             await hook()
         tasks = [asyncio.create_task(_reap_abandoned(services))]
+        if settings.ledger_audit_interval_seconds > 0:
+            tasks.append(asyncio.create_task(_audit_ledger(services)))
         if rtp_source is not None:
             tasks.append(asyncio.create_task(_fill_rtps(services, rtp_source)))
         try:
@@ -212,3 +219,19 @@ async def _reap_abandoned(services: Services) -> None:
         except Exception:  # keep reaping; one bad round must not stop the others
             log.exception("completing abandoned rounds failed")
         await asyncio.sleep(services.settings.reaper_interval_seconds)
+
+
+async def _audit_ledger(services: Services) -> None:
+    """Run the ledger audit at start and then periodically; every finding is logged at ERROR."""
+    while True:
+        try:
+            findings = (await audit_database(services.database)).findings()
+        except Exception:  # an audit that cannot run is itself worth an alarm; try again later
+            log.exception("LEDGER AUDIT could not run")
+        else:
+            for finding in findings:
+                log.error("LEDGER AUDIT FINDING: %s", finding)
+            if findings:
+                log.error("LEDGER AUDIT FAILED: %d finding(s); run `dealerpoker audit-ledger` "
+                          "and see docs/operations.md", len(findings))
+        await asyncio.sleep(services.settings.ledger_audit_interval_seconds)

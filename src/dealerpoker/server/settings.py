@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.operators.config import Operator, load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError, Profile
 
 SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
@@ -45,7 +46,13 @@ class Settings:
     abandon_after_seconds: float = 3600.0
     """An open round untouched this long is completed with the timer's default actions."""
     reaper_interval_seconds: float = 30.0
+    ledger_audit_interval_seconds: float = 3600.0
+    """How often the server runs the ledger audit (``dealerpoker audit-ledger``'s checks; the
+    first run at start), logging each finding at ERROR; 0 turns it off."""
     run_migrations: bool = True
+    operators: tuple[Operator, ...] = ()
+    """The casinos that launch their players here (``serve --operators FILE``,
+    ``$DEALERPOKER_OPERATORS``; ``server.operators``): none by default, every player a demo one."""
     without: frozenset[str] = frozenset()
     """Special paths kept for speed to serve solo rounds without (``SPECIAL_PATHS``), so the
     benchmark can measure what each buys (``$DEALERPOKER_WITHOUT=fast_path,known_rows``)."""
@@ -54,8 +61,9 @@ class Settings:
     """The largest request body; a larger one is answered 413 before it is read."""
     max_frame_bytes: int = 65_536
     """The largest WebSocket message a client may send; a larger one closes the socket (1009)."""
-    frame_ancestors: tuple[str, ...] = ()
-    """Origins (``https://casino.example``) whose pages may frame ours, besides our own."""
+    extra_frame_ancestors: tuple[str, ...] = ()
+    """Origins (``https://casino.example``) whose pages may frame ours besides our own and the
+    operators' (``serve --frame-ancestor``, ``$DEALERPOKER_FRAME_ANCESTORS``)."""
     docs: bool = False
     """Serve ``/docs`` (Swagger UI, its assets from this server) and ``/redoc``; off by default."""
     rate_limits: Mapping[str, str] = field(default_factory=dict)
@@ -82,6 +90,19 @@ class Settings:
         if self.reaper_interval_seconds <= 0:
             raise SettingsError(
                 f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
+        if not self.ledger_audit_interval_seconds >= 0:
+            raise SettingsError("ledger_audit_interval_seconds: expected >= 0 (0: off), "
+                                f"got {self.ledger_audit_interval_seconds!r}")
+
+    @property
+    def frame_ancestors(self) -> tuple[str, ...]:
+        """The origins allowed to embed the pages in a frame: every operator's ``frame_ancestors``
+        and the ``extra_frame_ancestors`` (for the Content-Security-Policy's ``frame-ancestors``;
+        empty: none but our own)."""
+        found: dict[str, None] = dict.fromkeys(self.extra_frame_ancestors)
+        for operator in self.operators:
+            found.update(dict.fromkeys(operator.frame_ancestors))
+        return tuple(found)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -103,6 +124,10 @@ class Settings:
                 raise SettingsError(f"responsible gaming: {error}") from None
         if "DEALERPOKER_ABANDON_AFTER" in env:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
+        if env.get("DEALERPOKER_OPERATORS"):
+            values["operators"] = load_operators(env["DEALERPOKER_OPERATORS"], env)
+        if "DEALERPOKER_LEDGER_AUDIT_INTERVAL" in env:
+            values["ledger_audit_interval_seconds"] = float(_number(env, "DEALERPOKER_LEDGER_AUDIT_INTERVAL"))
         if env.get("DEALERPOKER_WITHOUT"):
             values["without"] = frozenset(name.strip() for name in env["DEALERPOKER_WITHOUT"].split(","))
         values.update(edge_settings_from_env(env))
@@ -128,7 +153,7 @@ def edge_settings_from_env(env: Mapping[str, str]) -> dict[str, object]:
         if variable in env:
             values[name] = _int(env, variable)
     if env.get("DEALERPOKER_FRAME_ANCESTORS"):
-        values["frame_ancestors"] = tuple(
+        values["extra_frame_ancestors"] = tuple(
             origin.strip() for origin in env["DEALERPOKER_FRAME_ANCESTORS"].split(",") if origin.strip())
     if "DEALERPOKER_DOCS" in env:
         values["docs"] = env["DEALERPOKER_DOCS"].strip().lower() in ("1", "true", "yes", "on")
