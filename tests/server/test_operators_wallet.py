@@ -22,8 +22,9 @@ SECRET = "operator-secret-for-the-tests"
 
 @pytest.fixture(scope="module")
 def operator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OperatorDemo]:
-    with OperatorDemo(tmp_path_factory.mktemp("operator"), secret=SECRET,
-                      extra=("--timeout-seconds", "2", "--seed", "14")) as demo:
+    with OperatorDemo(
+        tmp_path_factory.mktemp("operator"), secret=SECRET, extra=("--timeout-seconds", "2", "--seed", "14")
+    ) as demo:
         yield demo
 
 
@@ -52,10 +53,18 @@ class Launched:
     def __init__(self, client: TestClient, operator: OperatorDemo, name: str, balance: int = 10_000) -> None:
         self.client, self.operator, self.name = client, operator, name
         token = operator.create_player(name, "EUR", balance)
-        raw = json.dumps({"player": name, "currency": "EUR", "game": "casino-holdem", "token": token,
-                          "mode": "real"}).encode()
-        answer = client.post("/operator/v1/launch", content=raw, headers={
-            "X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), raw), "Content-Type": "application/json"})
+        raw = json.dumps(
+            {"player": name, "currency": "EUR", "game": "casino-holdem", "token": token, "mode": "real"}
+        ).encode()
+        answer = client.post(
+            "/operator/v1/launch",
+            content=raw,
+            headers={
+                "X-Operator-Id": "demo",
+                "X-Signature": sign(SECRET.encode(), raw),
+                "Content-Type": "application/json",
+            },
+        )
         assert answer.status_code == 200, answer.text
         session = client.post("/api/session", json={"launch": answer.json()["launch_token"]})
         assert session.status_code == 200, session.text
@@ -79,7 +88,9 @@ def drained(client: TestClient, round_ids: list[str], launched: Launched, timeou
     raise AssertionError("the outbox did not drain")
 
 
-def test_rounds_move_the_players_money_in_the_operators_ledger(client: TestClient, operator: OperatorDemo) -> None:
+def test_rounds_move_the_players_money_in_the_operators_ledger(
+    client: TestClient, operator: OperatorDemo
+) -> None:
     player = Launched(client, operator, "alice-" + str(time.monotonic_ns()))
     assert player.session["balance"] == 10_000  # the operator's balance, asked at launch
     assert player.session["player_id"].startswith("o_")
@@ -108,7 +119,9 @@ def test_rounds_move_the_players_money_in_the_operators_ledger(client: TestClien
     assert player.get("/api/balance").json()["balance"] == operator.balance(player.name)
 
 
-def test_insufficient_funds_refuses_with_the_operators_balance(client: TestClient, operator: OperatorDemo) -> None:
+def test_insufficient_funds_refuses_with_the_operators_balance(
+    client: TestClient, operator: OperatorDemo
+) -> None:
     player = Launched(client, operator, "bob-" + str(time.monotonic_ns()), balance=150)
     refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 200}})
     assert refused.status_code == 409, refused.text
@@ -131,7 +144,9 @@ def test_an_unknown_bet_is_refused_and_rolled_back(client: TestClient, operator:
     assert player.get("/api/rounds").json()["rounds"] == []  # no round was opened
 
 
-def test_a_win_owed_is_pending_until_the_operator_takes_it(client: TestClient, operator: OperatorDemo) -> None:
+def test_a_win_owed_is_pending_until_the_operator_takes_it(
+    client: TestClient, operator: OperatorDemo
+) -> None:
     player = Launched(client, operator, "dan-" + str(time.monotonic_ns()))
     view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
     operator.set_faults(fail_rate=1.0)
@@ -141,7 +156,7 @@ def test_a_win_owed_is_pending_until_the_operator_takes_it(client: TestClient, o
     shown = player.get(f"/api/rounds/{view['id']}").json()
     assert shown["wallet"]["credit_pending"] is True
     record = player.get(f"/api/rounds/{view['id']}/wallet").json()
-    assert [c["answer"] for c in record["calls"] if c["call"] == "win"][0].startswith("{")
+    assert next(c["answer"] for c in record["calls"] if c["call"] == "win").startswith("{")
     operator.set_faults(fail_rate=0)
     drained(client, [view["id"]], player)
     closing = [t for t in operator.transactions(player.name) if t["kind"] == "win"]
@@ -157,10 +172,12 @@ def _net(client: TestClient, rounds: list[str]) -> int:
 
     async def run() -> int:
         async with services.database.transaction() as connection:
-            found = await connection.execute(select(rounds_table.c.total_returned - rounds_table.c.total_stake)
-                                             .where(rounds_table.c.id.in_(rounds)))
+            found = await connection.execute(
+                select(rounds_table.c.total_returned - rounds_table.c.total_stake).where(
+                    rounds_table.c.id.in_(rounds)
+                )
+            )
             return sum(int(value) for (value,) in found)
 
     assert client.portal is not None
     return client.portal.call(run)
-
