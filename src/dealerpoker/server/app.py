@@ -47,6 +47,7 @@ from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
+from dealerpoker.server.text import TextGuard
 from dealerpoker.server.wallet import LedgerWallet, Wallet
 
 log = logging.getLogger("dealerpoker.server")
@@ -182,6 +183,7 @@ def create_app(
     install_error_handlers(app)
     if "fast_path" not in settings.without:
         fastpath.install(app, services)
+    app.add_middleware(TextGuard)  # outside the fast path: no text breaking the rule reaches it
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")

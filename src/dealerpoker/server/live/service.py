@@ -38,6 +38,7 @@ from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.services import Services
+from dealerpoker.server.text import InvalidTextError, check_json
 from dealerpoker.tables.config import TableConfig, load_tables
 
 log = logging.getLogger("dealerpoker.live")
@@ -283,7 +284,8 @@ async def get_table(table_id: str, request: Request, _player: PlayerDep) -> dict
 
 async def _receive(websocket: WebSocket) -> Any:
     """The client's next message as JSON (None when it is not JSON text); a binary frame is read
-    as UTF-8 text rather than ending the connection with a server error."""
+    as UTF-8 text rather than ending the connection with a server error. A NUL character or a
+    lone surrogate in any string or key raises ``InvalidTextError`` (``dealerpoker.server.text``)."""
     frame = await websocket.receive()
     if frame["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
@@ -294,16 +296,21 @@ async def _receive(websocket: WebSocket) -> Any:
         except UnicodeDecodeError:
             return None
     try:
-        return json.loads(text)
+        message = json.loads(text)
     except ValueError:
         return None
+    check_json(message)  # InvalidTextError: the reply names the field, the message does nothing
+    return message
 
 
 async def _bearer(websocket: WebSocket) -> str:
     """The token of the upgrade's ``Authorization: Bearer`` header, else of the first message."""
     token = bearer_token(websocket.headers.get("authorization"))
     if token is None:
-        message = await asyncio.wait_for(_receive(websocket), timeout=10)
+        try:
+            message = await asyncio.wait_for(_receive(websocket), timeout=10)
+        except InvalidTextError as error:
+            raise AuthenticationError(str(error)) from None
         if not isinstance(message, dict) or message.get("type") != "auth" \
                 or not isinstance(message.get("token"), str):
             raise AuthenticationError('send {"type": "auth", "token": "<bearer token>"} first')
@@ -347,7 +354,11 @@ async def _converse(websocket: WebSocket, live: LiveTables, connection: Connecti
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
-            message = await _receive(websocket)
+            try:
+                message = await _receive(websocket)
+            except InvalidTextError as error:
+                connection.push(serialise({"type": "error", **error_fields(error)}, live.now()))
+                continue
             reply = await live.intent(connection.table_id, connection.player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:
