@@ -44,12 +44,13 @@ from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.api import install_operators_api
 from dealerpoker.server.operators.config import check_against_offer
+from dealerpoker.server.operators.outbox import seamless_wallet
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
 from dealerpoker.server.text import TextGuard
-from dealerpoker.server.wallet import LedgerWallet
+from dealerpoker.server.wallet import LedgerWallet, Wallet
 
 log = logging.getLogger("dealerpoker.server")
 
@@ -147,7 +148,10 @@ def create_app(
     offer = load_offer(settings)
     check_against_offer(settings.operators, offer.currencies)
     responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
-    wallet = LedgerWallet(database)
+    wallet: Wallet = LedgerWallet(database)
+    outbox = None
+    if settings.operators:  # operators' players' money is in their wallets (docs/operators.md)
+        wallet, outbox = seamless_wallet(database, settings.operators, clock)
     store = round_store(database, wallet, without=settings.without)
     services = Services(
         settings=settings, database=database, games=offer.games(), wallet=wallet,
@@ -156,6 +160,9 @@ def create_app(
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
     )
+    if outbox is not None:
+        services.startup.append(outbox.start)
+        services.shutdown.append(outbox.stop)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -62,7 +62,7 @@ class LiveTables:
         self.hub = LocalHub(self.now)
         self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
                                  if settings.redis_url else LocalCluster(self.hub))
-        self.store = SqlStore(services.database, services.now)
+        self.store = SqlStore(services.database, services.now, wallet=services.wallet)
         self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
