@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 import dealerpoker
 from dealerpoker.games import GAMES, AnyGame
@@ -38,6 +39,7 @@ from dealerpoker.server.backoffice.api import install_backoffice
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
+from dealerpoker.server.edge import Edge, edge
 from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.api import install_operators_api
@@ -54,6 +56,18 @@ log = logging.getLogger("dealerpoker.server")
 
 Extension = Callable[[FastAPI, Services], None]
 WEB_DIRECTORY = Path(dealerpoker.__file__).parent / "web"
+
+
+class ServerApp(FastAPI):
+    """FastAPI with the edge (``dealerpoker.server.edge``: body limit, rate limits, headers,
+    request ids, metrics) outside all of it, FastAPI's own error middleware included, so that
+    even a 500 passes it."""
+
+    edge: Edge | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        return stack if self.edge is None else self.edge(stack)
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
@@ -173,7 +187,7 @@ def create_app(
             await store.close()
             await database.dispose()
 
-    app = FastAPI(
+    app = ServerApp(
         title="dealerpoker",
         version=dealerpoker.__version__,
         description="Casino poker against the dealer: accounts, a double-entry ledger, solo rounds.",
@@ -187,6 +201,7 @@ def create_app(
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")
+    app.edge = edge(settings)
     return app
 
 
