@@ -25,7 +25,7 @@ class FakeDealerpoker:
     the signature with the operator's secret and answers a relative one-time address."""
 
     def __init__(self, secret: str) -> None:
-        self.secret, self.requests, self.refuse = secret, [], False
+        self.secret, self.refuse, self.sessions = secret, False, 0
         self.requests: list[dict[str, Any]] = []
 
         async def launch(request: Request) -> JSONResponse:
@@ -35,11 +35,18 @@ class FakeDealerpoker:
                 return JSONResponse({"error": "unauthorized", "message": "missing or wrong X-Signature"}, 401)
             return JSONResponse({"url": "/?launch=one-time", "launch_token": "one-time", "expires_at": 1.0e9})
 
+        async def session(request: Request) -> JSONResponse:
+            self.sessions += 1
+            return JSONResponse({"token": "viewer", "player_id": "p", "balance": 0, "currency": "EUR"})
+
         async def tables(request: Request) -> JSONResponse:
+            if request.headers.get("authorization") != "Bearer viewer":
+                return JSONResponse({"error": "unauthorized"}, 401)
             return JSONResponse({"tables": [{"id": "casino-1", "title": "Casino Hold'em (live)",
                                              "game": "casino-holdem", "players": 0}]})
 
         self.app = Starlette(routes=[Route("/operator/v1/launch", launch, methods=["POST"]),
+                                     Route("/api/session", session, methods=["POST"]),
                                      Route("/api/tables", tables)])
 
 
@@ -82,6 +89,8 @@ def test_a_live_table_is_launched_by_its_id(casino: Casino) -> None:
     fake.requests.clear()
     assert operator.admin("GET", "/tables") == (200, {"tables": [
         {"id": "casino-1", "title": "Casino Hold'em (live)", "game": "casino-holdem"}]})
+    operator.admin("GET", "/tables")
+    assert fake.sessions == 1  # one session of its own to list the tables, kept
     status, _ = operator.admin("POST", "/launch", {"player": "alice", "currency": "EUR", "table": "casino-1",
                                                     "mode": "demo"})
     assert status == 200

@@ -18,7 +18,7 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 
@@ -26,6 +26,7 @@ from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import AnyGame, get_game
 from dealerpoker.games.payments import most_at_stake
+from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
@@ -61,7 +62,7 @@ class LiveTables:
         self.hub = LocalHub(self.now)
         self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
                                  if settings.redis_url else LocalCluster(self.hub))
-        self.store = SqlStore(services.database, services.now)
+        self.store = SqlStore(services.database, services.now, wallet=services.wallet)
         self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
@@ -290,17 +291,29 @@ async def _receive(websocket: WebSocket) -> Any:
     if frame["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
     text = frame.get("text")
+    limit: int = websocket.app.state.services.settings.max_frame_bytes
+    if len(text if text is not None else frame.get("bytes") or b"") > limit:  # uvicorn: ws_max_size
+        await _refuse(websocket, 1009, f"message larger than {limit} bytes")
     if text is None:
         try:
             text = bytes(frame.get("bytes") or b"").decode("utf-8")
         except UnicodeDecodeError:
             return None
     try:
-        message = json.loads(text)
+        message = jsonin.loads(text)
+    except jsonin.TooDeepError as error:
+        await _refuse(websocket, 1007, str(error))
     except ValueError:
         return None
     check_json(message)  # InvalidTextError: the reply names the field, the message does nothing
     return message
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> NoReturn:
+    """Close the socket with ``code`` and ``reason`` (an unusable message: 1007 or 1009)."""
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code, reason=reason)
+    raise WebSocketDisconnect(code, reason)
 
 
 async def _bearer(websocket: WebSocket) -> str:

@@ -4,6 +4,7 @@ nothing done, when it is not."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -11,16 +12,22 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from sqlalchemy import select
 
 from dealerpoker.games import GAMES
 from dealerpoker.games.currency import UnknownCurrencyError
-from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.api.deps import PlayerDep, ServicesDep
+from dealerpoker.server.db import Database
+from dealerpoker.server.errors import NotFoundError, UnknownParameterError
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.launch import Launch, create_launch_token, launch_url
+from dealerpoker.server.operators.reconcile import moment, transactions
 from dealerpoker.server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, SignatureError, verify
+from dealerpoker.server.schema import wallet_calls, wallet_transactions
 from dealerpoker.server.services import Services
 
 router = APIRouter(prefix="/operator/v1", tags=["operators"])
+player_router = APIRouter()
 
 
 class LaunchIn(BaseModel):
@@ -111,6 +118,21 @@ async def launch(request: Request) -> JSONResponse:
     )
 
 
+@router.get("/transactions")
+async def list_transactions(request: Request) -> JSONResponse:
+    """The operator's wallet transactions created in [since, until) (``YYYY-MM-DD`` or ISO-8601
+    times), each with its round, amount, status and attempts, and a summary per currency. A GET has
+    no body: ``X-Signature`` signs its raw query string (``since=...&until=...``)."""
+    services: Services = request.app.state.services
+    operator = operator_of(services, request, request.url.query.encode())
+    query = request.query_params
+    unknown = sorted(set(query) - {"since", "until"})
+    if unknown or "since" not in query or "until" not in query:
+        raise UnknownParameterError(f"expected the query parameters since and until (got {sorted(query)})")
+    since, until = moment(query["since"], "since"), moment(query["until"], "until")
+    return JSONResponse(await transactions(services.database, operator.id, since, until))
+
+
 def _live_tables(app: Any) -> Mapping[str, Any]:
     live = getattr(app.state, "live", None)
     return {} if live is None else live.runners
@@ -120,3 +142,41 @@ def install_operators_api(app: FastAPI, services: Services) -> None:
     """The ``/operator/v1`` routes, when the server has operators."""
     if services.operators:
         app.include_router(router)
+        app.include_router(player_router)
+
+
+async def round_wallet(database: Database, round_id: str) -> dict[str, Any]:
+    """A round's wallet transactions and every call made for them, as kept (the audit record of
+    its money with the operator), and whether a credit it owes is still pending."""
+    async with database.reading() as connection:
+        found = await connection.execute(
+            select(wallet_transactions)
+            .where(wallet_transactions.c.round_id == round_id)
+            .order_by(wallet_transactions.c.created_at)
+        )
+        transactions = [dict(row) for row in found.mappings()]
+        ids = [row["transaction_id"] for row in transactions]
+        calls = []
+        if ids:
+            found = await connection.execute(
+                select(wallet_calls).where(wallet_calls.c.transaction_id.in_(ids)).order_by(wallet_calls.c.id)
+            )
+            calls = [{**dict(row), "request": json.loads(row["request"])} for row in found.mappings()]
+    pending = [
+        row["transaction_id"] for row in transactions if row["kind"] == "win" and row["status"] == "pending"
+    ]
+    return {
+        "round": round_id,
+        "credit_pending": bool(pending),
+        "pending": pending,
+        "transactions": transactions,
+        "calls": calls,
+    }
+
+
+@player_router.get("/api/rounds/{round_id}/wallet", tags=["rounds"])
+async def get_round_wallet(round_id: str, services: ServicesDep, player: PlayerDep) -> JSONResponse:
+    """The round's money with the operator's wallet: each transaction and each call with its
+    answer; ``credit_pending`` while a win it owes is not yet delivered."""
+    await services.rounds.get(player, round_id)  # the player's own round
+    return JSONResponse(await round_wallet(services.database, round_id))
