@@ -1,6 +1,8 @@
 // Every REST call of the page (the protocol: docs/api.md); live.js holds the live table's WebSocket.
 // The session token lives in localStorage; a missing or rejected token gets a new session.
 
+import { rememberLaunch } from "./locale.js";
+
 const TOKEN_KEY = "dealerpoker.token";
 
 export class ApiError extends Error {
@@ -82,6 +84,7 @@ export class Api {
     if (launch) {  // an operator's launch: this page plays as that operator's player
       const launched = await send("POST", "/api/session", { launch });
       this.storage.setItem(TOKEN_KEY, launched.token);
+      rememberLaunch({ lobby_url: launched.lobby_url ?? null });
       return launched.token;
     }
     if (this.token) return this.token;

@@ -20,9 +20,17 @@ export function launch() {
     currency: query.get("currency") ?? undefined,
   };
   const merged = { ...saved, ...Object.fromEntries(Object.entries(found).filter(([, v]) => v)) };
+  if (query.has("launch")) delete merged.currency; // an operator's launch: its player's own currency
   sessionStorage.setItem(LAUNCH_KEY, JSON.stringify(merged));
   if (found.language && LANGUAGES.includes(found.language)) localStorage.setItem(LANGUAGE_KEY, found.language);
   return merged;
+}
+
+/** What an operator's launch said (its lobby address); the launch's currency is the account's. */
+export function rememberLaunch(values) {
+  const saved = JSON.parse(sessionStorage.getItem(LAUNCH_KEY) ?? "{}");
+  delete saved.currency;
+  sessionStorage.setItem(LAUNCH_KEY, JSON.stringify({ ...saved, ...values }));
 }
 
 /** Chooses the language, then the currency of `api`'s player (a session in the launch currency). */
