@@ -11,6 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.responsible.policy import InvalidLimitError
 from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
@@ -18,7 +19,7 @@ from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, Settings
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "serve", help="run the game server",
+        "serve", help=SUBCOMMANDS["serve"],
         description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
                     "Migrations run on start.",
     )
