@@ -62,3 +62,9 @@ def test_settle_imports_the_engine_but_not_numba_or_the_server() -> None:
     loaded = _loaded_by("settle", "texas-bonus", "--player", "As Kd", "--dealer", "Qh Qc", "--board",
                         "2c 7d 9h Js 3s", "--bet", "ante=100", "--actions", "bet,check,bet")
     assert loaded == {"numpy"}
+
+
+def test_advise_at_the_flop_and_turn_needs_no_numba() -> None:
+    """advise enumerates with numpy over the evaluator's tables: no numba to import or load."""
+    assert _loaded_by("advise", "casino-holdem", "--player", "As Kd", "--board", "2c 7d 9h") == {"numpy"}
+    assert _loaded_by("advise", "texas-bonus", "--player", "As Kd", "--board", "2c 7d 9h Js") == {"numpy"}
