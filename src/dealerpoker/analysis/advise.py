@@ -81,8 +81,10 @@ def completions(player: I64, board: I64, k: int, deck: DeckSpec, qualifier: int)
 
     def masks(*chosen: I64) -> I64:
         """Per suit, the rank mask of the cards ``chosen[0][x] + chosen[1][x] + ...``."""
-        return sum(np.where(suit_of[c][None, :] == np.arange(4)[:, None], bit[c][None, :], 0)
-                   for c in chosen)
+        total = np.zeros((4, len(chosen[0])), dtype=np.int64)
+        for c in chosen:
+            total += np.where(suit_of[c][None, :] == np.arange(4)[:, None], bit[c][None, :], 0)
+        return total
 
     used = np.zeros(n, dtype=bool)
     used[player] = True
