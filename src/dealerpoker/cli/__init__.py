@@ -1,6 +1,7 @@
 """The ``dealerpoker`` command: a thin layer that parses arguments, calls the library, prints.
 
-Each subcommand lives in its own module with ``register(subparsers)``; the module sets
+Each subcommand lives in its own module (``operator-demo`` in ``operator_demo``) with
+``register(subparsers)``; the module sets
 ``func`` on its parser, which receives the parsed namespace and returns the exit status.
 Bad input exits with status 2 and a one-line message naming the problem.
 
@@ -32,6 +33,9 @@ SUBCOMMANDS = {
     "report": "daily operator report",
     "shoe": "a simulated card shoe dealing at a studio table",
     "admin": "back-office staff accounts",
+    "audit-ledger": "check the ledger's invariants on a database",
+    "operator-demo": "run the reference operator (a casino's seamless wallet, with faults)",
+    "reconcile": "an operator's wallet transactions of a day, with a summary per currency",
 }
 
 
@@ -48,7 +52,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         for name, help_text in SUBCOMMANDS.items():
             subparsers.add_parser(name, help=help_text)
         return parser
-    module = importlib.import_module(f"dealerpoker.cli.{command}")
+    module = importlib.import_module(f"dealerpoker.cli.{command.replace('-', '_')}")
     module.register(subparsers)
     return parser
 
