@@ -44,6 +44,7 @@ from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
+from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.wallet import LedgerWallet
 
 log = logging.getLogger("dealerpoker.server")
@@ -135,7 +136,7 @@ def create_app(
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
-        analysis_cache=analysis_cache,
+        analysis_cache=analysis_cache, signer=RecordSigner.from_file(settings.signing_key_file),
     )
 
     @asynccontextmanager

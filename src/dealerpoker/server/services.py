@@ -15,6 +15,7 @@ from dealerpoker.server.offer import Offer
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.settings import Settings
+from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.wallet import Wallet
 
 Hook = Callable[[], Awaitable[None]]
@@ -46,6 +47,8 @@ class Services:
     analysis_cache: Any = None
     """Where exact analyses and card counts are kept (``analyze``'s disk cache under ``serve``; in
     memory otherwise): the back office's reports and paytable drafts read it."""
+    signer: RecordSigner = field(default_factory=RecordSigner.ephemeral)
+    """Signs every record handed out with the deployment's key (``Settings.signing_key_file``)."""
     rules_versions: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Game -> the changes of the paytable version an admin saved in the back office, in force."""
     startup: list[Hook] = field(default_factory=list)
