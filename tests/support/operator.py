@@ -130,6 +130,15 @@ class OperatorDemo:
 
     # -- the administration ------------------------------------------------------------------
 
+    def page(self) -> str:
+        """The casino page's HTML (``GET /``)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        try:
+            connection.request("GET", "/")
+            return connection.getresponse().read().decode()
+        finally:
+            connection.close()
+
     def create_player(self, player: str, currency: str = "EUR", balance: int = 100_000) -> str:
         """A player's account with ``balance``, and a session token for it."""
         status, answer = self.admin("POST", "/admin/players",

@@ -18,7 +18,7 @@ from dealerpoker.errors import DealerPokerError
 
 SUBCOMMANDS = (
     "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe", "admin",
-    "audit-ledger", "operator-demo",
+    "audit-ledger", "operator-demo", "reconcile",
 )  # fmt: skip
 
 

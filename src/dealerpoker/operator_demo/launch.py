@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
@@ -30,6 +30,7 @@ class Launcher:
     operator_id: str
     secret: str
     timeout: float = 10.0
+    _viewer: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def body(self, *, player: str, currency: str, language: str, token: str, mode: str, lobby_url: str,
              game: str | None = None, table: str | None = None) -> bytes:
@@ -61,12 +62,25 @@ class Launcher:
         return answer | {"url": urljoin(self.game_url.rstrip("/") + "/", answer["url"])}
 
     def tables(self) -> list[dict[str, Any]]:
-        """dealerpoker's live tables (``GET /api/tables``, public), for the page's table list."""
-        url = urljoin(self.game_url.rstrip("/") + "/", "api/tables")
+        """dealerpoker's live tables (``GET /api/tables``), for the page's table list. dealerpoker
+        lists them to any session: the operator opens a demo session of its own once (``POST
+        /api/session``, as any client may) and lists with it."""
+        base = self.game_url.rstrip("/") + "/"
         try:
-            with urllib.request.urlopen(url, timeout=self.timeout) as response:
+            if "token" not in self._viewer:
+                opened = urllib.request.Request(urljoin(base, "api/session"), data=b"{}", method="POST",
+                                                headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(opened, timeout=self.timeout) as response:
+                    self._viewer["token"] = json.loads(response.read())["token"]
+            listing = urllib.request.Request(urljoin(base, "api/tables"),
+                                             headers={"Authorization": f"Bearer {self._viewer['token']}"})
+            with urllib.request.urlopen(listing, timeout=self.timeout) as response:
                 found = json.loads(response.read()).get("tables", [])
-        except (OSError, ValueError, AttributeError) as failed:
+        except urllib.error.HTTPError as refused:
+            self._viewer.clear()  # a session the server forgot (restarted): a new one next time
+            raise LaunchError(f"dealerpoker at {self.game_url} did not list its tables ({refused.code})",
+                              ) from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as failed:
             raise LaunchError(f"dealerpoker at {self.game_url} did not list its tables: {failed}") from None
         return [{"id": table.get("id"), "title": table.get("title"), "game": table.get("game")}
                 for table in found if isinstance(table, dict)]

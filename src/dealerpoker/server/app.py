@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 import dealerpoker
 from dealerpoker.games import GAMES, AnyGame
@@ -38,19 +39,36 @@ from dealerpoker.server.backoffice.api import install_backoffice
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
+from dealerpoker.server.edge import Edge, edge
 from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.operators.api import install_operators_api
+from dealerpoker.server.operators.config import check_against_offer
+from dealerpoker.server.operators.outbox import seamless_wallet
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
 from dealerpoker.server.signing import RecordSigner
-from dealerpoker.server.wallet import LedgerWallet
+from dealerpoker.server.text import TextGuard
+from dealerpoker.server.wallet import LedgerWallet, Wallet
 
 log = logging.getLogger("dealerpoker.server")
 
 Extension = Callable[[FastAPI, Services], None]
 WEB_DIRECTORY = Path(dealerpoker.__file__).parent / "web"
+
+
+class ServerApp(FastAPI):
+    """FastAPI with the edge (``dealerpoker.server.edge``: body limit, rate limits, headers,
+    request ids, metrics) outside all of it, FastAPI's own error middleware included, so that
+    even a 500 passes it."""
+
+    edge: Edge | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        return stack if self.edge is None else self.edge(stack)
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
@@ -59,7 +77,8 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 
 
 #: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice]
+EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice,
+                               install_operators_api]
 
 
 def load_offer(settings: Settings) -> Offer:
@@ -128,16 +147,24 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
+    check_against_offer(settings.operators, offer.currencies)
     responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
-    wallet = LedgerWallet(database)
+    wallet: Wallet = LedgerWallet(database)
+    outbox = None
+    if settings.operators:  # operators' players' money is in their wallets (docs/operators.md)
+        wallet, outbox = seamless_wallet(database, settings.operators, clock)
     store = round_store(database, wallet, without=settings.without)
     services = Services(
         settings=settings, database=database, games=offer.games(), wallet=wallet,
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
-        analysis_cache=analysis_cache, signer=RecordSigner.from_file(settings.signing_key_file),
+        analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
+        signer=RecordSigner.from_file(settings.signing_key_file),
     )
+    if outbox is not None:
+        services.startup.append(outbox.start)
+        services.shutdown.append(outbox.stop)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -162,7 +189,7 @@ def create_app(
             await store.close()
             await database.dispose()
 
-    app = FastAPI(
+    app = ServerApp(
         title="dealerpoker",
         version=dealerpoker.__version__,
         description="Casino poker against the dealer: accounts, a double-entry ledger, solo rounds.",
@@ -172,9 +199,11 @@ def create_app(
     install_error_handlers(app)
     if "fast_path" not in settings.without:
         fastpath.install(app, services)
+    app.add_middleware(TextGuard)  # outside the fast path: no text breaking the rule reaches it
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")
+    app.edge = edge(settings)
     return app
 
 

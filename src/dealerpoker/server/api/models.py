@@ -30,6 +30,9 @@ class SessionIn(Strict):
     currency: str | None = Field(default=None, max_length=8, examples=["JPY"],
                                  description="the new demo player's currency (one the server offers; "
                                              "default: its default currency)")
+    launch: str | None = Field(default=None, min_length=1, max_length=128,
+                               description="an operator's one-time launch token: the session is that "
+                                           "operator's player's (currency: the launch's)")
 
 
 class SessionOut(Strict):
@@ -139,7 +142,8 @@ class RoundIn(Strict):
 
 class ActionIn(Strict):
     action: str = Field(max_length=32, examples=["bet"])
-    step: StrictInt | None = Field(
-        default=None, ge=1, le=100,
+    step: StrictInt = Field(
+        ge=1, le=100, examples=[1],
         description="the step this action is meant to be (the round's current len(steps)); "
-                    "a retry of a step that already happened returns the round unchanged")
+                    "required: a retry of a step that already happened returns the round unchanged, "
+                    "so a repeated request never moves money twice")
