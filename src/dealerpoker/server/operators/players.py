@@ -57,35 +57,36 @@ async def accounts_of(services: Services, operator_id: str, player: str) -> list
     return rows
 
 
-@router.post("/{player}/restrictions")
-async def restrict(player: str, request: Request) -> JSONResponse:
-    """Self-exclusion or cool-off of the operator's player (every account of it), or its end."""
+async def _signed(request: Request, model: type[BaseModel], player: str
+                  ) -> tuple[Services, str, Any, list[dict[str, Any]]]:
+    """A signed request about ``player``: the services, who signed it, its body and the accounts."""
     services: Services = request.app.state.services
     body = await request.body()
     operator = operator_of(services, request, body)
-    found: RestrictionIn = parse(RestrictionIn, body)
-    accounts = await accounts_of(services, operator.id, player)
+    found = parse(model, body)
+    return services, f"operator:{operator.id}", found, await accounts_of(services, operator.id, player)
+
+
+@router.post("/{player}/restrictions")
+async def restrict(player: str, request: Request) -> JSONResponse:
+    """Self-exclusion or cool-off of the operator's player (every account of it), or its end."""
+    services, by, found, accounts = await _signed(request, RestrictionIn, player)
     until: datetime | None = found.until
     if found.hours is not None:
         until = services.clock() + timedelta(hours=found.hours)
     restriction = None
     for account in accounts:
         restriction = await services.responsible.restrict(
-            account["player_id"], found.kind, until, by=f"operator:{operator.id}", reason=found.reason)
+            account["player_id"], found.kind, until, by=by, reason=found.reason)
     return JSONResponse({"player": player, "accounts": accounts, "restriction": restriction})
 
 
 @router.put("/{player}/limits")
 async def set_limits(player: str, request: Request) -> JSONResponse:
     """The operator's limits for its player (every account; amounts in each account's currency)."""
-    services: Services = request.app.state.services
-    body = await request.body()
-    operator = operator_of(services, request, body)
-    found: LimitsIn = parse(LimitsIn, body)
+    services, by, found, accounts = await _signed(request, LimitsIn, player)
     changes = {name: getattr(found, name) for name in found.model_fields_set}
-    accounts = await accounts_of(services, operator.id, player)
     for account in accounts:
-        await services.responsible.set_limits(account["player_id"], changes, source="operator",
-                                              by=f"operator:{operator.id}")
+        await services.responsible.set_limits(account["player_id"], changes, source="operator", by=by)
         account["limits"] = (await services.responsible.status(account["player_id"]))["limits"]
     return JSONResponse({"player": player, "accounts": accounts})
