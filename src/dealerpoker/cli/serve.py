@@ -20,7 +20,8 @@ from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, Settings
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "serve", help="run the game server",
-        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
+        description="Serve the REST API, its OpenAPI description (/openapi.json; /docs with --docs) "
+                    "and the web table. "
                     "Migrations run on start.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
