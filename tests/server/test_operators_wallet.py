@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.support.operator import OperatorDemo
 
 from conftest import TestClient, make_client
+from dealerpoker.cli import main
 from dealerpoker.server.operators.config import parse_operators
 from dealerpoker.server.operators.signing import sign
 
@@ -100,7 +102,7 @@ def test_rounds_move_the_players_money_in_the_operators_ledger(
         assert opened.status_code == 200, opened.text
         view = opened.json()
         action = "call" if number % 2 else "fold"
-        view = player.post(f"/api/rounds/{view['id']}/actions", {"action": action}).json()
+        view = player.post(f"/api/rounds/{view['id']}/actions", {"action": action, "step": 1}).json()
         assert view["status"] == "settled"
         rounds.append(view["id"])
     drained(client, rounds, player)
@@ -150,7 +152,7 @@ def test_a_win_owed_is_pending_until_the_operator_takes_it(
     player = Launched(client, operator, "dan-" + str(time.monotonic_ns()))
     view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
     operator.set_faults(fail_rate=1.0)
-    settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold"})
+    settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold", "step": 1})
     assert settled.status_code == 200, settled.text  # a fold stakes nothing: no bet to refuse
     time.sleep(0.5)
     shown = player.get(f"/api/rounds/{view['id']}").json()
@@ -181,3 +183,54 @@ def _net(client: TestClient, rounds: list[str]) -> int:
 
     assert client.portal is not None
     return client.portal.call(run)
+
+
+def signed_get(client: TestClient, query: str, secret: str = SECRET) -> Any:
+    return client.get(
+        f"/operator/v1/transactions?{query}",
+        headers={"X-Operator-Id": "demo", "X-Signature": sign(secret.encode(), query.encode())},
+    )
+
+
+def play(player: Launched, rounds: int) -> list[str]:
+    played = []
+    for number in range(rounds):
+        view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
+        action = "call" if number % 2 else "fold"
+        player.post(f"/api/rounds/{view['id']}/actions", {"action": action, "step": 1})
+        played.append(view["id"])
+    return played
+
+
+def test_reconciliation_lists_every_transaction_and_agrees_with_the_operator(
+    tmp_path: Path, operator: OperatorDemo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path}/dealerpoker.db"
+    with make_client(url, None, operators=operators_of(operator)) as client:
+        player = Launched(client, operator, "erin-" + str(time.monotonic_ns()))
+        played = play(player, 4)
+        drained(client, played, player)
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        query = f"since={day}&until=2100-01-01"
+        answer = signed_get(client, query)
+        assert answer.status_code == 200, answer.text
+        report = answer.json()
+        mine = [t for t in report["transactions"] if t["player"] == player.name]
+        assert {t["round_id"] for t in mine} == set(played)
+        assert all({"round_id", "amount", "status", "attempts"} <= set(t) for t in mine)
+        eur = report["summary"]["EUR"]
+        assert eur["pending"]["count"] == 0 and eur["bets"]["count"] >= 4 + 2  # antes, and two calls
+        assert operator.balance(player.name) == 10_000 + eur["net"]["amount"]
+        assert signed_get(client, query, secret="not-the-operators-secret").status_code == 401
+        tampered = client.get(
+            "/operator/v1/transactions?since=2000-01-01&until=2100-01-01",
+            headers={"X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), query.encode())},
+        )
+        assert tampered.status_code == 401
+        assert signed_get(client, "since=yesterday&until=2100-01-01").status_code == 422
+    assert main(["reconcile", "--operator", "demo", "--date", day, "--database", url]) == 0
+    printed = capsys.readouterr().out
+    assert all(round_id in printed for round_id in played)
+    assert f"net to players {eur['net']['amount']}" in printed
+    assert main(["reconcile", "--operator", "demo", "--date", day, "--database", url, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"] == report["summary"]

@@ -18,9 +18,10 @@ from dealerpoker.games import GAMES
 from dealerpoker.games.currency import UnknownCurrencyError
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep
 from dealerpoker.server.db import Database
-from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.errors import NotFoundError, UnknownParameterError
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.launch import Launch, create_launch_token, launch_url
+from dealerpoker.server.operators.reconcile import moment, transactions
 from dealerpoker.server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, SignatureError, verify
 from dealerpoker.server.schema import wallet_calls, wallet_transactions
 from dealerpoker.server.services import Services
@@ -115,6 +116,21 @@ async def launch(request: Request) -> JSONResponse:
             "expires_at": int(expires.timestamp()),
         }
     )
+
+
+@router.get("/transactions")
+async def list_transactions(request: Request) -> JSONResponse:
+    """The operator's wallet transactions created in [since, until) (``YYYY-MM-DD`` or ISO-8601
+    times), each with its round, amount, status and attempts, and a summary per currency. A GET has
+    no body: ``X-Signature`` signs its raw query string (``since=...&until=...``)."""
+    services: Services = request.app.state.services
+    operator = operator_of(services, request, request.url.query.encode())
+    query = request.query_params
+    unknown = sorted(set(query) - {"since", "until"})
+    if unknown or "since" not in query or "until" not in query:
+        raise UnknownParameterError(f"expected the query parameters since and until (got {sorted(query)})")
+    since, until = moment(query["since"], "since"), moment(query["until"], "until")
+    return JSONResponse(await transactions(services.database, operator.id, since, until))
 
 
 def _live_tables(app: Any) -> Mapping[str, Any]:
