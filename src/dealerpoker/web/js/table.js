@@ -542,7 +542,7 @@ export class Table {
     const id = this.round.id;
     try {
       await this.request(async () => {
-        const view = await this.api.act(id, action, (this.round.steps ?? []).length || undefined);
+        const view = await this.api.act(id, action, this.round.steps.length);
         this.showRound(view);
         this.message(view.status === "settled" ? "Round settled." : `${actionTitle(action)}: next decision.`);
       });
@@ -635,7 +635,7 @@ export class Table {
     try {
       const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
       round.frames = replay.frames;
-      panel.replaceChildren(bar, h("h2", {}, `Replay of round ${round.id}`), back, replayView(round));
+      panel.replaceChildren(bar, h("h2", {}, `Replay of round ${round.id}`), back, replayView(round, this.api));
     } catch (error) {
       panel.replaceChildren(bar, h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
     }
