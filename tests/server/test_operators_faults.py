@@ -75,8 +75,12 @@ wallet_timeout_seconds = 0.5
         )
 
     def restart_after_kill(self) -> None:
+        Player.serving.clear()  # the players wait while it starts (a loaded machine starts it slowly)
         self.game.kill()
-        self.game = self.serve(self.game.port)
+        try:
+            self.game = self.serve(self.game.port)
+        finally:
+            Player.serving.set()
 
     def stop(self) -> None:
         self.game.stop()
@@ -121,6 +125,7 @@ class Player(threading.Thread):
     settled = 0
     target = 0
     lock = threading.Lock()
+    serving = threading.Event()
 
     def __init__(self, casino: Casino, name: str) -> None:
         super().__init__(daemon=True)
@@ -131,6 +136,7 @@ class Player(threading.Thread):
 
     def send(self, method: str, path: str, body: Any = None) -> httpx.Response:
         while True:
+            Player.serving.wait()
             try:
                 response = httpx.request(
                     method,
@@ -206,6 +212,7 @@ def casino(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Casino]:
 @pytest.mark.slow
 def test_solo_rounds_survive_wallet_faults_and_a_killed_server(casino: Casino) -> None:
     Player.settled, Player.target = 0, ROUNDS[casino.kind]
+    Player.serving.set()
     players = [Player(casino, f"p{number}-{time.monotonic_ns()}") for number in range(PLAYERS)]
     for player in players:
         player.start()
