@@ -8,7 +8,7 @@ import { actionTitle, gameTitle, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { formatMoney } from "./money.js";
 import { settlementTable } from "./panels.js";
-import { fairnessCheck } from "./verify.js";
+import { fairnessCheck, signedLoader } from "./verify.js";
 
 const REVEAL_TITLES = {
   preflop: "live.reveal.preflop", flop: "live.reveal.flop", turn: "live.reveal.turn", showdown: "live.reveal.showdown",
@@ -37,7 +37,7 @@ export function liveRoundsList(rounds, onOpen) {
 }
 
 /** A live round's record (the player's part) step by step, reveal by reveal, with the check. */
-export function liveReplayView(record) {
+export function liveReplayView(record, api = null) {
   const seat = record.seats?.[0] ?? {};
   const reveals = record.reveals ?? [];
   const shown = { player: [], board: [], dealer: [] };
@@ -82,7 +82,8 @@ export function liveReplayView(record) {
     h("div.replay__nav", {}, prev, next),
     actions,
     seat.settlement ? settlementTable(seat.settlement) : null,
-    record.dealing === "studio" ? studioCards(record) : fairnessCheck({ ...record, id: record.round_id }));
+    record.dealing === "studio" ? studioCards(record)
+      : fairnessCheck({ ...record, id: record.round_id }, { signed: api ? signedLoader(api, record) : null }));
   if (frames.length) show();
   else caption.textContent = t("live.no_reveals");
   return view;

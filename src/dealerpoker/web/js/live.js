@@ -302,7 +302,8 @@ export class LiveTable {
     const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showHistory() }, t("panel.all_rounds"));
     try {
       const record = await this.api.call("GET", round.record);
-      panel.replaceChildren(this.historyBar(), h("h2", {}, t("history.round", { id: record.round_id })), back, liveReplayView(record));
+      panel.replaceChildren(this.historyBar(), h("h2", {}, t("history.round", { id: record.round_id })), back,
+        liveReplayView(record, this.api));
     } catch (error) {
       panel.replaceChildren(this.historyBar(), h("h2", {}, t("live.round")), back,
         h("p.message", { dataset: { kind: "error" } }, errorText(error.payload, error.message)));

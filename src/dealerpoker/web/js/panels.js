@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { handName, localParams } from "./locale.js";
 import { formatMoney } from "./money.js";
 import { handRanking } from "./ranking.js";
-import { fairnessCheck } from "./verify.js";
+import { fairnessCheck, signedLoader } from "./verify.js";
 
 function slugTitle(slug) {
   return String(slug).split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
@@ -113,7 +113,7 @@ export function historyList(rounds, onOpen) {
  * A replay of every step of a round. When the server sends `frames` (the visible table after
  * each step) each step shows its own cards; otherwise each step is listed with the final table.
  */
-export function replayView(round) {
+export function replayView(round, api = null) {
   const frames = Array.isArray(round.frames) && round.frames.length ? round.frames : null;
   const steps = round.steps ?? [];
   const count = frames ? frames.length : steps.length;
@@ -155,7 +155,8 @@ export function replayView(round) {
     h("div.replay__nav", {}, prev, next),
     list,
     settlement ? settlementTable(settlement) : null,
-    fairnessCheck(round));
+    fairnessCheck(round, { signed: api && round.status === "settled"
+      ? signedLoader(api, `/api/rounds/${encodeURIComponent(round.id)}/record`) : null }));
   if (count) show();
   else caption.textContent = t("replay.no_steps");
   return view;

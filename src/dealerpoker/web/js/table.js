@@ -654,7 +654,7 @@ export class Table {
     try {
       const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
       round.frames = replay.frames;
-      panel.replaceChildren(bar, h("h2", {}, t("panel.replay_of", { id: round.id })), back, replayView(round));
+      panel.replaceChildren(bar, h("h2", {}, t("panel.replay_of", { id: round.id })), back, replayView(round, this.api));
     } catch (error) {
       panel.replaceChildren(bar, h("h2", {}, t("panel.replay")), back, h("p.message", { dataset: { kind: "error" } }, errorText(error.payload, error.message)));
     }
