@@ -45,9 +45,10 @@ def test_a_german_player_at_a_live_table(browser: Any, tmp_path: Path) -> None:
         page.screenshot(path=str(ARTIFACTS / "i18n-de-live.png"))
 
         # The switch: Spanish, remembered for the next page.
-        page.locator("#language").select_option("es")
-        page.wait_for_function("document.documentElement.lang === 'es'")
+        with page.expect_navigation():
+            page.locator("#language").select_option("es")
         page.locator("#live-phase").filter(has_text=catalogue("es")["live.phase.betting"]).wait_for()
+        assert page.evaluate("document.documentElement.lang") == "es"
         page.goto(f"{base}/#/")
         page.locator(".lobby__intro").filter(has_text=catalogue("es")["lobby.intro"]).wait_for()
         context.close()
