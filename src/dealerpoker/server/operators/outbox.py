@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
-from dealerpoker.server.operators.client import WalletClient
+from dealerpoker.server.operators.client import WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.sql import run
 from dealerpoker.server.operators.wallet import SeamlessWallet
@@ -33,8 +33,9 @@ log = logging.getLogger("dealerpoker.operators")
 
 BACKOFF_SECONDS = 0.2
 MAX_BACKOFF_SECONDS = 30.0
-ORPHAN_BET_SECONDS = 60.0
-"""A bet still ``sending`` this long after it was written belongs to no running step."""
+ORPHAN_BET_SECONDS = 10.0
+"""A bet still ``sending`` this long after its call's timeout belongs to no running step (its
+process died). Taking one too early is safe: the step that would confirm it then refuses."""
 BATCH = 200
 CONCURRENT = 16
 
@@ -98,7 +99,8 @@ class Outbox:
 
     async def sweep(self) -> int:
         """Turn bets orphaned by a dead process into rollbacks owed."""
-        cutoff = timestamp(self.clock() - timedelta(seconds=ORPHAN_BET_SECONDS))
+        longest = max((operator.wallet_timeout_seconds for operator in self.operators.values()), default=0.0)
+        cutoff = timestamp(self.clock() - timedelta(seconds=longest + ORPHAN_BET_SECONDS))
         async with self.database.reading() as connection:
             found = await connection.execute(
                 select(wallet_transactions.c.transaction_id)
@@ -171,11 +173,14 @@ class Outbox:
         if kind == "rollback":
             body["reference_transaction_id"] = row["reference_transaction_id"]
             body["round_closed"] = False
-        answer = await self.client.call(operator, kind, body, timeout=operator.wallet_timeout_seconds)
+        answer = await self.client.call(
+            operator, kind, body, timeout=operator.wallet_timeout_seconds, keep=False
+        )
         attempts = int(str(row["attempts"])) + 1
         done = answer.status == "OK" or (kind == "rollback" and answer.status == "UNKNOWN_TRANSACTION")
         at = self.clock()
         async with self.database.transaction() as connection:
+            await keep_calls(connection, [answer.record])
             await run(
                 connection,
                 update(wallet_transactions)
