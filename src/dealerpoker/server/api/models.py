@@ -42,6 +42,10 @@ class SessionOut(Strict):
     currency: str = Field(description="every amount of this player is in this currency's minor units")
 
 
+class EndedOut(Strict):
+    ended: int = Field(description="how many sessions this ended")
+
+
 class BalanceOut(Strict):
     balance: int
     currency: str
