@@ -196,8 +196,8 @@ def play(player: Launched, rounds: int) -> list[str]:
     played = []
     for number in range(rounds):
         view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
-        player.post(f"/api/rounds/{view['id']}/actions", {"action": "call" if number % 2 else "fold",
-                                                          "step": 1})
+        action = "call" if number % 2 else "fold"
+        player.post(f"/api/rounds/{view['id']}/actions", {"action": action, "step": 1})
         played.append(view["id"])
     return played
 

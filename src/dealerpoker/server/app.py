@@ -51,6 +51,7 @@ from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.sessions import Policy, Sessions
 from dealerpoker.server.settings import Settings, SettingsError
+from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.text import TextGuard
 from dealerpoker.server.wallet import LedgerWallet, Wallet
 
@@ -163,6 +164,7 @@ def create_app(
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
         sessions=Sessions(database, clock, operators=bool(settings.operators),
                           policy=Policy(settings.session_idle_seconds, settings.session_max_seconds)),
+        signer=RecordSigner.from_file(settings.signing_key_file),
     )
     if outbox is not None:
         services.startup.append(outbox.start)

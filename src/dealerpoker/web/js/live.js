@@ -280,7 +280,7 @@ export class LiveTable {
     const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showHistory() }, "◀ ALL ROUNDS");
     try {
       const record = await this.api.call("GET", round.record);
-      panel.replaceChildren(this.historyBar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record));
+      panel.replaceChildren(this.historyBar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record, this.api));
     } catch (error) {
       panel.replaceChildren(this.historyBar(), h("h2", {}, "Round"), back,
         h("p.message", { dataset: { kind: "error" } }, error.message));
