@@ -56,6 +56,9 @@ class Services:
     """Operator id -> the operator (``settings.operators``)."""
     sessions: Sessions | None = None
     """The players' sessions: authentication, expiry, logout, revocation (``create_app`` makes it)."""
+    limiter: Any = None
+    """The rate limits (``edge.ratelimit.RateLimits``; None: none): ``authenticate`` counts
+    each authenticated request of an account."""
     startup: list[Hook] = field(default_factory=list)
     shutdown: list[Hook] = field(default_factory=list)
 
@@ -81,6 +84,10 @@ class Services:
                                                 at=self.now())
 
     async def authenticate(self, token: str) -> str:
-        """The player id of a live session's bearer token (``server.sessions``)."""
+        """The player id of a live session's bearer token (``server.sessions``), counted by the
+        per-account rate limit when there is one (``edge.ratelimit``: 429 when over)."""
         assert self.sessions is not None, "create_app makes the sessions"
-        return await self.sessions.authenticate(token)
+        player_id = await self.sessions.authenticate(token)
+        if self.limiter is not None:
+            await self.limiter.check_account(player_id)
+        return player_id
