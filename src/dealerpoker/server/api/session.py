@@ -34,7 +34,7 @@ async def create_session(services: ServicesDep, body: SessionIn | None = None) -
                                 starting_balance=services.starting_balance)
         amount, currency = await services.rounds.account(launched.player_id)
         return SessionOut(token=launched.token, player_id=launched.player_id, balance=amount,
-                          currency=currency)
+                          currency=currency, lobby_url=launched.launch.lobby_url)
     player = await services.create_player(None if body is None else body.currency)
     return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance,
                       currency=player.currency)
