@@ -81,6 +81,8 @@ class Settings:
     rate_limits: Mapping[str, str] = field(default_factory=dict)
     """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
     ``edge.ratelimit.DEFAULT_LIMITS`` (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    metrics: bool = True
+    """Serve ``/metrics`` (Prometheus; ``$DEALERPOKER_METRICS=0``: not served)."""
     redis_url: str | None = None
     """Where the rate limits count, shared by every process (``$DEALERPOKER_REDIS_URL``); else
     each process counts alone, in memory."""
@@ -169,6 +171,8 @@ def edge_settings_from_env(env: Mapping[str, str]) -> dict[str, object]:
     if env.get("DEALERPOKER_FRAME_ANCESTORS"):
         values["extra_frame_ancestors"] = tuple(
             origin.strip() for origin in env["DEALERPOKER_FRAME_ANCESTORS"].split(",") if origin.strip())
+    if "DEALERPOKER_METRICS" in env:
+        values["metrics"] = env["DEALERPOKER_METRICS"].strip().lower() in ("1", "true", "yes", "on")
     if "DEALERPOKER_DOCS" in env:
         values["docs"] = env["DEALERPOKER_DOCS"].strip().lower() in ("1", "true", "yes", "on")
     if env.get("DEALERPOKER_RATE_LIMITS"):
