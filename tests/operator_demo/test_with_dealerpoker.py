@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.browser import _wait_for_function
 from tests.support.operator import OperatorDemo
 from tests.support.servers import ServeProcess, free_port
 
@@ -163,7 +164,8 @@ def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
         def idle() -> None:
             ready = ("window.dealerpokerTable && !window.dealerpokerTable.busy "
                      "&& document.querySelector('#balance').textContent !== '—'")
-            game.wait_for_function(ready, timeout=60_000)
+            # polled through evaluate: the table's CSP refuses Playwright's own (eval) predicates
+            _wait_for_function(game, ready, timeout=60_000)
 
         game.wait_for_selector(".chip-tray .chip", timeout=60_000)
         idle()
