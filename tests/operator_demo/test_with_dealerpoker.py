@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 import urllib.request
@@ -136,9 +137,11 @@ def test_the_casino_reconciles_its_ledger_with_dealerpokers_list(both: Both) -> 
     assert operator.admin("GET", "/admin/reconcile?since=2026-13-01")[0] == 422
 
 
-def shown_money(minor: int) -> str:
-    """123450 -> '1,234.50', as the table shows amounts."""
-    return f"{minor // 100:,}.{minor % 100:02d}"
+def shown_money(text: str) -> int:
+    """'€1,234.50' (as the table shows amounts, with or without a symbol) -> 123450 minor units."""
+    found = re.search(r"([\d,]+)\.(\d\d)", text)
+    assert found, f"not an amount: {text!r}"
+    return int(found.group(1).replace(",", "")) * 100 + int(found.group(2))
 
 
 @pytest.mark.browser
@@ -169,7 +172,7 @@ def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
 
         game.wait_for_selector(".chip-tray .chip", timeout=60_000)
         idle()
-        assert game.locator("#balance").inner_text() == shown_money(100_000)
+        assert shown_money(game.locator("#balance").inner_text()) == 100_000
         game.locator(".chip-tray .chip[data-chip='500']").click()
         spot = game.locator(".spot[data-field='ante']")
         box = spot.bounding_box()
@@ -191,7 +194,7 @@ def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
         page.wait_for_function(f"document.querySelector('#balances').textContent.includes('{ledger} EUR')")
         game.locator("#new-game").click()  # the next round's table shows the casino's balance
         idle()
-        assert game.locator("#balance").inner_text() == shown_money(ledger)
+        assert shown_money(game.locator("#balance").inner_text()) == ledger
         page.click("#reconcile")  # the casino's check of its ledger against dealerpoker's list
         page.wait_for_function(
             "document.querySelector('#reconciled').textContent.startsWith('The ledgers agree')")
