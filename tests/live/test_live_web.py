@@ -30,7 +30,7 @@ def _player_page(browser: Any, errors: list[str], balance_reads: list[str] | Non
 
 
 def _balance(base: str, page: Any) -> int:
-    token = page.evaluate("localStorage.getItem('dealerpoker.token')")
+    token = page.evaluate("sessionStorage.getItem('dealerpoker.token')")
     response = httpx.get(f"{base}/api/balance", headers={"Authorization": f"Bearer {token}"})
     value: int = response.json()["balance"]
     return value

@@ -51,7 +51,7 @@ class Table:
 
     @property
     def token(self) -> str:
-        token: str = self.page.evaluate("localStorage.getItem('dealerpoker.token')")
+        token: str = self.page.evaluate("sessionStorage.getItem('dealerpoker.token')")
         assert token
         return token
 
@@ -128,14 +128,14 @@ def test_lobby_offers_both_games_and_opens_a_session(desktop: Any, live_server: 
     tables.first.wait_for()
     names = tables.evaluate_all("links => links.map(a => a.querySelector('.lobby__name').textContent)")
     assert names == ["Texas Hold'em Bonus", "Casino Hold'em"]
-    token = desktop.evaluate("localStorage.getItem('dealerpoker.token')")
+    token = desktop.evaluate("sessionStorage.getItem('dealerpoker.token')")
     assert token, "the first visit creates a session and keeps its token"
     desktop.locator(".lobby__table[data-table='casino-holdem']").click()
     desktop.wait_for_selector(".table--casino-holdem .chip-tray .chip")
     assert desktop.locator(".hud__title").inner_text() == "Casino Hold'em"
     desktop.reload()
     desktop.wait_for_selector(".chip-tray .chip")
-    assert desktop.evaluate("localStorage.getItem('dealerpoker.token')") == token, "a reload keeps it"
+    assert desktop.evaluate("sessionStorage.getItem('dealerpoker.token')") == token, "a reload keeps it"
 
 
 def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveServer) -> None:

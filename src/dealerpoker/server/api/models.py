@@ -44,6 +44,10 @@ class SessionOut(Strict):
                                                             "page's 'leave' (the reality check's) returns")
 
 
+class EndedOut(Strict):
+    ended: int = Field(description="how many sessions this ended")
+
+
 class BalanceOut(Strict):
     balance: int
     currency: str

@@ -1,5 +1,8 @@
 // Every REST call of the page (the protocol: docs/api.md); live.js holds the live table's WebSocket.
-// The session token lives in localStorage; a missing or rejected token gets a new session.
+// The session token lives in sessionStorage: it survives a reload of the tab (and the lobby's
+// links to a table, in the same tab) but not the tab, so nothing keeps it once the tab is closed;
+// the server expires it when idle or old anyway (docs/api.md, "Sessions"). A missing or rejected
+// token gets a new session.
 
 import { rememberLaunch } from "./locale.js";
 
@@ -70,7 +73,7 @@ function takeLaunchToken() {
 }
 
 export class Api {
-  constructor(storage = window.localStorage) {
+  constructor(storage = window.sessionStorage) {
     this.storage = storage;
     this.currency = null; // a new demo player's currency (the launch's), else the server's default
   }
