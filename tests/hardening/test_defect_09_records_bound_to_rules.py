@@ -195,3 +195,42 @@ def test_export_signs_every_record_with_the_deployments_key(deployment: Any) -> 
     assert done.returncode == 0 and "records written unsigned" in done.stderr
     refused = verify("--round-file", str(unsigned), "--server", url)
     assert refused.returncode == 1 and "the record is not signed" in refused.stdout
+
+
+def test_studio_records_are_signed_too(tmp_path: Path) -> None:
+    """A studio table's rounds (no seeds: the card reports) are exported signed, verify with the
+    deployment's key and published rules, and a forged paytable in one fails."""
+    import asyncio
+    import sqlite3
+
+    from tests.live.test_studio_records import FakeClock, _rounds
+
+    asyncio.run(_rounds(f"sqlite:///{tmp_path}/studio.db", FakeClock()))
+    key = tmp_path / "signing.key"
+    public = tmp_path / "public-key.json"
+    public.write_text(json.dumps(RecordSigner.from_file(str(key)).public_document()))
+    approved = tmp_path / "approved"
+    approved.mkdir()
+    with sqlite3.connect(tmp_path / "studio.db") as connection:
+        for fingerprint, document in connection.execute("SELECT fingerprint, document FROM rules_documents"):
+            (approved / f"{fingerprint}.json").write_text(document)
+    export = tmp_path / "studio.jsonl"
+    command = [COMMAND, "export", "--since", "2000-01-01", "--database", f"sqlite:///{tmp_path}/studio.db",
+               "--signing-key", str(key), "--output", str(export)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in export.read_text().splitlines()]
+    assert len(records) == 2 and all(r["dealing"] == "studio" and "signature" in r for r in records)
+    anchors = ["--public-key", str(public), "--rules-dir", str(approved)]
+    checked = verify("--round-file", str(export), *anchors)
+    assert checked.returncode == 0 and "2 of 2 rounds verified" in checked.stdout, checked.stdout
+
+    forged = copy.deepcopy(records[0])
+    forged["rules"]["bonus_paytable"][0]["pays"] += 20
+    forged["rules_fingerprint"] = rules_sha256(forged["rules"])
+    forged["record_digest"] = record_digest(forged)
+    path = tmp_path / "forged-studio.json"
+    path.write_text(json.dumps(forged))
+    assert verify("--round-file", str(path)).returncode == 0  # consistent inside
+    done = verify("--round-file", str(path), *anchors)
+    assert done.returncode == 1 and {"signature", "rules_approved"} <= set(mismatches(done)), done.stdout
