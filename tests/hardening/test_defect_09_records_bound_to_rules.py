@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from tests.live.conftest import live_server
+from tests.live.conftest import LONG_SESSIONS, live_server
 from tests.live.records_support import play_players
 from tests.support.servers import ServeProcess
 
@@ -148,7 +148,7 @@ def test_unusable_anchors_are_one_line_and_exit_2(deployment: Any) -> None:
 def test_live_records_are_signed_too(tmp_path: Path) -> None:
     url, players, _clock, _table = play_players(tmp_path)
     alice = {"Authorization": f"Bearer {players['alice'].token}"}
-    with live_server(url) as (base, _app):
+    with live_server(url, **LONG_SESSIONS) as (base, _app):  # alice's token was made on the fake clock
         record = httpx.get(f"{base}/api/tables/audit-t/rounds/1/record", headers=alice).json()
         key = bytes.fromhex(httpx.get(f"{base}/api/fairness/public-key").json()["public_key"])
         published = httpx.get(f"{base}/api/rules/{record['rules_fingerprint']}").json()
