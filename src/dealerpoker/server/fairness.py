@@ -22,15 +22,15 @@ from dealerpoker.fairness import ALGORITHM_VERSION, commitment, validate_client_
 from dealerpoker.fairness.record import build_record
 from dealerpoker.fairness.signature import rules_sha256
 from dealerpoker.games import AnyGame
-from dealerpoker.games.currency import house_account
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.dealing import draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.ledger import txid
 from dealerpoker.server.operators.launch import REMOTE_PREFIX
+from dealerpoker.server.operators.reconcile import wallet_ledger
 from dealerpoker.server.rounds.plan import decision_point
-from dealerpoker.server.schema import ledger_entries, players, rounds, rules_documents, wallet_transactions
+from dealerpoker.server.schema import ledger_entries, players, rounds, rules_documents
 
 __all__ = ["FairnessService", "approved_rules", "published_rules", "published_rules_document", "round_record"]
 
@@ -175,7 +175,7 @@ async def round_record(
     entries = [{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
                 "at": e.created_at} for e in (await connection.execute(query)).all()]
     if not entries and str(row.player_id).startswith(REMOTE_PREFIX):
-        entries = await _wallet_transfers(connection, row)
+        entries = await wallet_ledger(connection, str(row.id), str(row.currency))
     return build_record(
         round_id=row.id,
         game=row.game,
@@ -198,31 +198,6 @@ async def round_record(
         settlement=view["settlement"],
         currency=row.currency,
     )
-
-
-async def _wallet_transfers(connection: Connection, row: Row[Any]) -> list[dict[str, Any]]:
-    """An operator's real-money player's round moved its money in the operator's wallet, not the
-    ledger here: its transfers as the ledger would hold them (both entries of each, the house of
-    the round's currency on the other side), from the bets the operator took (``confirmed``) and the
-    wins owed (delivered or not)."""
-    found = await connection.execute(
-        select(wallet_transactions).where(wallet_transactions.c.round_id == row.id)
-        .order_by(wallet_transactions.c.created_at, wallet_transactions.c.transaction_id))
-    house = house_account(str(row.currency))
-    entries: list[dict[str, Any]] = []
-    for moved in found.mappings():
-        if moved["kind"] == "bet" and moved["status"] == "confirmed":
-            amount = -int(moved["amount"])
-        elif moved["kind"] == "win" and int(moved["amount"]):
-            amount = int(moved["amount"])
-        else:
-            continue
-        memo = str(moved["txid"]).rsplit(":", 1)[-1]
-        entries += [{"txid": moved["txid"], "account": row.player_id, "amount": amount, "memo": memo,
-                     "at": moved["created_at"]},
-                    {"txid": moved["txid"], "account": house, "amount": -amount, "memo": memo,
-                     "at": moved["created_at"]}]
-    return entries
 
 
 def _actions(round_id: str, player_id: str, game: AnyGame | None,
