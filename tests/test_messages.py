@@ -41,6 +41,7 @@ def error_codes() -> set[str]:
     """Every code the server answers with: the error classes', a live table's refusals, the HTTP
     statuses' and the WebSocket handler's own."""
     import dealerpoker.server.app
+    import dealerpoker.server.backoffice.paytables
     import dealerpoker.server.live.service  # noqa: F401
     from dealerpoker.server.api.errors import _STATUS_CODES
 

@@ -93,3 +93,50 @@ function studioCards(record) {
       `Misdeal called by the ${misdeal.by} at ${clock(misdeal.at)} UTC: ${misdeal.reason}.`) : null,
     h("p", {}, "dealerpoker verify --round-file checks them against the reveals, the settlement and the ledger."));
 }
+
+/** The "My rounds" panel: the list of the player's live rounds, and one round's record. */
+export class LiveRoundsPanel {
+  constructor(panel, api) {
+    this.panel = panel;
+    this.api = api;
+  }
+
+  async toggle() {
+    if (!this.panel.hidden) {
+      this.panel.hidden = true;
+      return;
+    }
+    for (const other of document.querySelectorAll(".panel")) other.hidden = true;
+    await this.show();
+  }
+
+  bar() {
+    return h("div.panel__bar", {},
+      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { this.panel.hidden = true; } },
+        "CLOSE ✕"));
+  }
+
+  async show() {
+    const panel = this.panel;
+    panel.replaceChildren(this.bar(), h("h2", {}, "My live rounds"), h("p", {}, "Loading…"));
+    panel.hidden = false;
+    try {
+      const { rounds } = await this.api.call("GET", "/api/live-rounds?limit=20");
+      panel.replaceChildren(this.bar(), h("h2", {}, "My live rounds"), liveRoundsList(rounds, (round) => this.openRecord(round)));
+    } catch (error) {
+      panel.replaceChildren(this.bar(), h("h2", {}, "My live rounds"), h("p.message", { dataset: { kind: "error" } }, error.message));
+    }
+  }
+
+  async openRecord(round) {
+    const panel = this.panel;
+    panel.hidden = false;
+    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.show() }, "◀ ALL ROUNDS");
+    try {
+      const record = await this.api.call("GET", round.record);
+      panel.replaceChildren(this.bar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record));
+    } catch (error) {
+      panel.replaceChildren(this.bar(), h("h2", {}, "Round"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
+    }
+  }
+}

@@ -5,9 +5,13 @@
 import { Api } from "./api.js";
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
+import { closedByRequirement } from "./betting.js";
+import { errorText } from "./errors.js";
+import { preferredLanguage, t, useLanguage } from "./i18n.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
-import { liveReplayView, liveRoundsList } from "./live-history.js";
-import { bonusText, settlementTable } from "./panels.js";
+import { LiveRoundsPanel } from "./live-history.js";
+import { bonusText, limitSign, rulesPanel, settlementTable } from "./panels.js";
+import { qualificationText, resultHeadline, sideFields } from "./result.js";
 import { STUDIO_NOTE, dealingTitle, studioVideo } from "./studio.js";
 
 const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
@@ -17,6 +21,9 @@ const PHASE_TITLES = {
   showdown: "Showdown", pause: "Round over", unknown: "Connecting",
 };
 const RING_LENGTH = 2 * Math.PI * 40;
+// A decision the timer took, as its player is told at once.
+const TIMEOUT_KEYS = { fold: "timeout.fold", check: "timeout.check", bet: "timeout.bet", raise: "timeout.raise",
+  call: "timeout.raise" };
 
 function sum(values) {
   return values.reduce((a, b) => a + b, 0);
@@ -31,6 +38,9 @@ export class LiveTable {
     this.state = { phase: "unknown" };
     this.seat = null;
     this.bonusTold = null; // the round whose Bonus result was announced
+    this.timeoutTold = null; // the last decision the timer took for this player, once announced
+    this.lastWin = 0; // what the last round returned (a Bonus paid at the deal counts at once)
+    this.game = null; // the table's game as GET /api/games describes one (fields, paytables)
     this.balance = null;
     this.ledgerMoment = null; // the last money moment whose balance was read (see followLedger)
     this.selected = 0;
@@ -79,6 +89,7 @@ export class LiveTable {
       case "welcome":
         this.retries = 0;
         this.config = message.table;
+        this.game = message.game ?? null;
         this.balance = message.balance;
         this.playerId = message.player_id;
         this.build();
@@ -99,7 +110,7 @@ export class LiveTable {
             `${message.message}. `, h("a", { href: "./#/" }, "Back to the lobby")));
           return;
         }
-        this.say(message.message, "error");
+        this.say(errorText(message), "error");
         if (message.error === "unauthorized") this.api.storage.removeItem("dealerpoker.token");
         break;
       default:
@@ -114,6 +125,7 @@ export class LiveTable {
     if (newRound && message.phase === "betting") {
       this.seat = null;
       this.recordUrl = null;
+      this.timeoutNote = null;
       this.say("Place your bets: click a chip, then a betting field.", "info");
     }
     if (message.event === "no_more_bets") this.say("No more bets.", "info");
@@ -128,6 +140,9 @@ export class LiveTable {
     this.followLedger(message); // the balance, the won Bonus's credit included
     // The Bonus is paid at the deal: say so (once per round).
     const bonus = this.seat?.bonus;
+    if (bonus?.returned > 0 && !this.seat.settlement) this.lastWin = bonus.returned; // paid at the deal
+    if (this.seat?.settlement) this.lastWin = this.seat.settlement.total_returned;
+    this.announceTimeout(message.round);
     if (bonus && bonus.status !== "pending" && this.bonusTold !== message.round && message.phase !== "pause") {
       this.bonusTold = message.round;
       this.say(bonusText(bonus).text, bonus.status === "won" ? "win" : "info");
@@ -140,6 +155,23 @@ export class LiveTable {
       this.say(net > 0 ? `You win ${formatMoney(net)}.` : net < 0 ? `You lose ${formatMoney(-net)}.` : "Push.",
         net > 0 ? "win" : "info");
     }
+  }
+
+  /** "Time ran out: folded": the timer decided for this player; said once, at once, and kept on the felt. */
+  announceTimeout(round) {
+    const steps = this.seat?.steps ?? [];
+    const last = steps[steps.length - 1];
+    if (!last || last.source !== "timeout") return;
+    const told = `${round}|${last.point}`;
+    if (this.timeoutTold === told) return;
+    this.timeoutTold = told;
+    this.timeoutNote = t(TIMEOUT_KEYS[last.action] ?? "timeout.other", { action: actionTitle(last.action) });
+    this.say(this.timeoutNote, "info");
+  }
+
+  /** Folded (by the player or the timer): the main bets' chips have left the table. */
+  folded() {
+    return (this.seat?.steps ?? []).some((step) => step.action === "fold");
   }
 
   /**
@@ -213,22 +245,31 @@ export class LiveTable {
     this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": "Your result" });
     this.el.fair = h("p.live__fair", { id: "fairness" });
     this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": "My rounds" });
+    this.history = new LiveRoundsPanel(this.el.history, this.api);
+    this.el.rules = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("hud.rules_button") });
+    this.el.timeout = h("p.live__timeout", { id: "timeout-note", role: "status", hidden: true });
     this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": "Chips" });
     config.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
       type: "button", role: "radio", "aria-checked": "false", "aria-label": `Chip ${formatMoney(chip)}`,
       dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] },
       onclick: () => { this.selected = index; this.render(); },
     }, h("span.chip__face", {}, chipFace(chip)))));
-    for (const [name, limit] of Object.entries(config.limits)) this.el.spots.append(this.spotFor(name, limit));
+    for (const [name, limit] of Object.entries(config.limits)) {
+      if (!this.game || this.game.fields.some((f) => f.name === name)) this.el.spots.append(this.spotFor(name, limit));
+    }
     this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, "CLEAR");
 
     this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
       h("header.hud", {},
         h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, "◀ LOBBY"),
         h("h1.hud__title", {}, config.title),
-        h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
-          "MY ROUNDS"),
-        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("players", "Players"))),
+        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"),
+          meter("last-win", t("hud.last_win")), meter("players", "Players")),
+        h("div.hud__buttons", {},
+          h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() },
+            t("hud.rules_button")),
+          h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.history.toggle() },
+            "MY ROUNDS"))),
       h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
       this.el.message,
       studioVideo(config),
@@ -238,53 +279,27 @@ export class LiveTable {
         h("div.zone.zone--player", {}, h("h2.zone__title", {}, "Player hand (shared)"), this.el.player,
           this.el.playerHand, this.el.bonus),
         h("div.zone.zone--bets", {}, h("h2.zone__title", {}, "Your bets"),
-          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
+          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
         this.el.result),
       h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
       this.el.fair,
+      this.el.rules,
       this.el.history));
   }
 
-  // ---------------------------------------------------------------- my rounds (audit records)
-
-  async toggleHistory() {
-    if (!this.el.history.hidden) {
-      this.el.history.hidden = true;
+  toggleRules() {
+    const panel = this.el.rules;
+    if (!panel.hidden) {
+      panel.hidden = true;
       return;
     }
-    await this.showHistory();
-  }
-
-  historyBar() {
-    return h("div.panel__bar", {},
-      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { this.el.history.hidden = true; } },
-        "CLOSE ✕"));
-  }
-
-  async showHistory() {
-    const panel = this.el.history;
-    panel.replaceChildren(this.historyBar(), h("h2", {}, "My live rounds"), h("p", {}, "Loading…"));
+    this.el.history.hidden = true;
+    panel.replaceChildren(
+      h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } },
+        "CLOSE ✕")),
+      h("h2", {}, t("hud.rules_title")),
+      this.game ? rulesPanel({ ...this.game, title: this.config.title }) : null);
     panel.hidden = false;
-    try {
-      const { rounds } = await this.api.call("GET", "/api/live-rounds?limit=20");
-      panel.replaceChildren(this.historyBar(), h("h2", {}, "My live rounds"),
-        liveRoundsList(rounds, (round) => this.openRecord(round)));
-    } catch (error) {
-      panel.replaceChildren(this.historyBar(), h("h2", {}, "My live rounds"),
-        h("p.message", { dataset: { kind: "error" } }, error.message));
-    }
-  }
-
-  async openRecord(round) {
-    const panel = this.el.history;
-    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showHistory() }, "◀ ALL ROUNDS");
-    try {
-      const record = await this.api.call("GET", round.record);
-      panel.replaceChildren(this.historyBar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record));
-    } catch (error) {
-      panel.replaceChildren(this.historyBar(), h("h2", {}, "Round"), back,
-        h("p.message", { dataset: { kind: "error" } }, error.message));
-    }
   }
 
   spotFor(name, limit) {
@@ -294,9 +309,7 @@ export class LiveTable {
       onclick: () => this.addChip(name),
       oncontextmenu: (event) => { event.preventDefault(); this.removeLowest(name); },
     }, h("span.spot__name", {}, fieldTitle(name)), h("span.stack", {}), tip);
-    const sign = h("div.minmax", { dataset: { minmax: name } },
-      h("span.minmax__row", {}, `Min ${formatMoney(limit.min)}`),
-      h("span.minmax__row", {}, `Max ${formatMoney(limit.max)}`));
+    const sign = limitSign(this.game ?? { fields: [] }, name, limit.min, limit.max);
     return h("div.spot-wrap", { dataset: { spot: name } }, spot, sign);
   }
 
@@ -311,6 +324,9 @@ export class LiveTable {
   addChip(name) {
     if (!this.betting()) return this.say("No more bets: wait for the next round.", "error");
     const bets = this.bets;
+    const field = this.game?.fields.find((f) => f.name === name);
+    const closed = field ? closedByRequirement(field, bets) : null;
+    if (closed) return this.say(closed, "error");
     bets[name] = (bets[name] ?? 0) + this.config.chips[this.selected];
     return this.sendBets(bets);
   }
@@ -361,11 +377,17 @@ export class LiveTable {
     this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
     this.el.players.textContent = String(state.players ?? "—");
     this.el["total-bet"].textContent = formatMoney(seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
+    this.el["last-win"].textContent = formatMoney(this.lastWin);
     [...this.el.tray.children].forEach((chip, index) => {
       chip.classList.toggle("is-selected", index === this.selected);
       chip.setAttribute("aria-checked", String(index === this.selected));
     });
-    const bets = seat?.bets ?? {};
+    // A fold takes the main bets' chips off the table (side bets wait for their own result).
+    const sides = sideFields(this.game?.fields);
+    const bets = this.folded() && !seat?.settlement
+      ? Object.fromEntries(Object.entries(seat?.bets ?? {}).filter(([name]) => sides.has(name))) : seat?.bets ?? {};
+    this.el.timeout.hidden = !this.timeoutNote;
+    this.el.timeout.textContent = this.timeoutNote ?? "";
     for (const wrap of this.el.spots.children) {
       const name = wrap.dataset.spot;
       this.drawStack(wrap.querySelector(".stack"), bets[name] ?? 0);
@@ -373,7 +395,8 @@ export class LiveTable {
         bets[name] ? `${fieldTitle(name)}: ${formatMoney(bets[name])}` : fieldTitle(name);
       wrap.querySelector(".spot").classList.toggle("is-open", state.phase === "betting");
     }
-    const decided = Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
+    const decided = this.folded() ? []
+      : Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
     this.el.decisionSpots.replaceChildren(...decided.map(([name, amount]) => {
       const stack = h("span.stack", {});
       this.drawStack(stack, amount);
@@ -388,7 +411,7 @@ export class LiveTable {
     fillCards(this.el.board, state.board ?? [], dealt ? 5 : 0);
     fillCards(this.el.player, state.player_cards ?? [], dealt ? 2 : 0);
     const settlement = seat?.settlement ?? null;
-    this.el.playerHand.textContent = settlement?.player_hand?.name ?? "";
+    this.el.playerHand.textContent = settlement?.player_hand?.name ?? (dealt ? state.player_hand?.name ?? "" : "");
     this.el.dealerHand.textContent = settlement?.dealer_hand?.name ?? "";
     const bonus = seat?.bonus ?? null;
     this.el.bonus.hidden = !bonus;
@@ -407,16 +430,15 @@ export class LiveTable {
     this.el.result.hidden = !settlement;
     if (settlement) {
       const net = settlement.net;
+      const qualification = qualificationText(settlement);
       this.el.result.replaceChildren(
-        h("p.result__headline", { id: "result-headline" },
-          settlement.outcome === "misdeal" ? "Misdeal: stakes returned"
-            : settlement.outcome === "fold" ? "Folded" : settlement.outcome === "win" ? "You win"
-            : settlement.outcome === "tie" ? "Tie" : "Dealer wins"),
+        h("p.result__headline", { id: "result-headline" }, resultHeadline(settlement, sides)),
         h("p.result__amount", { id: "result-net", dataset: { net } }, `${net > 0 ? "+" : ""}${formatMoney(net)}`),
+        qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
         settlementTable(settlement),
         this.recordUrl ? h("button.btn.btn--small", {
           type: "button", id: "verify-round",
-          onclick: () => { this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
+          onclick: () => { this.el.rules.hidden = true; this.history.openRecord({ record: this.recordUrl }); },
         }, "VERIFY THIS ROUND") : null);
     }
     const fairness = state.fairness;
@@ -454,7 +476,7 @@ if (!tableId) {
 } else {
   const live = new LiveTable(root, new Api(), tableId);
   window.dealerpokerLive = live; // for the browser tests and the curious
-  live.start().catch((error) => {
+  useLanguage(preferredLanguage("dealerpoker.language")).catch(() => {}).then(() => live.start()).catch((error) => {
     root.replaceChildren(h("p.message", { dataset: { kind: "error" }, role: "alert" },
       `Cannot join the table: ${error.message}`));
   });

@@ -4,6 +4,7 @@
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { formatMoney } from "./money.js";
+import { t } from "./i18n.js";
 import { handRanking } from "./ranking.js";
 import { fairnessCheck } from "./verify.js";
 
@@ -52,6 +53,18 @@ export function paytableTable(field, raw) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Pays"))),
       h("tbody", {}, rows.map((row) => h("tr", {}, h("td", {}, row.hand), h("td", {}, pays(row.pays)))))),
     note ? h("p.paytable__note", {}, note) : null);
+}
+
+/** A field's Min/Max sign (solo and live): its limits, and its paytable on hover and on focus. */
+export function limitSign(game, name, min, max) {
+  const paytable = paytableOf(game, name);
+  return h("div.minmax", {
+    tabindex: "0", dataset: { minmax: name },
+    "aria-label": t("sign.label", { field: fieldTitle(name), min: formatMoney(min), max: formatMoney(max) }),
+  },
+  h("span.minmax__row", {}, t("sign.min", { amount: formatMoney(min) })),
+  h("span.minmax__row", {}, t("sign.max", { amount: formatMoney(max) })),
+  paytable ? h("div.minmax__pop", { role: "tooltip" }, paytableTable(name, paytable)) : null);
 }
 
 export function formatRtp(value) {

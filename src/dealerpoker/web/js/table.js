@@ -9,7 +9,7 @@ import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
 import { FeltPointer } from "./felt-pointer.js";
 import { t } from "./i18n.js";
 import { chipFace, fewestChips, formatMoney, stackFor } from "./money.js";
-import { bonusText, historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
+import { bonusText, historyList, limitSign, replayView, rulesPanel, settlementTable } from "./panels.js";
 import { qualificationText, resultHeadline, sideFields } from "./result.js";
 import { nextDealLine } from "./verify.js";
 
@@ -102,10 +102,10 @@ export class Table {
       h("header.hud", {},
         h("a.btn.btn--ghost", { href: "#/", id: "lobby-link" }, "◀ LOBBY"),
         h("h1.hud__title", {}, gameTitle(game)),
-        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("last-win", "Last win")),
+        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("last-win", t("hud.last_win"))),
         h("div.hud__buttons", {},
           h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.togglePanel("rules") },
-            "RULES & PAYTABLES"),
+            t("hud.rules_button")),
           h("button.btn.btn--ghost", { type: "button", id: "history-button", onclick: () => this.togglePanel("history") },
             "HISTORY"))),
       this.el.message,
@@ -146,14 +146,7 @@ export class Table {
         else this.removeLowestChip(field.name);
       },
     }, h("span.spot__name", {}, fieldTitle(field.name)), h("span.stack", {}), tip);
-    const paytable = paytableOf(this.game, field.name);
-    const sign = h("div.minmax", {
-      tabindex: "0", dataset: { minmax: field.name },
-      "aria-label": `${fieldTitle(field.name)} limits: min ${formatMoney(field.min)}, max ${formatMoney(field.max)}`,
-    },
-    h("span.minmax__row", {}, `Min ${formatMoney(field.min)}`),
-    h("span.minmax__row", {}, `Max ${formatMoney(field.max)}`),
-    paytable ? h("div.minmax__pop", { role: "tooltip" }, paytableTable(field.name, paytable)) : null);
+    const sign = limitSign(this.game, field.name, field.min, field.max);
     return h("div.spot-wrap", { dataset: { spot: field.name } }, spot, sign);
   }
 
@@ -586,7 +579,7 @@ export class Table {
   panelBar(panel) {
     return h("div.panel__bar", {},
       h("button.btn.btn--small", { type: "button", dataset: { panelTab: "rules" }, onclick: () => this.showPanel("rules") },
-        "RULES & PAYTABLES"),
+        t("hud.rules_button")),
       h("button.btn.btn--small", { type: "button", dataset: { panelTab: "history" }, onclick: () => this.showPanel("history") },
         "HISTORY"),
       h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, "CLOSE ✕"));
@@ -614,7 +607,7 @@ export class Table {
       } catch {
         // Keep the RTPs we have; the panel still shows the rules.
       }
-      panel.replaceChildren(bar, h("h2", {}, "Rules & paytables"), rulesPanel(this.game));
+      panel.replaceChildren(bar, h("h2", {}, t("hud.rules_title")), rulesPanel(this.game));
     } else {
       panel.replaceChildren(bar, h("h2", {}, "History"), h("p", {}, "Loading…"));
       panel.hidden = false;
