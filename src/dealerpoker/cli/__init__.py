@@ -1,6 +1,7 @@
 """The ``dealerpoker`` command: a thin layer that parses arguments, calls the library, prints.
 
-Each subcommand lives in its own module with ``register(subparsers)``; the module sets
+Each subcommand lives in its own module (``operator-demo`` in ``operator_demo``) with
+``register(subparsers)``; the module sets
 ``func`` on its parser, which receives the parsed namespace and returns the exit status.
 Bad input exits with status 2 and a one-line message naming the problem.
 """
@@ -17,6 +18,7 @@ from dealerpoker.errors import DealerPokerError
 
 SUBCOMMANDS = (
     "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe", "admin",
+    "audit-ledger", "operator-demo", "reconcile",
 )  # fmt: skip
 
 
@@ -29,7 +31,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dealerpoker {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMANDS if command is None else (command,):
-        module = importlib.import_module(f"dealerpoker.cli.{name}")
+        module = importlib.import_module(f"dealerpoker.cli.{name.replace('-', '_')}")
         module.register(subparsers)
     return parser
 

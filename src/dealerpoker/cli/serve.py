@@ -12,8 +12,9 @@ from fractions import Fraction
 from typing import Any
 
 from dealerpoker.games.rules import Rules
+from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
-from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
+from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError, parse_rate_limits
 
 
 def register(subparsers: Any) -> None:
@@ -49,6 +50,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                         help="complete open rounds untouched this long with the default actions "
                              "(fold / check; default 3600)")
+    parser.add_argument("--operators", metavar="FILE", default=None,
+                        help="the casinos that launch their players here and own their money: ids, "
+                             "secrets, wallet URLs, currencies (TOML; docs/operators.md; default: "
+                             "$DEALERPOKER_OPERATORS, else none)")
+    parser.add_argument("--ledger-audit-interval", type=float, default=None, metavar="SECONDS",
+                        help="run the ledger audit (dealerpoker audit-ledger) at start and every SECONDS, "
+                             "logging each finding at ERROR (default: $DEALERPOKER_LEDGER_AUDIT_INTERVAL, "
+                             "else 3600; 0: off)")
     parser.add_argument("--rules", action="append", default=[], metavar="GAME=FILE",
                         help="a TOML file merged over GAME's shipped rules (limits, paytables); repeatable")
     parser.add_argument("--tables", metavar="FILE", default=None,
@@ -64,6 +73,21 @@ def register(subparsers: Any) -> None:
                         help="serve from N processes sharing the port (default 1). More than one needs "
                              "PostgreSQL (--database) and Redis (--redis, for the live tables); "
                              "migrations run once before the workers start")
+    edge = parser.add_argument_group("hardening", "limits, headers, docs (docs/operations.md#hardening)")
+    edge.add_argument("--max-body-bytes", type=int, default=None, metavar="N",
+                      help="answer 413 to a request body over N bytes, before reading it (default 65536)")
+    edge.add_argument("--max-frame-bytes", type=int, default=None, metavar="N",
+                      help="close a WebSocket (1009) whose client sends a message over N bytes "
+                           "(default 65536)")
+    edge.add_argument("--frame-ancestor", action="append", default=[], metavar="ORIGIN",
+                      help="an origin (https://casino.example) whose pages may frame this server's; "
+                           "repeatable (default: only this server's own pages)")
+    edge.add_argument("--docs", action="store_true", default=None,
+                      help="serve the OpenAPI pages /docs and /redoc (their assets from this server; "
+                           "default off; /openapi.json is always served)")
+    edge.add_argument("--rate-limit", action="append", default=[], metavar="NAME=LIMIT",
+                      help="a rate limit, e.g. session=10/minute or request=off; repeatable "
+                           "(names and defaults: docs/operations.md#rate-limits)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
@@ -102,13 +126,23 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
             responsible = replace(Settings.from_env().responsible_gaming, **profile)
         except InvalidLimitError as error:
             raise SettingsError(f"responsible gaming: {error}") from None
+    ancestors = tuple(getattr(args, "frame_ancestor", None) or ()) or None
+    rate_limits = None
+    if getattr(args, "rate_limit", None):
+        rate_limits = {**Settings.from_env().rate_limits, **parse_rate_limits(args.rate_limit)}
     return Settings.from_env(
+        max_body_bytes=getattr(args, "max_body_bytes", None),
+        max_frame_bytes=getattr(args, "max_frame_bytes", None),
+        extra_frame_ancestors=ancestors, docs=getattr(args, "docs", None), rate_limits=rate_limits,
+        redis_url=getattr(args, "redis", None),
         responsible_gaming=responsible,
         database_url=args.database,
         starting_balance=args.starting_balance,
         currencies_file=getattr(args, "currencies", None),
         abandon_after_seconds=args.abandon_after,
+        ledger_audit_interval_seconds=getattr(args, "ledger_audit_interval", None),
         rules_files=rules_files or None,
+        operators=load_operators(args.operators) if getattr(args, "operators", None) else None,
         **overrides,
     )
 
@@ -130,10 +164,11 @@ def run(args: argparse.Namespace) -> int:
 
     if isinstance(args.workers, bool) or args.workers < 1:
         raise SettingsError(f"--workers: expected an integer >= 1, got {args.workers!r}")
-    if args.workers == 1:
-        uvicorn.run(build_app(args), host=args.host, port=args.port, log_level=args.log_level, **_UVICORN)
-        return 0
     settings = settings_of(args)
+    if args.workers == 1:
+        uvicorn.run(build_app(args), host=args.host, port=args.port, log_level=args.log_level,
+                    ws_max_size=settings.max_frame_bytes, **_UVICORN)
+        return 0
     if is_sqlite(settings.database_url):
         raise SettingsError(f"--workers {args.workers}: several processes need a PostgreSQL database "
                             "(--database postgresql://...); SQLite has one writer, so one process "
@@ -148,7 +183,8 @@ def run(args: argparse.Namespace) -> int:
     # default); a worker starved of CPU on a busy 2-core machine is not hung, and replacing it
     # would cut its players' connections.
     uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, host=args.host, port=args.port,
-                log_level=args.log_level, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **_UVICORN)
+                log_level=args.log_level, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **_UVICORN,
+                ws_max_size=settings.max_frame_bytes)
     return 0
 
 

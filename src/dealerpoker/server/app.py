@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 import dealerpoker
 from dealerpoker.games import GAMES, AnyGame
@@ -38,17 +39,35 @@ from dealerpoker.server.backoffice.api import install_backoffice
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
+from dealerpoker.server.edge import Edge, edge
+from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.operators.api import install_operators_api
+from dealerpoker.server.operators.config import check_against_offer
+from dealerpoker.server.operators.outbox import seamless_wallet
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
-from dealerpoker.server.wallet import LedgerWallet
+from dealerpoker.server.text import TextGuard
+from dealerpoker.server.wallet import LedgerWallet, Wallet
 
 log = logging.getLogger("dealerpoker.server")
 
 Extension = Callable[[FastAPI, Services], None]
 WEB_DIRECTORY = Path(dealerpoker.__file__).parent / "web"
+
+
+class ServerApp(FastAPI):
+    """FastAPI with the edge (``dealerpoker.server.edge``: body limit, rate limits, headers,
+    request ids, metrics) outside all of it, FastAPI's own error middleware included, so that
+    even a 500 passes it."""
+
+    edge: Edge | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        return stack if self.edge is None else self.edge(stack)
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
@@ -57,7 +76,8 @@ def install_rest_api(app: FastAPI, _services: Services) -> None:
 
 
 #: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice]
+EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice,
+                               install_operators_api]
 
 
 def load_offer(settings: Settings) -> Offer:
@@ -126,16 +146,23 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
+    check_against_offer(settings.operators, offer.currencies)
     responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
-    wallet = LedgerWallet(database)
+    wallet: Wallet = LedgerWallet(database)
+    outbox = None
+    if settings.operators:  # operators' players' money is in their wallets (docs/operators.md)
+        wallet, outbox = seamless_wallet(database, settings.operators, clock)
     store = round_store(database, wallet, without=settings.without)
     services = Services(
         settings=settings, database=database, games=offer.games(), wallet=wallet,
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
-        analysis_cache=analysis_cache,
+        analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
     )
+    if outbox is not None:
+        services.startup.append(outbox.start)
+        services.shutdown.append(outbox.stop)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -144,6 +171,8 @@ def create_app(
         for hook in services.startup:
             await hook()
         tasks = [asyncio.create_task(_reap_abandoned(services))]
+        if settings.ledger_audit_interval_seconds > 0:
+            tasks.append(asyncio.create_task(_audit_ledger(services)))
         if rtp_source is not None:
             tasks.append(asyncio.create_task(_fill_rtps(services, rtp_source)))
         try:
@@ -158,7 +187,7 @@ def create_app(
             await store.close()
             await database.dispose()
 
-    app = FastAPI(
+    app = ServerApp(
         title="dealerpoker",
         version=dealerpoker.__version__,
         description="Casino poker against the dealer: accounts, a double-entry ledger, solo rounds.",
@@ -168,9 +197,11 @@ def create_app(
     install_error_handlers(app)
     if "fast_path" not in settings.without:
         fastpath.install(app, services)
+    app.add_middleware(TextGuard)  # outside the fast path: no text breaking the rule reaches it
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")
+    app.edge = edge(settings)
     return app
 
 
@@ -197,3 +228,19 @@ async def _reap_abandoned(services: Services) -> None:
         except Exception:  # keep reaping; one bad round must not stop the others
             log.exception("completing abandoned rounds failed")
         await asyncio.sleep(services.settings.reaper_interval_seconds)
+
+
+async def _audit_ledger(services: Services) -> None:
+    """Run the ledger audit at start and then periodically; every finding is logged at ERROR."""
+    while True:
+        try:
+            findings = (await audit_database(services.database)).findings()
+        except Exception:  # an audit that cannot run is itself worth an alarm; try again later
+            log.exception("LEDGER AUDIT could not run")
+        else:
+            for finding in findings:
+                log.error("LEDGER AUDIT FINDING: %s", finding)
+            if findings:
+                log.error("LEDGER AUDIT FAILED: %d finding(s); run `dealerpoker audit-ledger` "
+                          "and see docs/operations.md", len(findings))
+        await asyncio.sleep(services.settings.ledger_audit_interval_seconds)

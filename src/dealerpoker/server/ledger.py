@@ -31,11 +31,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, text, update
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games.currency import is_house_account
-from dealerpoker.server.db import Connection
+from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.schema import accounts, ledger_entries
 
 BETS, BONUS, SETTLE = "bets", "bonus", "settle"
@@ -270,16 +270,43 @@ class LedgerAudit:
     mismatched_accounts: tuple[str, ...]
     """Players whose stored balance differs from the sum of their entries: always empty."""
     negative_accounts: tuple[str, ...]
+    """Players whose balance is below zero: always empty."""
 
     @property
     def ok(self) -> bool:
-        return (self.total_of_balances == 0 and not any(self.totals_by_currency.values())
-                and not self.mixed_currency_txids and not self.unbalanced_txids
-                and not self.mismatched_accounts and not self.negative_accounts)
+        return not self.findings()
+
+    def findings(self) -> list[str]:
+        """Each broken invariant, one line each (empty when the ledger is sound).
+
+        >>> LedgerAudit(0, {"EUR": 0}, (), ("t:1",), (), ()).findings()
+        ['transaction t:1: its entries do not sum to zero']
+        """
+        found = [f"currency {currency}: players' balances plus the house's sum to {total}, not 0"
+                 for currency, total in sorted(self.totals_by_currency.items()) if total]
+        if self.total_of_balances and not found:
+            found.append(f"players' balances plus the houses' sum to {self.total_of_balances}, not 0")
+        found += [f"transaction {t}: entries in accounts of different currencies"
+                  for t in self.mixed_currency_txids]
+        found += [f"transaction {t}: its entries do not sum to zero" for t in self.unbalanced_txids]
+        found += [f"account {a}: stored balance differs from the sum of its entries"
+                  for a in self.mismatched_accounts]
+        found += [f"account {a}: balance below zero" for a in self.negative_accounts]
+        return found
+
+
+async def audit_database(database: Database) -> LedgerAudit:
+    """:func:`audit` in one consistent snapshot: on PostgreSQL a read-only REPEATABLE READ
+    transaction (its statements see one moment, so transfers committing meanwhile cannot show
+    as a false finding), on SQLite a unit of work (which holds the writers off while it runs)."""
+    async with database.transaction() as connection:
+        if not database.is_sqlite:
+            await connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+        return await audit(connection)
 
 
 async def audit(connection: Connection) -> LedgerAudit:
-    """Check the whole ledger (for tests, the crash test and operators)."""
+    """Check the whole ledger (``dealerpoker audit-ledger``, the server's periodic audit, tests)."""
     # Players' materialised balances plus every house account's sum of entries, per currency.
     house_sums = select(ledger_entries.c.account_id, func.sum(ledger_entries.c.amount).label("total")) \
         .group_by(ledger_entries.c.account_id).subquery()

@@ -240,3 +240,85 @@ game_rules_versions = Table(
     Column("created_by", String(64), nullable=False),
     Index("ix_game_rules_versions_game", "game", "id"),
 )
+
+# ---- operators and their seamless wallets (migration 0012; ``server.operators``) ------------
+
+# An operator's player: (operator, the operator's player id, currency, mode) -> an account here.
+# "real" accounts hold no money here (kind "remote": the operator's wallet does); "demo" ones are
+# embedded play-money accounts. ``token`` is the operator's session token of the newest launch.
+operator_players = Table(
+    "operator_players", metadata,
+    Column("operator_id", String(32), nullable=False),
+    Column("external_id", String(64), nullable=False),
+    Column("currency", String(8), nullable=False),
+    Column("mode", String(8), nullable=False),  # "real" | "demo"
+    Column("player_id", String(40), ForeignKey("accounts.id"), nullable=False, unique=True),
+    Column("token", String(512), nullable=True),
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("operator_id", "external_id", "currency", "mode", name="pk_operator_players"),
+)
+
+# One-time launch tokens (stored as SHA-256): valid 60 s, used once (``used_at``).
+launch_tokens = Table(
+    "launch_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("operator_id", String(32), nullable=False),
+    Column("launch", Text, nullable=False),  # JSON: the launch request's fields (player, game...)
+    Column("created_at", String(32), nullable=False),
+    Column("expires_at", String(32), nullable=False),
+    Column("used_at", String(32), nullable=True),
+)
+
+# Bearer tokens of operators' players (one per launch: two tabs are two sessions of one account).
+operator_sessions = Table(
+    "operator_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(40), ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+# Every transaction with an operator's wallet: a bet (written before it is sent), a win owed (the
+# outbox, written with the settlement), a rollback of a bet whose outcome is unknown.
+wallet_transactions = Table(
+    "wallet_transactions", metadata,
+    Column("transaction_id", String(100), primary_key=True),
+    Column("operator_id", String(32), nullable=False),
+    Column("player_id", String(40), nullable=False),
+    Column("currency", String(8), nullable=False),
+    Column("kind", String(10), nullable=False),  # "bet" | "win" | "rollback"
+    Column("amount", BigInteger, nullable=False),  # minor units, >= 0
+    Column("round_id", String(40), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("round_closed", Integer, nullable=False, default=0),
+    Column("reference_transaction_id", String(100), nullable=True),  # a rollback's bet
+    Column("txid", String(80), nullable=False),  # the ledger txid it carries the money of
+    # bet: "sending" -> "taken" (OK) -> "confirmed" (recorded with its step) | "refused" |
+    #      "rolled_back" (its rollback answered); win/rollback: "pending" -> "done"
+    Column("status", String(12), nullable=False),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("next_attempt_at", String(32), nullable=True),  # pending ones only
+    Column("last_answer", String(40), nullable=True),
+    Column("balance", BigInteger, nullable=True),  # the operator's balance in its last answer
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    Index("ix_wallet_transactions_pending", "status", "next_attempt_at"),
+    Index("ix_wallet_transactions_round", "round_id"),
+    Index("ix_wallet_transactions_operator_created", "operator_id", "created_at"),
+    Index("ix_wallet_transactions_txid", "txid"),
+)
+
+# Every call to an operator's wallet and its answer, as sent and received (the player's session
+# token left out), append-only: a dispute is settled from these.
+wallet_calls = Table(
+    "wallet_calls", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("transaction_id", String(100), nullable=False),
+    Column("call", String(10), nullable=False),  # "bet" | "win" | "rollback" | "balance"
+    Column("request", Text, nullable=False),  # JSON body sent (without the token)
+    Column("http_status", Integer, nullable=True),
+    Column("answer", Text, nullable=True),  # the body received, or the failure ("timeout", ...)
+    Column("at", String(32), nullable=False),
+    Column("duration_ms", Integer, nullable=False),
+    Index("ix_wallet_calls_transaction", "transaction_id", "id"),
+)

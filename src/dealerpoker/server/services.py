@@ -12,6 +12,8 @@ from dealerpoker.server import accounts
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.operators.config import Operator
+from dealerpoker.server.operators.launch import player_for_session
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.settings import Settings
@@ -48,6 +50,8 @@ class Services:
     memory otherwise): the back office's reports and paytable drafts read it."""
     rules_versions: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Game -> the changes of the paytable version an admin saved in the back office, in force."""
+    operators: Mapping[str, Operator] = field(default_factory=dict)
+    """Operator id -> the operator (``settings.operators``)."""
     startup: list[Hook] = field(default_factory=list)
     shutdown: list[Hook] = field(default_factory=list)
     _players_by_token: dict[str, str] = field(default_factory=dict)
@@ -60,11 +64,15 @@ class Services:
         """The ``GET /api/games`` body in the default currency."""
         return self.games_documents[self.offer.default_currency]
 
+    def starting_balance(self, currency: str) -> int:
+        """A new demo player's balance in ``currency``."""
+        table = self.offer.currencies[currency]
+        return self.settings.starting_balance if table.starting_balance is None else table.starting_balance
+
     async def create_player(self, currency: str | None = None) -> accounts.NewPlayer:
         """A demo player in ``currency`` (default: the default currency) with its starting balance."""
         code = self.offer.default_currency if currency is None else currency
-        table = self.offer.currencies[code]
-        balance = self.settings.starting_balance if table.starting_balance is None else table.starting_balance
+        balance = self.starting_balance(code)
         async with self.database.transaction() as connection:
             return await accounts.create_player(connection, starting_balance=balance, currency=code,
                                                 at=self.now())
@@ -75,7 +83,8 @@ class Services:
         player_id = self._players_by_token.get(key)
         if player_id is None:
             async with self.database.transaction() as connection:
-                player_id = await accounts.player_for_token(connection, token)
+                found = await player_for_session(connection, token) if self.operators else None
+                player_id = found or await accounts.player_for_token(connection, token)
             if len(self._players_by_token) >= _TOKEN_CACHE_SIZE:
                 self._players_by_token.clear()
             self._players_by_token[key] = player_id

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.operators.config import Operator, load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError, Profile
 
 SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
@@ -45,10 +46,32 @@ class Settings:
     abandon_after_seconds: float = 3600.0
     """An open round untouched this long is completed with the timer's default actions."""
     reaper_interval_seconds: float = 30.0
+    ledger_audit_interval_seconds: float = 3600.0
+    """How often the server runs the ledger audit (``dealerpoker audit-ledger``'s checks; the
+    first run at start), logging each finding at ERROR; 0 turns it off."""
     run_migrations: bool = True
+    operators: tuple[Operator, ...] = ()
+    """The casinos that launch their players here (``serve --operators FILE``,
+    ``$DEALERPOKER_OPERATORS``; ``server.operators``): none by default, every player a demo one."""
     without: frozenset[str] = frozenset()
     """Special paths kept for speed to serve solo rounds without (``SPECIAL_PATHS``), so the
     benchmark can measure what each buys (``$DEALERPOKER_WITHOUT=fast_path,known_rows``)."""
+    # The edge (``dealerpoker.server.edge``; docs/operations.md, "Hardening").
+    max_body_bytes: int = 65_536
+    """The largest request body; a larger one is answered 413 before it is read."""
+    max_frame_bytes: int = 65_536
+    """The largest WebSocket message a client may send; a larger one closes the socket (1009)."""
+    extra_frame_ancestors: tuple[str, ...] = ()
+    """Origins (``https://casino.example``) whose pages may frame ours besides our own and the
+    operators' (``serve --frame-ancestor``, ``$DEALERPOKER_FRAME_ANCESTORS``)."""
+    docs: bool = False
+    """Serve ``/docs`` (Swagger UI, its assets from this server) and ``/redoc``; off by default."""
+    rate_limits: Mapping[str, str] = field(default_factory=dict)
+    """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
+    ``edge.ratelimit.DEFAULT_LIMITS`` (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    redis_url: str | None = None
+    """Where the rate limits count, shared by every process (``$DEALERPOKER_REDIS_URL``); else
+    each process counts alone, in memory."""
 
     def __post_init__(self) -> None:
         if isinstance(self.starting_balance, bool) or not isinstance(self.starting_balance, int) \
@@ -60,9 +83,26 @@ class Settings:
         if unknown:
             raise SettingsError(f"without: unknown special path {unknown[0]!r} "
                                 f"(known: {', '.join(SPECIAL_PATHS)})")
+        for name in ("max_body_bytes", "max_frame_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1024:
+                raise SettingsError(f"{name}: expected an integer >= 1024, got {value!r}")
         if self.reaper_interval_seconds <= 0:
             raise SettingsError(
                 f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
+        if not self.ledger_audit_interval_seconds >= 0:
+            raise SettingsError("ledger_audit_interval_seconds: expected >= 0 (0: off), "
+                                f"got {self.ledger_audit_interval_seconds!r}")
+
+    @property
+    def frame_ancestors(self) -> tuple[str, ...]:
+        """The origins allowed to embed the pages in a frame: every operator's ``frame_ancestors``
+        and the ``extra_frame_ancestors`` (for the Content-Security-Policy's ``frame-ancestors``;
+        empty: none but our own)."""
+        found: dict[str, None] = dict.fromkeys(self.extra_frame_ancestors)
+        for operator in self.operators:
+            found.update(dict.fromkeys(operator.frame_ancestors))
+        return tuple(found)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -84,8 +124,13 @@ class Settings:
                 raise SettingsError(f"responsible gaming: {error}") from None
         if "DEALERPOKER_ABANDON_AFTER" in env:
             values["abandon_after_seconds"] = float(_int(env, "DEALERPOKER_ABANDON_AFTER"))
+        if env.get("DEALERPOKER_OPERATORS"):
+            values["operators"] = load_operators(env["DEALERPOKER_OPERATORS"], env)
+        if "DEALERPOKER_LEDGER_AUDIT_INTERVAL" in env:
+            values["ledger_audit_interval_seconds"] = float(_number(env, "DEALERPOKER_LEDGER_AUDIT_INTERVAL"))
         if env.get("DEALERPOKER_WITHOUT"):
             values["without"] = frozenset(name.strip() for name in env["DEALERPOKER_WITHOUT"].split(","))
+        values.update(edge_settings_from_env(env))
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)  # type: ignore[arg-type]
 
@@ -96,6 +141,39 @@ _PROFILE_ENVIRONMENT = {
     "DEALERPOKER_SESSION_GAP_MINUTES": "session_gap_minutes",
     "DEALERPOKER_MIN_ROUND_SECONDS": "min_round_seconds",
 }
+
+
+def edge_settings_from_env(env: Mapping[str, str]) -> dict[str, object]:
+    """The edge's settings from ``DEALERPOKER_MAX_BODY_BYTES``, ``DEALERPOKER_MAX_FRAME_BYTES``,
+    ``DEALERPOKER_FRAME_ANCESTORS`` (comma-separated origins), ``DEALERPOKER_DOCS`` (1 or 0),
+    ``DEALERPOKER_RATE_LIMITS`` (``name=limit,...``) and ``DEALERPOKER_REDIS_URL``."""
+    values: dict[str, object] = {}
+    for variable, name in (("DEALERPOKER_MAX_BODY_BYTES", "max_body_bytes"),
+                           ("DEALERPOKER_MAX_FRAME_BYTES", "max_frame_bytes")):
+        if variable in env:
+            values[name] = _int(env, variable)
+    if env.get("DEALERPOKER_FRAME_ANCESTORS"):
+        values["extra_frame_ancestors"] = tuple(
+            origin.strip() for origin in env["DEALERPOKER_FRAME_ANCESTORS"].split(",") if origin.strip())
+    if "DEALERPOKER_DOCS" in env:
+        values["docs"] = env["DEALERPOKER_DOCS"].strip().lower() in ("1", "true", "yes", "on")
+    if env.get("DEALERPOKER_RATE_LIMITS"):
+        values["rate_limits"] = parse_rate_limits(env["DEALERPOKER_RATE_LIMITS"].split(","))
+    if env.get("DEALERPOKER_REDIS_URL"):
+        values["redis_url"] = env["DEALERPOKER_REDIS_URL"]
+    return values
+
+
+def parse_rate_limits(entries: Iterable[str]) -> dict[str, str]:
+    """``["session=10/minute", "request=off"]`` -> ``{"session": "10/minute", "request": "off"}``
+    (checked when the limiter is built)."""
+    limits: dict[str, str] = {}
+    for entry in entries:
+        name, sep, limit = entry.strip().partition("=")
+        if not sep or not name.strip() or not limit.strip():
+            raise SettingsError(f"rate limit {entry.strip()!r}: expected NAME=LIMIT, e.g. session=10/minute")
+        limits[name.strip()] = limit.strip()
+    return limits
 
 
 def _number(env: Mapping[str, str], name: str) -> int | float:

@@ -19,16 +19,17 @@ middleware.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import domain_error_response
 from dealerpoker.server.api.models import ActionIn, RoundIn
+from dealerpoker.server.edge.bodylimit import read_body, replaying
 from dealerpoker.server.services import Services
 
 _ROUNDS = "/api/rounds"
@@ -60,13 +61,13 @@ class RoundStepFastPath:
         if token is None:
             await self.app(scope, receive, send)
             return
-        body, messages, complete = await _read_body(receive)
-        replay = _replaying(messages, receive)
+        body, messages, complete = await read_body(receive, _MAX_BODY)
+        replay = replaying(messages, receive)
         if not complete:
             await self.app(scope, replay, send)
             return
         try:
-            data = json.loads(body)
+            data = jsonin.loads(body)
             request = RoundIn.model_validate(data) if round_id is None else ActionIn.model_validate(data)
             player = await self.services.authenticate(token)
         except (ValueError, RecursionError, ValidationError, AuthenticationError):
@@ -110,40 +111,6 @@ def _bearer_token_of_json_request(headers: list[tuple[bytes, bytes]]) -> str | N
             or content_type.split(b";", 1)[0].strip().lower() != b"application/json":
         return None
     return bearer_token(authorization.decode("latin-1"))
-
-
-async def _read_body(receive: Receive) -> tuple[bytes, list[Message], bool]:
-    """The request body, the messages it came in, and whether it is all there (False: over
-    the size, or a message other than the body's, such as a disconnect)."""
-    messages: list[Message] = []
-    size = 0
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            complete = False
-            break
-        size += len(message.get("body", b""))
-        if not message.get("more_body", False):
-            complete = True
-            break
-        if size > _MAX_BODY:
-            complete = False
-            break
-    body = b"".join(message.get("body", b"") for message in messages if message["type"] == "http.request")
-    return body, messages, complete
-
-
-def _replaying(messages: list[Message], receive: Receive) -> Receive:
-    """A ``receive`` that first gives back the messages already read, then the real ones."""
-    pending = list(messages)
-
-    async def replay() -> Message:
-        if pending:
-            return pending.pop(0)
-        return await receive()
-
-    return replay
 
 
 def install(app: Any, services: Services) -> None:

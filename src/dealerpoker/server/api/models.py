@@ -30,6 +30,9 @@ class SessionIn(Strict):
     currency: str | None = Field(default=None, max_length=8, examples=["JPY"],
                                  description="the new demo player's currency (one the server offers; "
                                              "default: its default currency)")
+    launch: str | None = Field(default=None, min_length=1, max_length=128,
+                               description="an operator's one-time launch token: the session is that "
+                                           "operator's player's (currency: the launch's)")
 
 
 class SessionOut(Strict):

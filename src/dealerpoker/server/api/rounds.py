@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
@@ -9,6 +10,8 @@ from fastapi.responses import JSONResponse, Response
 
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import ActionIn, ReplayOut, RoundIn, RoundsOut, RoundView
+from dealerpoker.server.operators.api import round_wallet
+from dealerpoker.server.operators.wallet import is_remote
 
 router = APIRouter(tags=["rounds"], dependencies=[Depends(reject_unknown_query)])
 
@@ -35,7 +38,14 @@ async def act(round_id: RoundId, body: ActionIn, services: ServicesDep, player: 
 
 @router.get("/api/rounds/{round_id}", response_model=RoundView, responses=error_responses(401, 403, 404, 422))
 async def get_round(round_id: RoundId, services: ServicesDep, player: PlayerDep) -> Response:
-    return json_response(await services.rounds.get(player, round_id))
+    """The round's view. An operator's real-money player's round also tells its wallet's state:
+    ``wallet.credit_pending`` while a win it owes has not reached the operator yet."""
+    view = await services.rounds.get(player, round_id)
+    if services.operators and is_remote(player):
+        found = await round_wallet(services.database, round_id)
+        return JSONResponse({**json.loads(view), "wallet": {"credit_pending": found["credit_pending"],
+                                                            "pending": found["pending"]}})
+    return json_response(view)
 
 
 @router.get("/api/rounds/{round_id}/replay", response_model=ReplayOut,

@@ -8,14 +8,26 @@ from sqlalchemy import text
 
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import BalanceOut, SessionIn, SessionOut
+from dealerpoker.server.errors import UnknownParameterError
+from dealerpoker.server.operators.launch import redeem
 
 router = APIRouter(dependencies=[Depends(reject_unknown_query)])
 
 
-@router.post("/api/session", response_model=SessionOut, responses=error_responses(400, 422), tags=["players"])
+@router.post("/api/session", response_model=SessionOut, responses=error_responses(400, 401, 422),
+             tags=["players"])
 async def create_session(services: ServicesDep, body: SessionIn | None = None) -> SessionOut:
     """A new demo player with the configured starting balance, in the currency asked for (default:
-    the server's default currency). Keep the token: it is shown once."""
+    the server's default currency). Keep the token: it is shown once. With ``launch`` (an
+    operator's one-time launch token): a session of that operator's player instead."""
+    if body is not None and body.launch is not None:
+        if body.currency is not None:
+            raise UnknownParameterError("currency: a launched session plays in the launch's currency")
+        launched = await redeem(services.database, body.launch, now=services.clock(),
+                                starting_balance=services.starting_balance)
+        amount, currency = await services.rounds.account(launched.player_id)
+        return SessionOut(token=launched.token, player_id=launched.player_id, balance=amount,
+                          currency=currency)
     player = await services.create_player(None if body is None else body.currency)
     return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance,
                       currency=player.currency)

@@ -18,7 +18,7 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 
@@ -26,6 +26,7 @@ from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import AnyGame, get_game
 from dealerpoker.games.payments import most_at_stake
+from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.games import describe_game
@@ -39,6 +40,7 @@ from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.services import Services
+from dealerpoker.server.text import InvalidTextError, check_json
 from dealerpoker.tables.config import TableConfig, load_tables
 
 log = logging.getLogger("dealerpoker.live")
@@ -61,7 +63,7 @@ class LiveTables:
         self.hub = LocalHub(self.now)
         self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
                                  if settings.redis_url else LocalCluster(self.hub))
-        self.store = SqlStore(services.database, services.now)
+        self.store = SqlStore(services.database, services.now, wallet=services.wallet)
         self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
@@ -300,27 +302,45 @@ async def get_table(table_id: str, request: Request, _player: PlayerDep) -> dict
 
 async def _receive(websocket: WebSocket) -> Any:
     """The client's next message as JSON (None when it is not JSON text); a binary frame is read
-    as UTF-8 text rather than ending the connection with a server error."""
+    as UTF-8 text rather than ending the connection with a server error. A NUL character or a
+    lone surrogate in any string or key raises ``InvalidTextError`` (``dealerpoker.server.text``)."""
     frame = await websocket.receive()
     if frame["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
     text = frame.get("text")
+    limit: int = websocket.app.state.services.settings.max_frame_bytes
+    if len(text if text is not None else frame.get("bytes") or b"") > limit:  # uvicorn: ws_max_size
+        await _refuse(websocket, 1009, f"message larger than {limit} bytes")
     if text is None:
         try:
             text = bytes(frame.get("bytes") or b"").decode("utf-8")
         except UnicodeDecodeError:
             return None
     try:
-        return json.loads(text)
+        message = jsonin.loads(text)
+    except jsonin.TooDeepError as error:
+        await _refuse(websocket, 1007, str(error))
     except ValueError:
         return None
+    check_json(message)  # InvalidTextError: the reply names the field, the message does nothing
+    return message
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> NoReturn:
+    """Close the socket with ``code`` and ``reason`` (an unusable message: 1007 or 1009)."""
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code, reason=reason)
+    raise WebSocketDisconnect(code, reason)
 
 
 async def _bearer(websocket: WebSocket) -> str:
     """The token of the upgrade's ``Authorization: Bearer`` header, else of the first message."""
     token = bearer_token(websocket.headers.get("authorization"))
     if token is None:
-        message = await asyncio.wait_for(_receive(websocket), timeout=10)
+        try:
+            message = await asyncio.wait_for(_receive(websocket), timeout=10)
+        except InvalidTextError as error:
+            raise AuthenticationError(str(error)) from None
         if not isinstance(message, dict) or message.get("type") != "auth" \
                 or not isinstance(message.get("token"), str):
             raise AuthenticationError('send {"type": "auth", "token": "<bearer token>"} first')
@@ -364,7 +384,11 @@ async def _converse(websocket: WebSocket, live: LiveTables, connection: Connecti
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
-            message = await _receive(websocket)
+            try:
+                message = await _receive(websocket)
+            except InvalidTextError as error:
+                connection.push(serialise({"type": "error", **error_fields(error)}, live.now()))
+                continue
             reply = await live.intent(connection.table_id, connection.player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:

@@ -12,6 +12,7 @@ cannot cover a stake, nothing is written and they are named.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +30,9 @@ from dealerpoker.server.wallet import LedgerWallet, Movement, Wallet
 
 BALANCE_TTL = 600.0  # a stale figure only decides the early feedback; every commit checks
 BALANCE_CACHE_SIZE = 200_000
+WALLET_SECONDS = 2.0
+"""How long the wallet may take over a step's debits (all its attempts: a remote wallet's bets go
+out at once; those unanswered by then are refused, their players sit the round out)."""
 
 
 class SqlStore:
@@ -40,6 +44,7 @@ class SqlStore:
         self._written: dict[tuple[str, int], dict[str, str]] = {}
         self._balances: dict[str, tuple[int, float]] = {}  # player -> (balance, when read)
         self._moved: dict[str, int] = {}  # the last commit's players' balances
+        self._deadlines: dict[str, tuple[tuple[str, int, str], float]] = {}  # table -> its step's debits'
 
     async def claim(self, table_id: str, token: int | None) -> int:
         at = self.now()
@@ -117,6 +122,15 @@ class SqlStore:
                 .order_by(live_rounds.c.number.desc()).limit(limit))
             return [json.loads(row[0]) for row in rows]
 
+    def _debit_deadline(self, step: tuple[str, int, str]) -> float:
+        """When the debits of a table's step must be answered: ``WALLET_SECONDS`` after its first
+        attempt (the same for the attempts that follow players' refusals)."""
+        now = asyncio.get_running_loop().time()
+        found = self._deadlines.get(step[0])
+        if found is None or found[0] != step:
+            found = self._deadlines[step[0]] = (step, now + WALLET_SECONDS)
+        return found[1]
+
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
@@ -129,7 +143,7 @@ class SqlStore:
         money = Movement(round_id, game, str(record.get("currency", DEFAULT_CURRENCY)),
                          _transfers(round_id, step, debits, credits, extra_credits or {}), at,
                          closes_round=step == "settle", may_repeat=True)
-        debit = await self.wallet.debit(money, {})
+        debit = await self.wallet.debit(money, {}, deadline=self._debit_deadline((*key, step)))
         if debit.refused:
             await self.wallet.rollback(debit)
             return frozenset(debit.refused)

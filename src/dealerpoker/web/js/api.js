@@ -55,6 +55,18 @@ export function newIdempotencyKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The one-time `?launch=` token of an operator's launch address, once (it is removed from the address). */
+function takeLaunchToken() {
+  if (typeof location === "undefined") return null;
+  const query = new URLSearchParams(location.search);
+  const launch = query.get("launch");
+  if (!launch) return null;
+  query.delete("launch");
+  const rest = query.toString();
+  history.replaceState(null, "", `${location.pathname}${rest ? `?${rest}` : ""}${location.hash}`);
+  return launch;
+}
+
 export class Api {
   constructor(storage = window.localStorage) {
     this.storage = storage;
@@ -65,6 +77,12 @@ export class Api {
   }
 
   async ensureSession() {
+    const launch = takeLaunchToken();
+    if (launch) {  // an operator's launch: this page plays as that operator's player
+      const launched = await send("POST", "/api/session", { launch });
+      this.storage.setItem(TOKEN_KEY, launched.token);
+      return launched.token;
+    }
     if (this.token) return this.token;
     const session = await send("POST", "/api/session", {});
     this.storage.setItem(TOKEN_KEY, session.token);

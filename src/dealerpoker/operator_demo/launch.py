@@ -1,0 +1,86 @@
+"""The operator's half of a game launch: ``POST {game_url}/operator/v1/launch``, signed, server to
+server (the secret never reaches the browser), and the address it answers made absolute."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+from dealerpoker.operator_demo.protocol import sign
+
+GAMES = ("texas-bonus", "casino-holdem")
+MODES = ("real", "demo")
+
+
+class LaunchError(ValueError):
+    """dealerpoker refused the launch or could not be reached; the message says which."""
+
+    def __init__(self, message: str, status: int = 502, answer: Any = None) -> None:
+        super().__init__(message)
+        self.status, self.answer = status, answer
+
+
+@dataclass(frozen=True)
+class Launcher:
+    game_url: str
+    operator_id: str
+    secret: str
+    timeout: float = 10.0
+    _viewer: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def body(self, *, player: str, currency: str, language: str, token: str, mode: str, lobby_url: str,
+             game: str | None = None, table: str | None = None) -> bytes:
+        """The launch request's raw body: ``game`` for solo play, or a live ``table``."""
+        fields: dict[str, Any] = {"player": player, "currency": currency, "language": language}
+        fields |= {"game": game} if table is None else {"table": table}
+        fields |= {"token": token, "mode": mode, "lobby_url": lobby_url}
+        return json.dumps(fields).encode()
+
+    def launch(self, raw: bytes) -> dict[str, Any]:
+        """dealerpoker's answer ``{"url", "launch_token", "expires_at"}``, ``url`` made absolute.
+        Blocking (urllib): run it in a thread from the event loop."""
+        request = urllib.request.Request(
+            urljoin(self.game_url.rstrip("/") + "/", "operator/v1/launch"), data=raw, method="POST",
+            headers={"Content-Type": "application/json", "X-Operator-Id": self.operator_id,
+                     "X-Signature": sign(self.secret, raw)},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                answer = json.loads(response.read())
+        except urllib.error.HTTPError as refused:
+            detail = refused.read().decode(errors="replace")[:500]
+            raise LaunchError(f"dealerpoker refused the launch ({refused.code}): {detail}",
+                              answer=detail) from None
+        except (OSError, ValueError) as failed:
+            raise LaunchError(f"dealerpoker at {self.game_url} did not answer the launch: {failed}") from None
+        if not isinstance(answer, dict) or not isinstance(answer.get("url"), str):
+            raise LaunchError("dealerpoker's launch answer has no url", answer=answer)
+        return answer | {"url": urljoin(self.game_url.rstrip("/") + "/", answer["url"])}
+
+    def tables(self) -> list[dict[str, Any]]:
+        """dealerpoker's live tables (``GET /api/tables``), for the page's table list. dealerpoker
+        lists them to any session: the operator opens a demo session of its own once (``POST
+        /api/session``, as any client may) and lists with it."""
+        base = self.game_url.rstrip("/") + "/"
+        try:
+            if "token" not in self._viewer:
+                opened = urllib.request.Request(urljoin(base, "api/session"), data=b"{}", method="POST",
+                                                headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(opened, timeout=self.timeout) as response:
+                    self._viewer["token"] = json.loads(response.read())["token"]
+            listing = urllib.request.Request(urljoin(base, "api/tables"),
+                                             headers={"Authorization": f"Bearer {self._viewer['token']}"})
+            with urllib.request.urlopen(listing, timeout=self.timeout) as response:
+                found = json.loads(response.read()).get("tables", [])
+        except urllib.error.HTTPError as refused:
+            self._viewer.clear()  # a session the server forgot (restarted): a new one next time
+            raise LaunchError(f"dealerpoker at {self.game_url} did not list its tables ({refused.code})",
+                              ) from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as failed:
+            raise LaunchError(f"dealerpoker at {self.game_url} did not list its tables: {failed}") from None
+        return [{"id": table.get("id"), "title": table.get("title"), "game": table.get("game")}
+                for table in found if isinstance(table, dict)]

@@ -1,0 +1,105 @@
+"""Calls to an operator's seamless wallet: ``POST {wallet_url}/{balance,bet,win,rollback}``, JSON,
+signed (``X-Signature``, ``X-Operator-Id``), each call and its answer kept in ``wallet_calls``
+(the player's session token left out, the secret never anywhere).
+
+An answer is *known* only when the operator answered HTTP 200 with a JSON body whose ``status`` is
+one of ``STATUSES`` (``ERROR`` included: then the operator says it did nothing). A timeout, a
+dropped connection, any other status code or body leaves the outcome *unknown* (``status`` None).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from sqlalchemy import insert
+
+from dealerpoker.server.clock import timestamp
+from dealerpoker.server.db import Database
+from dealerpoker.server.operators.config import Operator
+from dealerpoker.server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, sign
+from dealerpoker.server.schema import wallet_calls
+
+STATUSES = frozenset({"OK", "INSUFFICIENT_FUNDS", "INVALID_TOKEN", "UNKNOWN_TRANSACTION", "ERROR"})
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    status: str | None
+    """One of ``STATUSES``; None: the outcome is unknown (timeout, dropped, unreadable)."""
+    balance: int | None = None
+    detail: str = ""
+
+
+class WalletClient:
+    """Signed HTTP calls to operators' wallets, each one recorded."""
+
+    def __init__(self, database: Database, now: Callable[[], str], *, max_connections: int = 64) -> None:
+        self.database = database
+        self.now = now
+        self.http = httpx.AsyncClient(
+            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+        )
+
+    async def call(self, operator: Operator, call: str, body: dict[str, Any], *, timeout: float) -> Answer:
+        raw = json.dumps(body, separators=(",", ":")).encode()
+        headers = {
+            "Content-Type": "application/json",
+            OPERATOR_HEADER: operator.id,
+            SIGNATURE_HEADER: sign(operator.secret, raw),
+        }
+        at, started = self.now(), time.monotonic()
+        http_status: int | None = None
+        try:
+            response = await self.http.post(
+                operator.wallet_endpoint(call), content=raw, headers=headers, timeout=max(timeout, 0.001)
+            )
+            http_status, text = response.status_code, response.text
+            answer = _answer(http_status, text)
+        except httpx.TimeoutException:
+            text, answer = "timeout", Answer(None, detail="timeout")
+        except httpx.HTTPError as error:
+            text, answer = f"failed: {type(error).__name__}", Answer(None, detail=type(error).__name__)
+        elapsed = int((time.monotonic() - started) * 1000)
+        kept = {key: value for key, value in body.items() if key != "token"}
+        async with self.database.transaction() as connection:
+            await connection.run(
+                insert(wallet_calls),
+                {
+                    "transaction_id": str(body.get("transaction_id", "")),
+                    "call": call,
+                    "request": json.dumps(kept, separators=(",", ":")),
+                    "http_status": http_status,
+                    "answer": text[:2000],
+                    "at": at,
+                    "duration_ms": elapsed,
+                },
+            )
+        return answer
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+
+def _answer(http_status: int, text: str) -> Answer:
+    if http_status != 200:
+        return Answer(None, detail=f"HTTP {http_status}")
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return Answer(None, detail="not JSON")
+    status = document.get("status") if isinstance(document, dict) else None
+    if status not in STATUSES:
+        return Answer(None, detail=f"unknown status {status!r}")
+    balance = document.get("balance")
+    if isinstance(balance, bool) or not isinstance(balance, int):
+        balance = None
+    return Answer(str(status), balance)
+
+
+def now_text(clock: Callable[[], Any]) -> Callable[[], str]:
+    return lambda: timestamp(clock())

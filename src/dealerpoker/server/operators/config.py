@@ -1,0 +1,282 @@
+"""The operators file (``serve --operators FILE``): the casinos that launch players here and own
+their money.
+
+Each ``[[operators]]`` entry has an ``id``, its ``secret`` (or ``secret_env``: the name of an
+environment variable holding it), the ``wallet_url`` of its seamless wallet, the ``currencies``
+its players hold, the origins allowed to embed the table page (``frame_ancestors``), and
+optionally per-currency ``limits`` and ``chips`` that narrow the server's own for its players.
+A bad entry is refused at start, the entry named (its position and id); a secret is never
+written into an error, a log line or a record.
+
+>>> operators = parse_operators('''
+... [[operators]]
+... id = "casino-a"
+... secret = "0123456789abcdef0123"
+... wallet_url = "http://127.0.0.1:9000/wallet"
+... currencies = ["EUR", "JPY"]
+... frame_ancestors = ["https://casino-a.example"]
+... [operators.chips]
+... EUR = [100, 500, 2500]
+... [operators.limits.EUR]
+... ante = { min = 100, max = 5000 }
+... ''')
+>>> operators[0].id, operators[0].currencies, operators[0].chips["EUR"]
+('casino-a', ('EUR', 'JPY'), (100, 500, 2500))
+>>> "0123456789abcdef0123" in repr(operators[0])
+False
+>>> parse_operators('[[operators]]\\nid = "b"\\nsecret_env = "NO_SUCH_X"', environ={})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+dealerpoker.server.operators.config.InvalidOperatorsError: operators: operators[0] (id 'b'): ... not set
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from dealerpoker.errors import DealerPokerError, InvalidRulesError
+from dealerpoker.games.currency import UnknownCurrencyError
+from dealerpoker.games.rules import ALL_FIELDS, GAMES, field_overrides
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+_KEYS = {
+    "id",
+    "secret",
+    "secret_env",
+    "wallet_url",
+    "currencies",
+    "limits",
+    "chips",
+    "frame_ancestors",
+    "wallet_timeout_seconds",
+}
+MIN_SECRET_LENGTH = 16
+"""Characters: a shorter shared secret is refused (HMAC keys should be long and random)."""
+
+
+class InvalidOperatorsError(DealerPokerError, ValueError):
+    """An operators file with a bad entry (the message names the file and the entry)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """A casino that launches its players here and moves their money through its wallet."""
+
+    id: str
+    secret: bytes = field(repr=False)
+    """The shared HMAC-SHA256 key (never logged, shown or stored)."""
+    wallet_url: str
+    currencies: tuple[str, ...]
+    frame_ancestors: tuple[str, ...] = ()
+    limits: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)
+    """Currency -> betting field -> ``{"min", "max"}`` (minor units) for this operator's players."""
+    chips: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Currency -> chip denominations for this operator's players."""
+    wallet_timeout_seconds: float = 3.0
+    """How long a wallet call may take before its outcome counts as unknown."""
+
+    def overrides(self, game: str, currency: str) -> dict[str, Any]:
+        """What this operator changes in ``game``'s rules in ``currency`` (limits and chips)."""
+        return field_overrides(game, self.limits.get(currency, {}), self.chips.get(currency))
+
+    def wallet_endpoint(self, call: str) -> str:
+        return self.wallet_url.rstrip("/") + "/" + call
+
+
+def load_operators(path: str | Path, environ: Mapping[str, str] | None = None) -> tuple[Operator, ...]:
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as error:
+        raise InvalidOperatorsError(f"{path}: cannot read operators file: {error.strerror}") from None
+    return parse_operators(text, where=str(path), environ=environ)
+
+
+def parse_operators(
+    text: str, *, where: str = "operators", environ: Mapping[str, str] | None = None
+) -> tuple[Operator, ...]:
+    env = os.environ if environ is None else environ
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidOperatorsError(f"{where}: not valid TOML: {error}") from None
+    unknown = set(document) - {"operators"}
+    if unknown:
+        raise InvalidOperatorsError(f"{where}: {sorted(unknown)[0]}: unknown entry (expected [[operators]])")
+    entries = document.get("operators")
+    if not isinstance(entries, list) or not entries:
+        raise InvalidOperatorsError(f"{where}: expected at least one [[operators]] entry")
+    found: list[Operator] = []
+    for number, entry in enumerate(entries):
+        name = entry.get("id") if isinstance(entry, Mapping) else None
+        label = f"{where}: operators[{number}]" + (f" (id {name!r})" if isinstance(name, str) else "")
+        operator = _operator(entry, label, env)
+        if any(other.id == operator.id for other in found):
+            raise InvalidOperatorsError(f"{label}: id: {operator.id!r} is used by an earlier entry")
+        found.append(operator)
+    return tuple(found)
+
+
+def _operator(entry: Any, where: str, env: Mapping[str, str]) -> Operator:
+    if not isinstance(entry, Mapping):
+        raise InvalidOperatorsError(f"{where}: expected a table")
+    unknown = set(entry) - _KEYS
+    if unknown:
+        raise InvalidOperatorsError(
+            f"{where}: {sorted(unknown)[0]}: unknown entry (entries: {', '.join(sorted(_KEYS))})"
+        )
+    operator_id = entry.get("id")
+    if not isinstance(operator_id, str) or not _ID.match(operator_id):
+        raise InvalidOperatorsError(f"{where}: id: expected 1-32 letters, digits, '.', '_' or '-'")
+    secret = _secret(entry, where, env)
+    url = entry.get("wallet_url")
+    parts = urlsplit(url) if isinstance(url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        raise InvalidOperatorsError(f"{where}: wallet_url: expected an http(s):// URL, got {url!r}")
+    currencies = entry.get("currencies")
+    if (
+        not isinstance(currencies, list)
+        or not currencies
+        or not all(isinstance(c, str) for c in currencies)
+        or len(set(currencies)) != len(currencies)
+    ):
+        raise InvalidOperatorsError(
+            f'{where}: currencies: expected a list of distinct currency codes, e.g. ["EUR"]'
+        )
+    ancestors = entry.get("frame_ancestors", [])
+    if not isinstance(ancestors, list) or not all(_origin(origin) for origin in ancestors):
+        bad = (
+            next((o for o in ancestors if not _origin(o)), ancestors)
+            if isinstance(ancestors, list)
+            else ancestors
+        )
+        raise InvalidOperatorsError(
+            f'{where}: frame_ancestors: expected origins such as "https://casino.example", got {bad!r}'
+        )
+    timeout = entry.get("wallet_timeout_seconds", 3.0)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
+        raise InvalidOperatorsError(
+            f"{where}: wallet_timeout_seconds: expected a number in (0, 60], got {timeout!r}"
+        )
+    limits = _per_currency(entry.get("limits", {}), currencies, f"{where}: limits")
+    chips = _per_currency(entry.get("chips", {}), currencies, f"{where}: chips")
+    operator = Operator(
+        operator_id,
+        secret,
+        str(url),
+        tuple(currencies),
+        tuple(ancestors),
+        {code: _limits(value, f"{where}: limits.{code}") for code, value in limits.items()},
+        {code: _chips(value, f"{where}: chips.{code}") for code, value in chips.items()},
+        float(timeout),
+    )
+    return operator
+
+
+def _secret(entry: Mapping[str, Any], where: str, env: Mapping[str, str]) -> bytes:
+    if ("secret" in entry) == ("secret_env" in entry):
+        raise InvalidOperatorsError(f"{where}: expected exactly one of secret and secret_env")
+    if "secret_env" in entry:
+        variable = entry["secret_env"]
+        if not isinstance(variable, str) or not variable:
+            raise InvalidOperatorsError(f"{where}: secret_env: expected the name of an environment variable")
+        if not env.get(variable):
+            raise InvalidOperatorsError(
+                f"{where}: secret_env: the environment variable {variable!r} is not set"
+            )
+        value = env[variable]
+        source = f"secret_env ({variable})"
+    else:
+        value = entry["secret"]
+        source = "secret"
+        if not isinstance(value, str):
+            raise InvalidOperatorsError(f"{where}: secret: expected a string")
+    if len(value) < MIN_SECRET_LENGTH:  # the message names the length, never the secret
+        raise InvalidOperatorsError(
+            f"{where}: {source}: expected at least {MIN_SECRET_LENGTH} characters, got {len(value)}"
+        )
+    return value.encode()
+
+
+def _origin(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    if value == "'self'":
+        return True
+    parts = urlsplit(value)
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.netloc)
+        and parts.path in ("", "/")
+        and not parts.query
+        and not parts.fragment
+    )
+
+
+def _per_currency(value: Any, currencies: Sequence[str], where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidOperatorsError(f"{where}: expected a table of currency codes")
+    for code in value:
+        if code not in currencies:
+            raise InvalidOperatorsError(
+                f"{where}.{code}: not one of the operator's currencies ({', '.join(currencies)})"
+            )
+    return value
+
+
+def _limits(value: Any, where: str) -> dict[str, dict[str, int]]:
+    if not isinstance(value, Mapping):
+        raise InvalidOperatorsError(f"{where}: expected fields such as ante = {{ min, max }}")
+    found: dict[str, dict[str, int]] = {}
+    for name, limit in value.items():
+        if name not in ALL_FIELDS:
+            raise InvalidOperatorsError(
+                f"{where}.{name}: unknown betting field (fields: {', '.join(ALL_FIELDS)})"
+            )
+        if (
+            not isinstance(limit, Mapping)
+            or set(limit) != {"min", "max"}
+            or not all(isinstance(limit[k], int) and not isinstance(limit[k], bool) for k in ("min", "max"))
+        ):
+            raise InvalidOperatorsError(f"{where}.{name}: expected {{ min = N, max = N }} (minor units)")
+        found[name] = {"min": limit["min"], "max": limit["max"]}
+    return found
+
+
+def _chips(value: Any, where: str) -> tuple[int, ...]:
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(chip, int) and not isinstance(chip, bool) and chip > 0 for chip in value)
+    ):
+        raise InvalidOperatorsError(
+            f"{where}: expected a list of chip denominations (integers > 0, minor units)"
+        )
+    return tuple(value)
+
+
+def check_against_offer(operators: Sequence[Operator], currencies: Any) -> None:
+    """Refuse an operator whose currencies the server does not offer, or whose limits or chips
+    make a game's rules invalid in that currency (``currencies``: the server's ``Currencies``)."""
+    for operator in operators:
+        for code in operator.currencies:
+            try:
+                table = currencies[code]
+            except UnknownCurrencyError as error:
+                raise InvalidOperatorsError(f"operators: {operator.id}: currencies: {error}") from None
+            for game in GAMES:
+                extra = operator.overrides(game, code)
+                if not extra:
+                    continue
+                try:
+                    table.rules(game, extra)
+                except InvalidRulesError as error:
+                    raise InvalidOperatorsError(
+                        f"operators: {operator.id}: {code}: {game}: {error}"
+                    ) from None

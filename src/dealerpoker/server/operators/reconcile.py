@@ -1,0 +1,90 @@
+"""Reconciliation: an operator's wallet transactions over a period, each with its round, amount,
+status and attempts, and a summary per currency (``GET /operator/v1/transactions``, ``dealerpoker
+reconcile``). Compare it with the operator's own ledger: every ``bet`` ``confirmed`` and every
+``win`` ``done`` moved money there once; a ``bet`` ``rolled_back`` moved nothing in the end.
+
+>>> window("2026-12-01")
+('2026-12-01T00:00:00.000000Z', '2026-12-02T00:00:00.000000Z')
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.clock import timestamp
+from dealerpoker.server.db import Database
+from dealerpoker.server.schema import operator_players, wallet_transactions
+
+_COLUMNS = ("transaction_id", "kind", "currency", "amount", "round_id", "game", "round_closed",
+            "reference_transaction_id", "status", "attempts", "last_answer", "created_at", "updated_at")
+
+
+class InvalidPeriodError(DealerPokerError, ValueError):
+    """A reconciliation period that is not one (the message names the bad bound)."""
+
+
+def moment(value: str, name: str) -> str:
+    """A period bound: ``YYYY-MM-DD`` (midnight UTC) or an ISO-8601 time, as stored timestamps are."""
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidPeriodError(f"{name}: expected YYYY-MM-DD or an ISO-8601 time, got {value!r}") from None
+    return timestamp(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
+
+
+def window(day: str) -> tuple[str, str]:
+    """One UTC day's bounds."""
+    try:
+        start = date.fromisoformat(day)
+    except ValueError:
+        raise InvalidPeriodError(f"--date: expected YYYY-MM-DD, got {day!r}") from None
+    first = datetime(start.year, start.month, start.day, tzinfo=UTC)
+    return timestamp(first), timestamp(first + timedelta(days=1))
+
+
+async def transactions(database: Database, operator_id: str, since: str, until: str) -> dict[str, Any]:
+    """The operator's wallet transactions created in [since, until), and their summary."""
+    if since >= until:
+        raise InvalidPeriodError(f"since ({since}) must be before until ({until})")
+    query = (select(wallet_transactions, operator_players.c.external_id)
+             .join(operator_players, operator_players.c.player_id == wallet_transactions.c.player_id)
+             .where(wallet_transactions.c.operator_id == operator_id,
+                    wallet_transactions.c.created_at >= since, wallet_transactions.c.created_at < until)
+             .order_by(wallet_transactions.c.created_at, wallet_transactions.c.transaction_id))
+    async with database.reading() as connection:
+        rows = [dict(row) for row in (await connection.execute(query)).mappings()]
+    found = [{"player": row["external_id"], **{name: row[name] for name in _COLUMNS}} for row in rows]
+    for row in found:
+        row["round_closed"] = bool(row["round_closed"])
+    return {"operator": operator_id, "since": since, "until": until, "transactions": found,
+            "summary": summary(found)}
+
+
+def summary(found: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+    """Per currency: ``bets`` placed (confirmed), ``wins`` delivered, ``rollbacks`` answered, and
+    ``pending`` (owed wins and rollbacks not yet answered, bets not yet resolved), each a count
+    and an amount; ``net`` is what moved to the player (wins less bets)."""
+    totals: dict[str, dict[str, dict[str, int]]] = {}
+    for row in found:
+        currency = totals.setdefault(row["currency"], {key: {"count": 0, "amount": 0} for key in
+                                                       ("bets", "wins", "rollbacks", "pending")})
+        kind, status = row["kind"], row["status"]
+        if status in ("pending", "sending"):
+            key = "pending"
+        elif kind == "bet" and status == "confirmed":
+            key = "bets"
+        elif kind == "win" and status == "done":
+            key = "wins"
+        elif kind == "rollback" and status == "done":
+            key = "rollbacks"
+        else:
+            continue  # refused bets, and bets whose rollback is counted
+        currency[key]["count"] += 1
+        currency[key]["amount"] += int(row["amount"])
+    for currency in totals.values():
+        currency["net"] = {"amount": currency["wins"]["amount"] - currency["bets"]["amount"]}
+    return totals

@@ -1,0 +1,425 @@
+"""``SeamlessWallet``: the Wallet port (``server.wallet``) for a server with operators. An operator's
+real-money player (id ``o_...``) keeps their money in the operator's wallet; every other player
+(demo players, operators' demo launches) in the embedded ledger, through ``LedgerWallet``.
+
+The money rules (docs/operators.md):
+
+* a stake is placed only after the operator answered ``OK`` to its ``bet``. The bet is written
+  (``wallet_transactions``, status ``sending``) before it is sent, so a bet whose process dies
+  is rolled back after a restart. ``INSUFFICIENT_FUNDS`` refuses the stake with the operator's
+  balance; a timeout, a dropped connection or any other failure leaves the bet *unknown*: the
+  action is refused and a ``rollback`` of it goes into the outbox;
+* the step's unit of work marks its bets ``confirmed`` (only if still ``sending``: a bet the
+  sweeper already rolled back refuses the step) and writes the wins it owes (a settlement's
+  return, a Bonus paid at the deal, and a zero win closing a round that returned nothing) into
+  the outbox, in the same transaction as the round's new state;
+* ``rollback`` (the step did not commit) turns its bets into rollbacks owed;
+* the outbox (``operators.outbox``) delivers wins until ``OK`` and rollbacks until ``OK`` or
+  ``UNKNOWN_TRANSACTION``, with backoff, across restarts.
+
+A retried bet of the same money moment (the step refused, the player acts again) gets a new
+transaction id, ``{txid}~{n}``: the operator may have applied the first and rolled it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from dealerpoker.errors import DealerPokerError, InsufficientFundsError
+from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.ledger import Transfer
+from dealerpoker.server.operators.client import WalletClient
+from dealerpoker.server.operators.config import Operator
+from dealerpoker.server.operators.launch import REMOTE_PREFIX
+from dealerpoker.server.operators.sql import one, run
+from dealerpoker.server.schema import accounts, operator_players, wallet_transactions
+from dealerpoker.server.wallet import Debit, LedgerWallet, Movement
+
+CONCURRENT_BETS = 16
+"""Bets of one step (a live table's) sent at once."""
+
+
+class WalletUnavailableError(DealerPokerError, ValueError):
+    """The operator's wallet did not answer the bet (or answered something unusable): the action is
+    refused and the bet, if the operator applied it, is rolled back."""
+
+    code = "wallet_unavailable"
+    status = 503
+
+
+class WalletRefusedError(DealerPokerError, ValueError):
+    """The operator refused the bet (its session token, or an error it reported)."""
+
+    code = "wallet_refused"
+    status = 409
+
+
+def is_remote(player_id: str) -> bool:
+    return player_id.startswith(REMOTE_PREFIX)
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    transaction_id: str
+    txid: str
+    player: str
+    balance: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    embedded: Debit
+    bets: tuple[Bet, ...] = ()
+    skipped: frozenset[str] = field(default_factory=frozenset)
+    """Ledger txids of bets confirmed by an earlier commit of the same step (a live table resuming)."""
+
+
+class SeamlessWallet:
+    def __init__(
+        self,
+        database: Database,
+        operators: Mapping[str, Operator],
+        client: WalletClient,
+        now: Callable[[], str],
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.database = database
+        self.operators = operators
+        self.client = client
+        self.now = now
+        self.wake = wake
+        """Called when the outbox has something new to deliver."""
+        self.embedded = LedgerWallet(database)
+
+    # ---- the port -------------------------------------------------------------------------
+    async def balance(self, player_id: str) -> int | None:
+        if not is_remote(player_id):
+            return await self.embedded.balance(player_id)
+        who = await self._player(player_id)
+        if who is None:
+            return None
+        operator, external, token, currency = who
+        answer = await self.client.call(
+            operator,
+            "balance",
+            {"player": external, "token": token, "currency": currency},
+            timeout=operator.wallet_timeout_seconds,
+        )
+        if answer.status == "OK" and answer.balance is not None:
+            async with self.database.transaction() as connection:
+                await run(
+                    connection,
+                    update(accounts).where(accounts.c.id == player_id).values(balance=answer.balance),
+                )
+            return answer.balance
+        async with self.database.reading() as connection:  # the last balance the operator gave
+            value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == player_id))
+        return None if value is None else int(value)
+
+    async def debit(
+        self, movement: Movement, balances: Mapping[str, int], *, deadline: float | None = None
+    ) -> Debit:
+        local = _only(movement, remote=False)
+        embedded = await self.embedded.debit(local, {p: b for p, b in balances.items() if not is_remote(p)})
+        stakes = [t for t in movement.stakes if is_remote(t.player)]
+        if not stakes:
+            return Debit(embedded.refused, Receipt(embedded))
+        skipped: set[str] = set()
+        if movement.may_repeat:
+            skipped = await self._confirmed({t.txid for t in stakes})
+            stakes = [t for t in stakes if t.txid not in skipped]
+        limit = asyncio.Semaphore(CONCURRENT_BETS)
+
+        async def bet(transfer: Transfer) -> Bet | DealerPokerError:
+            async with limit:
+                return await self._bet(movement, transfer, deadline)
+
+        results = await asyncio.gather(*(bet(t) for t in stakes))
+        refused = dict(embedded.refused)
+        taken: list[Bet] = []
+        for transfer, result in zip(stakes, results, strict=True):
+            if isinstance(result, Bet):
+                taken.append(result)
+            else:
+                refused[transfer.player] = result
+        return Debit(refused, Receipt(embedded, tuple(taken), frozenset(skipped)))
+
+    async def record(self, connection: Connection, movement: Movement, debit: Debit) -> dict[str, int]:
+        receipt = _receipt(debit)
+        balances = await self.embedded.record(connection, _only(movement, remote=False), receipt.embedded)
+        remote = [t for t in movement.transfers if is_remote(t.player)]
+        if not remote:
+            return balances
+        if receipt.bets:
+            ids = [bet.transaction_id for bet in receipt.bets]
+            confirmed = await run(
+                connection,
+                update(wallet_transactions)
+                .where(
+                    wallet_transactions.c.transaction_id.in_(ids), wallet_transactions.c.status == "sending"
+                )
+                .values(status="confirmed", updated_at=movement.at),
+            )
+            if confirmed != len(ids):  # the sweeper took them for rollback meanwhile
+                raise WalletUnavailableError(
+                    "the operator's answer came too late: the bet is being rolled back"
+                )
+        known = {bet.player: bet.balance for bet in receipt.bets if bet.balance is not None}
+        owed = await self._owe(connection, movement, remote)
+        players = sorted({t.player for t in remote})
+        found = await connection.execute(
+            select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(players))
+        )
+        cached = {str(player): int(balance) for player, balance in found}
+        for player in players:
+            balance = known.get(player, cached.get(player, 0)) + owed.get(player, 0)
+            balances[player] = balance
+            if balance != cached.get(player):
+                await run(connection, update(accounts).where(accounts.c.id == player).values(balance=balance))
+        return balances
+
+    async def rollback(self, debit: Debit) -> None:
+        receipt = _receipt(debit)
+        await self.embedded.rollback(receipt.embedded)
+        if receipt.bets:
+            async with self.database.transaction() as connection:
+                for bet in receipt.bets:
+                    await self._roll_back(connection, bet.transaction_id, self.now())
+            self.wake()
+
+    async def committed(self, movement: Movement) -> None:
+        if any(is_remote(t.player) and t.amount >= 0 for t in movement.transfers):
+            self.wake()
+
+    async def roll_back_orphan(self, transaction_id: str) -> bool:
+        """A bet still ``sending`` that no running step will confirm: a rollback owed."""
+        async with self.database.transaction() as connection:
+            return await self._roll_back(connection, transaction_id, self.now(), "orphaned")
+
+    # ---- the calls ------------------------------------------------------------------------
+    async def _bet(
+        self, movement: Movement, transfer: Transfer, deadline: float | None
+    ) -> Bet | DealerPokerError:
+        at = self.now()
+        async with self.database.transaction() as connection:
+            who = await _player_row(connection, transfer.player, self.operators)
+            if who is None:
+                return WalletRefusedError(f"player {transfer.player!r} has no operator")
+            operator, external, token, currency = who
+            earlier = int(
+                await connection.scalar(
+                    select(func.count())
+                    .select_from(wallet_transactions)
+                    .where(wallet_transactions.c.txid == transfer.txid, wallet_transactions.c.kind == "bet")
+                )
+                or 0
+            )
+            transaction_id = transfer.txid if not earlier else f"{transfer.txid}~{earlier + 1}"
+            await run(
+                connection,
+                insert(wallet_transactions),
+                {
+                    "transaction_id": transaction_id,
+                    "operator_id": operator.id,
+                    "player_id": transfer.player,
+                    "currency": currency,
+                    "kind": "bet",
+                    "amount": -transfer.amount,
+                    "round_id": movement.round_id,
+                    "game": movement.game,
+                    "round_closed": 0,
+                    "reference_transaction_id": None,
+                    "txid": transfer.txid,
+                    "status": "sending",
+                    "attempts": 1,
+                    "next_attempt_at": None,
+                    "last_answer": None,
+                    "balance": None,
+                    "created_at": at,
+                    "updated_at": at,
+                },
+            )
+        timeout = operator.wallet_timeout_seconds
+        if deadline is not None:
+            timeout = min(timeout, deadline - asyncio.get_running_loop().time())
+        answer = await self.client.call(
+            operator,
+            "bet",
+            {
+                "player": external,
+                "token": token,
+                "currency": currency,
+                "amount": -transfer.amount,
+                "transaction_id": transaction_id,
+                "round_id": movement.round_id,
+                "game": movement.game,
+                "round_closed": False,
+            },
+            timeout=timeout,
+        )
+        if answer.status == "OK":
+            return Bet(transaction_id, transfer.txid, transfer.player, answer.balance)
+        async with self.database.transaction() as connection:
+            if answer.status in ("INSUFFICIENT_FUNDS", "INVALID_TOKEN"):
+                await run(
+                    connection,
+                    update(wallet_transactions)
+                    .where(
+                        wallet_transactions.c.transaction_id == transaction_id,
+                        wallet_transactions.c.status == "sending",
+                    )
+                    .values(
+                        status="refused",
+                        last_answer=answer.status,
+                        balance=answer.balance,
+                        updated_at=self.now(),
+                    ),
+                )
+            else:
+                await self._roll_back(connection, transaction_id, self.now(), answer.status or answer.detail)
+        if answer.status is None or answer.status not in ("INSUFFICIENT_FUNDS", "INVALID_TOKEN"):
+            self.wake()
+            return WalletUnavailableError(
+                f"the operator's wallet did not take the bet ({answer.status or answer.detail})"
+                ": nothing was placed; try again"
+            )
+        if answer.status == "INVALID_TOKEN":
+            return WalletRefusedError(
+                "the operator refused the session (INVALID_TOKEN): launch the game again"
+            )
+        balance = answer.balance if answer.balance is not None else 0
+        return InsufficientFundsError(key="error.funds", balance=balance, needed=-transfer.amount)
+
+    async def _roll_back(
+        self, connection: Connection, transaction_id: str, at: str, answer: str | None = None
+    ) -> bool:
+        """Turn a bet still ``sending`` into a rollback owed (False: it was confirmed or taken)."""
+        claimed = await run(
+            connection,
+            update(wallet_transactions)
+            .where(
+                wallet_transactions.c.transaction_id == transaction_id,
+                wallet_transactions.c.status == "sending",
+            )
+            .values(status="unknown", last_answer=answer, updated_at=at),
+        )
+        if claimed != 1:
+            return False
+        bet = await one(
+            connection,
+            select(wallet_transactions).where(wallet_transactions.c.transaction_id == transaction_id),
+        )
+        assert bet is not None
+        await run(
+            connection,
+            _insert_ignoring(connection).values(
+                {
+                    **bet,
+                    "transaction_id": f"{transaction_id}:rollback",
+                    "kind": "rollback",
+                    "reference_transaction_id": transaction_id,
+                    "status": "pending",
+                    "attempts": 0,
+                    "next_attempt_at": at,
+                    "last_answer": None,
+                    "balance": None,
+                    "created_at": at,
+                    "updated_at": at,
+                }
+            ),
+        )
+        return True
+
+    async def _owe(
+        self, connection: Connection, movement: Movement, remote: list[Transfer]
+    ) -> dict[str, int]:
+        """Write the wins the movement owes remote players into the outbox; each one's total."""
+        owed: dict[str, int] = {}
+        credits = [
+            t
+            for t in remote
+            if t.amount > 0 or (movement.closes_round and t.amount == 0 and t.memo == "settle")
+        ]
+        for transfer in credits:
+            row = await _player_row(connection, transfer.player, self.operators)
+            if row is None:
+                continue
+            operator, _external, _token, currency = row
+            await run(
+                connection,
+                _insert_ignoring(connection).values(
+                    transaction_id=transfer.txid,
+                    operator_id=operator.id,
+                    player_id=transfer.player,
+                    currency=currency,
+                    kind="win",
+                    amount=transfer.amount,
+                    round_id=movement.round_id,
+                    game=movement.game,
+                    round_closed=int(movement.closes_round),
+                    reference_transaction_id=None,
+                    txid=transfer.txid,
+                    status="pending",
+                    attempts=0,
+                    next_attempt_at=movement.at,
+                    last_answer=None,
+                    balance=None,
+                    created_at=movement.at,
+                    updated_at=movement.at,
+                ),
+            )
+            owed[transfer.player] = owed.get(transfer.player, 0) + transfer.amount
+        return owed
+
+    async def _confirmed(self, txids: set[str]) -> set[str]:
+        async with self.database.reading() as connection:
+            found = await connection.execute(
+                select(wallet_transactions.c.txid).where(
+                    wallet_transactions.c.txid.in_(sorted(txids)),
+                    wallet_transactions.c.kind == "bet",
+                    wallet_transactions.c.status == "confirmed",
+                )
+            )
+            return {str(txid) for (txid,) in found}
+
+    async def _player(self, player_id: str) -> tuple[Operator, str, str | None, str] | None:
+        async with self.database.reading() as connection:
+            return await _player_row(connection, player_id, self.operators)
+
+
+async def _player_row(
+    connection: Connection, player_id: str, operators: Mapping[str, Operator]
+) -> tuple[Operator, str, str | None, str] | None:
+    """An operator's player: (operator, its id for them, the newest session token, currency)."""
+    found = await one(
+        connection,
+        select(
+            operator_players.c.operator_id,
+            operator_players.c.external_id,
+            operator_players.c.token,
+            operator_players.c.currency,
+        ).where(operator_players.c.player_id == player_id),
+    )
+    if found is None or found["operator_id"] not in operators:
+        return None
+    return operators[found["operator_id"]], str(found["external_id"]), found["token"], str(found["currency"])
+
+
+def _only(movement: Movement, *, remote: bool) -> Movement:
+    return replace(movement, transfers=tuple(t for t in movement.transfers if is_remote(t.player) == remote))
+
+
+def _receipt(debit: Debit) -> Receipt:
+    receipt = debit.receipt
+    return receipt if isinstance(receipt, Receipt) else Receipt(debit)
+
+
+def _insert_ignoring(connection: Connection) -> Any:
+    dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
+    return dialect.insert(wallet_transactions).on_conflict_do_nothing(index_elements=["transaction_id"])

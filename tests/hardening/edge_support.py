@@ -1,0 +1,46 @@
+"""The edge tests' app: in process (an ASGI client with the lifespan), or served by uvicorn in a
+thread with live tables (WebSockets)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import httpx
+from tests.live.conftest import FAST_TABLES
+from tests.support.servers import serving
+
+from dealerpoker.server import Settings, create_app
+from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.tables.config import parse_tables
+
+
+def edge_app(**settings: Any) -> Any:
+    return create_app(Settings(**{"database_url": "sqlite://", **settings}))
+
+
+@asynccontextmanager
+async def client(app: Any, address: str = "127.0.0.1") -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of ``app`` (running, with its lifespan) from ``address``."""
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app, client=(address, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            yield http
+
+
+async def session(http: httpx.AsyncClient) -> dict[str, Any]:
+    response = await http.post("/api/session", json={})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@contextmanager
+def live_edge_server(database_url: str, **settings: Any) -> Iterator[tuple[str, Any]]:
+    """``(base_url, app)``: the app with the live tables ``texas-fast`` and ``casino-fast``."""
+    tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
+    app = create_app(Settings(database_url=database_url, **settings),
+                     extensions=[live_extension(LiveSettings(tables))])
+    with serving(app, ws="websockets-sansio") as server:
+        yield server.url, app

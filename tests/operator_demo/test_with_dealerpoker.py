@@ -1,0 +1,90 @@
+"""The reference operator and a real ``dealerpoker serve --operators`` side by side over loopback:
+the casino's launch reaches dealerpoker, whose one-time address opens a session of the
+operator's player in a page the casino may frame."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.support.operator import OperatorDemo
+from tests.support.servers import ServeProcess, free_port
+
+SECRET = "operator-demo-secret-0123456789"
+
+
+class Both:
+    def __init__(self, operator: OperatorDemo, game: ServeProcess) -> None:
+        self.operator, self.game = operator, game
+
+    def post_game(self, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        raw = json.dumps(body).encode()
+        request = urllib.request.Request(self.game.url + path, raw, headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null")
+
+
+def start_both(directory: Path, database: str,
+               operator_extra: tuple[str, ...] = ()) -> tuple[OperatorDemo, ServeProcess]:
+    """The operator first (on any port, told dealerpoker's), then dealerpoker with the operators file."""
+    game_port = free_port()
+    operator = OperatorDemo(directory, secret=SECRET, operator_id="demo",
+                            game_url=f"http://127.0.0.1:{game_port}", extra=operator_extra)
+    (directory / "operators.toml").write_text(f"""
+[[operators]]
+id = "demo"
+secret_env = "DEMO_OPERATOR_SECRET"
+wallet_url = "{operator.url}"
+currencies = ["EUR", "JPY"]
+frame_ancestors = ["{operator.url}"]
+""")
+    try:
+        game = ServeProcess(database, log=directory / "serve.log", port=game_port,
+                            extra=["--operators", str(directory / "operators.toml"), "--no-rtp"],
+                            env=os.environ | {"DEMO_OPERATOR_SECRET": SECRET})
+    except BaseException:
+        operator.stop()
+        raise
+    return operator, game
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Both]:
+    directory = tmp_path_factory.mktemp("both")
+    operator, game = start_both(directory, f"sqlite:///{directory}/casino.db")
+    try:
+        yield Both(operator, game)
+    finally:
+        game.stop()
+        operator.stop()
+
+
+@pytest.mark.parametrize("target", [{"game": "texas-bonus"}, {"game": "casino-holdem"}, {"table": "live"}])
+def test_a_launch_from_the_casino_opens_a_session_of_its_player(both: Both, target: dict[str, str]) -> None:
+    operator = both.operator
+    if "alice" not in operator.balances():
+        operator.create_player("alice", "EUR", 10_000)
+    if target.get("table") == "live":  # the first live table dealerpoker lists, through the casino
+        target = {"table": operator.admin("GET", "/tables")[1]["tables"][0]["id"]}
+    status, launched = operator.admin("POST", "/launch", {"player": "alice", "currency": "EUR",
+                                                          "language": "de", "mode": "real", **target})
+    assert status == 200, launched
+    assert launched["url"].startswith(both.game.url + "/") and "launch=" in launched["url"]
+    with urllib.request.urlopen(launched["url"], timeout=30) as page:
+        assert page.status == 200
+        policy = page.headers.get("Content-Security-Policy") or ""
+        assert "frame-ancestors" not in policy or operator.url in policy  # the casino may frame it
+        assert page.headers.get("X-Frame-Options") is None
+    status, session = both.post_game("/api/session", {"launch": launched["launch_token"]})
+    assert status == 200 and session["token"], session

@@ -1,0 +1,235 @@
+"""The seamless wallet against the reference operator (``dealerpoker operator-demo``, a real process
+over loopback HTTP): bets before the stake is placed, INSUFFICIENT_FUNDS with the operator's
+balance, unknown bets refused and rolled back, wins owed in the outbox until delivered, every call
+kept in the round's record (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.support.operator import OperatorDemo
+
+from conftest import TestClient, make_client
+from dealerpoker.cli import main
+from dealerpoker.server.operators.config import parse_operators
+from dealerpoker.server.operators.signing import sign
+
+SECRET = "operator-secret-for-the-tests"
+
+
+@pytest.fixture(scope="module")
+def operator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OperatorDemo]:
+    with OperatorDemo(
+        tmp_path_factory.mktemp("operator"), secret=SECRET, extra=("--timeout-seconds", "2", "--seed", "14")
+    ) as demo:
+        yield demo
+
+
+def operators_of(operator: OperatorDemo) -> Any:
+    return parse_operators(f"""
+[[operators]]
+id = "demo"
+secret = "{SECRET}"
+wallet_url = "{operator.url}"
+currencies = ["EUR"]
+frame_ancestors = ["{operator.url}"]
+wallet_timeout_seconds = 1.0
+""")
+
+
+@pytest.fixture
+def client(database_url: str, operator: OperatorDemo) -> Iterator[TestClient]:
+    operator.set_faults(fail_rate=0, timeout_rate=0, drop_after_commit_rate=0)
+    with make_client(database_url, None, operators=operators_of(operator)) as test_client:
+        yield test_client
+
+
+class Launched:
+    """An operator's player launched into dealerpoker (real money)."""
+
+    def __init__(self, client: TestClient, operator: OperatorDemo, name: str, balance: int = 10_000) -> None:
+        self.client, self.operator, self.name = client, operator, name
+        token = operator.create_player(name, "EUR", balance)
+        raw = json.dumps(
+            {"player": name, "currency": "EUR", "game": "casino-holdem", "token": token, "mode": "real"}
+        ).encode()
+        answer = client.post(
+            "/operator/v1/launch",
+            content=raw,
+            headers={
+                "X-Operator-Id": "demo",
+                "X-Signature": sign(SECRET.encode(), raw),
+                "Content-Type": "application/json",
+            },
+        )
+        assert answer.status_code == 200, answer.text
+        session = client.post("/api/session", json={"launch": answer.json()["launch_token"]})
+        assert session.status_code == 200, session.text
+        self.session = session.json()
+        self.headers = {"Authorization": f"Bearer {self.session['token']}"}
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.client.post(path, json=body, headers=self.headers)
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path, headers=self.headers)
+
+
+def drained(client: TestClient, round_ids: list[str], launched: Launched, timeout: float = 60.0) -> None:
+    """Wait until no round owes its player anything (the outbox delivered it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(launched.get(f"/api/rounds/{r}/wallet").json()["pending"] for r in round_ids):
+            return
+        time.sleep(0.2)
+    raise AssertionError("the outbox did not drain")
+
+
+def test_rounds_move_the_players_money_in_the_operators_ledger(
+    client: TestClient, operator: OperatorDemo
+) -> None:
+    player = Launched(client, operator, "alice-" + str(time.monotonic_ns()))
+    assert player.session["balance"] == 10_000  # the operator's balance, asked at launch
+    assert player.session["player_id"].startswith("o_")
+    rounds = []
+    for number in range(6):
+        opened = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}})
+        assert opened.status_code == 200, opened.text
+        view = opened.json()
+        action = "call" if number % 2 else "fold"
+        view = player.post(f"/api/rounds/{view['id']}/actions", {"action": action}).json()
+        assert view["status"] == "settled"
+        rounds.append(view["id"])
+    drained(client, rounds, player)
+    for round_id in rounds:
+        shown = player.get(f"/api/rounds/{round_id}").json()
+        assert shown["wallet"] == {"credit_pending": False, "pending": []}
+        record = player.get(f"/api/rounds/{round_id}/wallet").json()
+        kinds = [t["kind"] for t in record["transactions"]]
+        assert kinds.count("win") == 1 and "bet" in kinds  # every round closes with a win (0 after a fold)
+        assert all(call["answer"] and "token" not in call["request"] for call in record["calls"])
+    applied = [t for t in operator.transactions(player.name) if t.get("applied")]
+    ids = [t["transaction_id"] for t in applied]
+    assert len(ids) == len(set(ids))
+    moved = sum(-t["amount"] if t["kind"] == "bet" else t["amount"] for t in applied)
+    assert operator.balance(player.name) == 10_000 + _net(client, rounds) == 10_000 + moved
+    assert player.get("/api/balance").json()["balance"] == operator.balance(player.name)
+
+
+def test_insufficient_funds_refuses_with_the_operators_balance(
+    client: TestClient, operator: OperatorDemo
+) -> None:
+    player = Launched(client, operator, "bob-" + str(time.monotonic_ns()), balance=150)
+    refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 200}})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"] == "insufficient_funds" and refused.json()["balance"] == 150
+    assert operator.balance(player.name) == 150
+
+
+def test_an_unknown_bet_is_refused_and_rolled_back(client: TestClient, operator: OperatorDemo) -> None:
+    player = Launched(client, operator, "carol-" + str(time.monotonic_ns()))
+    operator.set_faults(drop_after_commit_rate=1.0)  # the operator applies the bet; its answer is lost
+    refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}})
+    assert refused.status_code == 503 and refused.json()["error"] == "wallet_unavailable", refused.text
+    operator.set_faults(drop_after_commit_rate=0)
+    deadline = time.monotonic() + 30
+    while operator.balance(player.name) != 10_000 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert operator.balance(player.name) == 10_000  # the rollback gave it back
+    kinds = [t["kind"] for t in operator.transactions(player.name)]
+    assert kinds == ["bet", "rollback"]
+    assert player.get("/api/rounds").json()["rounds"] == []  # no round was opened
+
+
+def test_a_win_owed_is_pending_until_the_operator_takes_it(
+    client: TestClient, operator: OperatorDemo
+) -> None:
+    player = Launched(client, operator, "dan-" + str(time.monotonic_ns()))
+    view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
+    operator.set_faults(fail_rate=1.0)
+    settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold"})
+    assert settled.status_code == 200, settled.text  # a fold stakes nothing: no bet to refuse
+    time.sleep(0.5)
+    shown = player.get(f"/api/rounds/{view['id']}").json()
+    assert shown["wallet"]["credit_pending"] is True
+    record = player.get(f"/api/rounds/{view['id']}/wallet").json()
+    assert next(c["answer"] for c in record["calls"] if c["call"] == "win").startswith("{")
+    operator.set_faults(fail_rate=0)
+    drained(client, [view["id"]], player)
+    closing = [t for t in operator.transactions(player.name) if t["kind"] == "win"]
+    assert len(closing) == 1 and closing[0]["amount"] == 0
+
+
+def _net(client: TestClient, rounds: list[str]) -> int:
+    from sqlalchemy import select
+
+    from dealerpoker.server.schema import rounds as rounds_table
+
+    services = client.app.state.services
+
+    async def run() -> int:
+        async with services.database.transaction() as connection:
+            found = await connection.execute(
+                select(rounds_table.c.total_returned - rounds_table.c.total_stake).where(
+                    rounds_table.c.id.in_(rounds)
+                )
+            )
+            return sum(int(value) for (value,) in found)
+
+    assert client.portal is not None
+    return client.portal.call(run)
+
+
+def signed_get(client: TestClient, query: str, secret: str = SECRET) -> Any:
+    return client.get(
+        f"/operator/v1/transactions?{query}",
+        headers={"X-Operator-Id": "demo", "X-Signature": sign(secret.encode(), query.encode())},
+    )
+
+
+def play(player: Launched, rounds: int) -> list[str]:
+    played = []
+    for number in range(rounds):
+        view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
+        player.post(f"/api/rounds/{view['id']}/actions", {"action": "call" if number % 2 else "fold"})
+        played.append(view["id"])
+    return played
+
+
+def test_reconciliation_lists_every_transaction_and_agrees_with_the_operator(
+    tmp_path: Path, operator: OperatorDemo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path}/dealerpoker.db"
+    with make_client(url, None, operators=operators_of(operator)) as client:
+        player = Launched(client, operator, "erin-" + str(time.monotonic_ns()))
+        played = play(player, 4)
+        drained(client, played, player)
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        query = f"since={day}&until=2100-01-01"
+        answer = signed_get(client, query)
+        assert answer.status_code == 200, answer.text
+        report = answer.json()
+        mine = [t for t in report["transactions"] if t["player"] == player.name]
+        assert {t["round_id"] for t in mine} == set(played)
+        assert all({"round_id", "amount", "status", "attempts"} <= set(t) for t in mine)
+        eur = report["summary"]["EUR"]
+        assert eur["pending"]["count"] == 0 and eur["bets"]["count"] >= 4 + 2  # antes, and two calls
+        assert operator.balance(player.name) == 10_000 + eur["net"]["amount"]
+        assert signed_get(client, query, secret="not-the-operators-secret").status_code == 401
+        tampered = client.get(
+            "/operator/v1/transactions?since=2000-01-01&until=2100-01-01",
+            headers={"X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), query.encode())},
+        )
+        assert tampered.status_code == 401
+        assert signed_get(client, "since=yesterday&until=2100-01-01").status_code == 422
+    assert main(["reconcile", "--operator", "demo", "--date", day, "--database", url]) == 0
+    printed = capsys.readouterr().out
+    assert all(round_id in printed for round_id in played)
+    assert f"net to players {eur['net']['amount']}" in printed
+    assert main(["reconcile", "--operator", "demo", "--date", day, "--database", url, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"] == report["summary"]
