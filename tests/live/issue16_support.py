@@ -50,13 +50,20 @@ class Studio:
         page.wait_for_function("d => window.dealerpokerLive.state.deadline !== d", arg=deadline)
 
     def open(self, page: Any, table: str) -> Any:
-        """The page at ``table``, once a betting window is open (the last round's pause ended)."""
+        """The page at ``table``, once a betting window is open (the last round's pause ended; the
+        clock is shared by the tables, so another table's timers may have moved it past it)."""
         page.goto(f"{self.base}/live.html#/{table}")
         page.wait_for_function("['betting', 'pause', 'idle']"
                                ".includes(document.querySelector('.table')?.dataset.phase)")
-        if page.evaluate("document.querySelector('.table').dataset.phase") == "pause":
-            self.end_timer(page)
-        page.wait_for_function("window.dealerpokerLive.betting()")
+        end = time.monotonic() + WAIT
+        while not page.evaluate("window.dealerpokerLive.betting()"):
+            assert time.monotonic() < end, page.evaluate("window.dealerpokerLive.state")
+            deadline = page.evaluate("window.dealerpokerLive.state.deadline")
+            if page.evaluate("window.dealerpokerLive.state.phase") == "pause" and deadline is not None:
+                self.clock.reach({"deadline": deadline})
+            else:
+                self.clock.wake()
+            time.sleep(0.1)
         return page
 
     def bet(self, page: Any, bets: dict[str, int]) -> None:
