@@ -171,7 +171,8 @@ async def player(port: int, stop_at: float, tally: Tally, number: int) -> None:
                     break
                 began = time.perf_counter()
                 status, view = await connection.request(
-                    "POST", f"/api/rounds/{view['id']}/actions", {"action": action}, token)
+                    "POST", f"/api/rounds/{view['id']}/actions",
+                    {"action": action, "step": number_of_steps - 1}, token)
                 tally.latencies.append(time.perf_counter() - began)
                 problem = f"{action}: status {status} {str(view)[:200]}" if status != 200 \
                     else check_view(view, game, number_of_steps, balance)

@@ -70,7 +70,8 @@ class BackOffice:
                 view = http.post("/api/rounds", json=opening, headers=headers).json()
                 while view["status"] == "open":
                     view = http.post(f"/api/rounds/{view['id']}/actions", headers=headers,
-                                     json={"action": view["legal_actions"][-1]}).json()
+                                     json={"action": view["legal_actions"][-1],
+                                           "step": len(view["steps"])}).json()
                 ids.append(view["id"])
         return session["player_id"], ids
 

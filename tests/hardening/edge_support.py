@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 from tests.live.conftest import FAST_TABLES
+from tests.live.studio_support import STUDIO_TABLES
 from tests.support.servers import serving
 
 from dealerpoker.server import Settings, create_app
@@ -38,8 +39,9 @@ async def session(http: httpx.AsyncClient) -> dict[str, Any]:
 
 @contextmanager
 def live_edge_server(database_url: str, **settings: Any) -> Iterator[tuple[str, Any]]:
-    """``(base_url, app)``: the app with the live tables ``texas-fast`` and ``casino-fast``."""
-    tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
+    """``(base_url, app)``: the app with the live tables ``texas-fast`` and ``casino-fast`` and
+    the studio tables ``studio-texas`` and ``studio-casino``."""
+    tables = parse_tables((FAST_TABLES + STUDIO_TABLES).format(betting=15, decision=10, pause=5))
     app = create_app(Settings(database_url=database_url, **settings),
                      extensions=[live_extension(LiveSettings(tables))])
     with serving(app, ws="websockets-sansio") as server:

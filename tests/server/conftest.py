@@ -139,8 +139,11 @@ class Player:
         view: dict[str, Any] = response.json()
         return view
 
-    def act(self, round_id: str, action: str) -> dict[str, Any]:
-        response = self.post(f"/api/rounds/{round_id}/actions", {"action": action})
+    def act(self, round_id: str, action: str, step: int | None = None) -> dict[str, Any]:
+        """``action`` as the round's next step (``step``: default, the round's len(steps) now)."""
+        if step is None:
+            step = len(self.get(f"/api/rounds/{round_id}").json()["steps"])
+        response = self.post(f"/api/rounds/{round_id}/actions", {"action": action, "step": step})
         assert response.status_code == 200, response.text
         view: dict[str, Any] = response.json()
         return view
@@ -175,6 +178,6 @@ def play_out(player: Player, view: dict[str, Any], choose: Any = None) -> list[d
     rng = random.Random(view["id"])
     while view["status"] == "open":
         action = choose(view) if choose else rng.choice(view["legal_actions"])
-        view = player.act(view["id"], action)
+        view = player.act(view["id"], action, len(view["steps"]))
         views.append(view)
     return views

@@ -105,7 +105,7 @@ def test_players_see_only_their_own_rounds(client: TestClient) -> None:
     alice, bob = Player(client), Player(client)
     view = alice.open("casino-holdem", ante=100)
     for response in (bob.get(f"/api/rounds/{view['id']}"),
-                     bob.post(f"/api/rounds/{view['id']}/actions", {"action": "raise"}),
+                     bob.post(f"/api/rounds/{view['id']}/actions", {"action": "raise", "step": 1}),
                      bob.get("/api/rounds", before=view["id"])):
         assert response.status_code == 403, response.text
         assert response.json()["error"] == "forbidden"
@@ -117,7 +117,8 @@ def test_players_see_only_their_own_rounds(client: TestClient) -> None:
 def test_every_player_call_needs_a_valid_token(client: TestClient, headers: dict[str, str]) -> None:
     for method, path in (("GET", "/api/balance"), ("GET", "/api/rounds"), ("GET", "/api/rounds/r_x"),
                          ("POST", "/api/rounds"), ("POST", "/api/rounds/r_x/actions")):
-        body = {"game": "texas-bonus", "bets": {"ante": 100}} if path == "/api/rounds" else {"action": "bet"}
+        body = {"game": "texas-bonus", "bets": {"ante": 100}} if path == "/api/rounds" \
+            else {"action": "bet", "step": 1}
         response = client.request(method, path, headers=headers, json=body if method == "POST" else None)
         assert response.status_code == 401, (method, path, response.text)
         assert response.json()["error"] == "unauthorized"
@@ -137,7 +138,7 @@ def test_insufficient_funds_is_refused_and_changes_nothing(database_url: str) ->
         player.open("casino-holdem", ante=100)
         balance = player.balance()
         if balance < 200:
-            response = player.post(f"/api/rounds/{view['id']}/actions", {"action": "bet"})
+            response = player.post(f"/api/rounds/{view['id']}/actions", {"action": "bet", "step": 1})
             assert response.status_code == 409 and response.json()["balance"] == balance
             assert player.get(f"/api/rounds/{view['id']}").json()["phase"] == "preflop"
         assert player.balance() == balance
@@ -185,20 +186,22 @@ def test_bad_actions_are_4xx_and_change_nothing(client: TestClient, player: Play
     view = player.open("texas-bonus", ante=100)
     balance = player.balance()
     for body, status, code in (
-        ({"action": "check"}, 409, "illegal_action"),   # out of turn: no check pre-flop
-        ({"action": "raise"}, 409, "illegal_action"),   # a Casino Hold'em action
-        ({"action": "dance"}, 409, "illegal_action"),
-        ({"action": 5}, 422, "invalid_request"),
-        ({"action": "bet", "extra": 1}, 422, "invalid_request"),
+        ({"action": "check", "step": 1}, 409, "illegal_action"),   # out of turn: no check pre-flop
+        ({"action": "raise", "step": 1}, 409, "illegal_action"),   # a Casino Hold'em action
+        ({"action": "dance", "step": 1}, 409, "illegal_action"),
+        ({"action": 5, "step": 1}, 422, "invalid_request"),
+        ({"action": "bet", "step": 1, "extra": 1}, 422, "invalid_request"),
+        ({"action": "bet"}, 422, "invalid_request"),   # no step: a retry could not be told apart
+        ({"action": "bet", "step": 1.0}, 422, "invalid_request"),
         ({}, 422, "invalid_request"),
     ):
         response = player.post(f"/api/rounds/{view['id']}/actions", body)
         assert response.status_code == status, (body, response.text)
         assert response.json()["error"] == code
-    assert player.post("/api/rounds/r_unknown/actions", {"action": "bet"}).status_code == 404
+    assert player.post("/api/rounds/r_unknown/actions", {"action": "bet", "step": 1}).status_code == 404
     assert player.get(f"/api/rounds/{view['id']}").json() == view
     final = play_out(player, view)[-1]
-    late = player.post(f"/api/rounds/{view['id']}/actions", {"action": "bet"})
+    late = player.post(f"/api/rounds/{view['id']}/actions", {"action": "bet", "step": len(final["steps"])})
     assert late.status_code == 409 and late.json()["error"] == "illegal_action"
     assert player.get(f"/api/rounds/{view['id']}").json() == final
     assert player.balance() == balance - final["total_stake"] + 100 + final["total_returned"]

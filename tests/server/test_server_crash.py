@@ -45,7 +45,8 @@ def play_until_stopped(base: str, headers: dict[str, str], stop: threading.Event
                 answers.add()
                 while view.get("status") == "open" and not stop.is_set():
                     view = client.post(f"/api/rounds/{view['id']}/actions",
-                                       json={"action": rng.choice(view["legal_actions"])}).json()
+                                       json={"action": rng.choice(view["legal_actions"]),
+                                             "step": len(view["steps"])}).json()
                     answers.add()
             except httpx.HTTPError:
                 return
@@ -86,7 +87,8 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path, served_database: 
             for view in unfinished:  # every open round can be finished after the restarts
                 while view["status"] == "open":
                     response = client.post(f"/api/rounds/{view['id']}/actions",
-                                           json={"action": view["legal_actions"][0]})
+                                           json={"action": view["legal_actions"][0],
+                                                 "step": len(view["steps"])})
                     assert response.status_code == 200, response.text
                     view = response.json()
             rounds: list[dict[str, Any]] = []

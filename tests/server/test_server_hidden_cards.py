@@ -93,7 +93,8 @@ def test_no_response_reveals_a_hidden_card(client: TestClient, game: str) -> Non
             checked += assert_round_views_hide(client, player.get(f"/api/rounds/{view['id']}"))
             checked += assert_round_views_hide(client, player.get("/api/rounds", limit=100))
             checked += assert_round_views_hide(client, player.get("/api/rounds", status="open"))
-            response = player.post(f"/api/rounds/{view['id']}/actions", {"action": action})
+            response = player.post(f"/api/rounds/{view['id']}/actions",
+                                   {"action": action, "step": len(view["steps"])})
             checked += assert_round_views_hide(client, response)
             view = response.json()
         assert view["status"] == "settled"

@@ -42,6 +42,7 @@ def test_an_open_round_is_resumed_after_a_restart(tmp_path: pytest.TempPathFacto
         headers = {"Authorization": f"Bearer {token}"}
         open_rounds = client.get("/api/rounds", params={"status": "open"}, headers=headers).json()["rounds"]
         assert [r["id"] for r in open_rounds] == [view["id"]] and open_rounds[0] == view
-        resumed = client.post(f"/api/rounds/{view['id']}/actions", json={"action": "check"}, headers=headers)
+        resumed = client.post(f"/api/rounds/{view['id']}/actions", json={"action": "check", "step": 2},
+                              headers=headers)
         assert resumed.status_code == 200 and resumed.json()["board"][:3] == view["board"]
         assert audit(client).ok

@@ -59,7 +59,7 @@ def test_two_workers_play_rounds_on_one_database(tmp_path: Path, database: str) 
                               json={"game": game, "bets": {"ante": 100}}).json()
             for action in PLAYS[game]:
                 response = httpx.post(f"{server.url}/api/rounds/{view['id']}/actions", headers=headers,
-                                      json={"action": action}, timeout=30)
+                                      json={"action": action, "step": len(view["steps"])}, timeout=30)
                 assert response.status_code == 200, response.text
                 view = response.json()
             assert view["status"] == "settled"

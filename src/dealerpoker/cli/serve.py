@@ -14,7 +14,13 @@ from typing import Any
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
-from dealerpoker.server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError, parse_rate_limits
+from dealerpoker.server.settings import (
+    DEFAULT_DATABASE_URL,
+    Settings,
+    SettingsError,
+    parse_rate_limits,
+    signing_key_file,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -58,6 +64,11 @@ def register(subparsers: Any) -> None:
                         help="run the ledger audit (dealerpoker audit-ledger) at start and every SECONDS, "
                              "logging each finding at ERROR (default: $DEALERPOKER_LEDGER_AUDIT_INTERVAL, "
                              "else 3600; 0: off)")
+    parser.add_argument("--signing-key", metavar="FILE", default=None,
+                        help="the deployment's Ed25519 key (PEM) signing every round record, generated "
+                             "there (0600) at the first start if absent (default: "
+                             "$DEALERPOKER_SIGNING_KEY_FILE, else dealerpoker-signing.key in the working "
+                             "directory); every process of a deployment must use the same file")
     parser.add_argument("--rules", action="append", default=[], metavar="GAME=FILE",
                         help="a TOML file merged over GAME's shipped rules (limits, paytables); repeatable")
     parser.add_argument("--tables", metavar="FILE", default=None,
@@ -141,6 +152,7 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
         currencies_file=getattr(args, "currencies", None),
         abandon_after_seconds=args.abandon_after,
         ledger_audit_interval_seconds=getattr(args, "ledger_audit_interval", None),
+        signing_key_file=signing_key_file(getattr(args, "signing_key", None)),
         rules_files=rules_files or None,
         operators=load_operators(args.operators) if getattr(args, "operators", None) else None,
         **overrides,
@@ -202,7 +214,9 @@ async def prepare_database(settings: Settings) -> None:
     from dealerpoker.server.clock import system_clock
     from dealerpoker.server.db import Database
     from dealerpoker.server.fairness import FairnessService
+    from dealerpoker.server.signing import RecordSigner
 
+    RecordSigner.from_file(settings.signing_key_file)  # created once, before the workers read it
     database = Database(settings.database_url)
     offer = load_offer(settings)
     try:

@@ -3,11 +3,17 @@
     dealerpoker verify --server-seed SEED --commitment HASH --client-seed TEXT --nonce N
     dealerpoker verify --round-file round.json [--json]      # seeds taken from the record (solo or live)
     dealerpoker verify --round-file export.jsonl             # every record of an export
+    dealerpoker verify --round-file FILE --server URL        # ... signed by URL, under its published rules
+    dealerpoker verify --round-file FILE --public-key KEY.pem --rules-dir APPROVED/   # the same, offline
+
+Without --server, --public-key or --rules-dir only the record's consistency is checked (a NOTE
+says so): the server's signature and the approved rules are what bind it to the deployment.
 
 Exit status: 0 when everything matches, 1 when anything does not (each mismatch is printed,
 naming the part of the record), 2 for unusable input (missing options, an unreadable file, text
 that is not a round record: not JSON, NaN or Infinity, nested deeper than a record, a top-level
-array or null), each told in one line on standard error. In an export a bad line is reported
+array or null, a public key, rules directory or server that cannot be used), each told in one
+line on standard error. In an export a bad line is reported
 with its line number and the other records are still checked: the exit status is then 1 if any
 record failed, else 2.
 """
@@ -44,6 +50,20 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="a round record (JSON) or an export (JSONL); '-' reads standard input",
     )
+    bound = parser.add_argument_group(
+        "records bound to the deployment",
+        "a record's own consistency proves nothing about who made it: anyone can edit a paytable and "
+        "recompute the fingerprint and the digest. These check the server's signature and that the "
+        "record's rules are the published, approved ones (docs/fairness.md)")
+    bound.add_argument("--server", metavar="URL",
+                       help="the deployment (e.g. https://casino.example): its public key "
+                            "(GET /api/fairness/public-key) and its published rules (GET /api/rules/{fp})")
+    bound.add_argument("--public-key", metavar="FILE",
+                       help="the deployment's Ed25519 public key: PEM, or the JSON of "
+                            "GET /api/fairness/public-key (wins over --server's)")
+    bound.add_argument("--rules-dir", metavar="DIR",
+                       help="the approved rules documents, *.json (a document, or the body of "
+                            "GET /api/rules/{fingerprint}): each record's rules must be one")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.set_defaults(func=run)
 
@@ -147,11 +167,13 @@ def _deck_text(deck: tuple[int, ...]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from dealerpoker.cards.encoding import texts_from_indices
+    from dealerpoker.cli._anchors import AnchorError, Anchors, load_anchors
     from dealerpoker.fairness.verify import verify_deal, verify_record
 
     given = {name: getattr(args, name) for name in _DEAL_OPTIONS}
     results: list[dict[str, Any]] = []
     unusable: list[dict[str, Any]] = []  # lines of an export that are not records (told on stderr)
+    anchors = Anchors()
     if args.round_file is None:
         missing = [f"--{name.replace('_', '-')}" for name, value in given.items() if value is None]
         if missing:
@@ -167,6 +189,13 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, UnusableInput) as error:
             print(f"dealerpoker verify: error: {args.round_file}: {_reason(error)}", file=sys.stderr)
             return 2
+        try:
+            anchors = load_anchors(args.public_key, args.rules_dir, args.server)
+            approved = [anchors.approved_for(record) if isinstance(record, dict) else None
+                        for _, record in records]
+        except AnchorError as error:
+            print(f"dealerpoker verify: error: {error}", file=sys.stderr)
+            return 2
         if len(records) > 1 and any(value is not None for value in given.values()):
             print(
                 "dealerpoker verify: error: seed options apply to a single record, "
@@ -174,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        for line, record in records:
+        for (line, record), approved_rules in zip(records, approved, strict=True):
             if isinstance(record, UnusableInput):
                 print(f"dealerpoker verify: error: {args.round_file}: line {line}: {record}", file=sys.stderr)
                 unusable.append({"line": line, "error": str(record)})
@@ -185,16 +214,21 @@ def run(args: argparse.Namespace) -> int:
                 expected_commitment=args.commitment,
                 client_seed=args.client_seed,
                 nonce=args.nonce,
+                public_key=anchors.public_key,
+                approved_rules=approved_rules,
             )
             round_id = record.get("round_id")
             deck = tuple(record["deck"]) if all(f.ok for f in findings) else None
             results.append({"round_id": round_id, "findings": findings, "deck": deck})
     ok = all(f.ok for result in results for f in result["findings"])
+    bound = {"signature": anchors.checks_signature, "rules": anchors.checks_rules} \
+        if args.round_file is not None else None
     if args.json:
         print(
             json.dumps(
                 {
                     "ok": ok and not unusable,
+                    "checked": bound,
                     "unusable_lines": unusable,
                     "rounds": [
                         {
@@ -215,6 +249,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         for result in results:
             _print_text(result["round_id"], result["findings"], result["deck"])
+        if bound is not None and not all(bound.values()):
+            unchecked = " and ".join(name for name, checked in bound.items() if not checked)
+            print(f"NOTE: {unchecked} not checked: this says the record is consistent, not that the "
+                  "deployment made it under approved rules (give --server URL, or --public-key FILE "
+                  "and --rules-dir DIR)")
         if len(results) + len(unusable) > 1:
             bad = sum(1 for r in results if not all(f.ok for f in r["findings"]))
             print(

@@ -11,7 +11,8 @@ Round record, version 1 (JSON object; amounts in integer minor units, times ISO-
     record_version  1
     round_id        text
     game            "texas-bonus" | "casino-holdem"
-    rules_version   text, rules_fingerprint: text (rules.fingerprint() of ``rules``)
+    rules_version   text, rules_fingerprint: text (rules.fingerprint() of ``rules``: its SHA-256,
+                    64 hex; records made before issue 15 have its first 16 hex characters)
     rules           the full rules document (paytables, limits, timers)
     mode            "solo" (a live round, "table", has its own layout: dealerpoker.fairness.live_record)
     table_id: null;  player_id: text
@@ -24,7 +25,9 @@ Round record, version 1 (JSON object; amounts in integer minor units, times ISO-
     actions         [{"step", "action", "source": "player" | "timer", "at", "stake", "txid"}]
     ledger          [{"txid", "account", "amount" (signed: debit < 0 < credit), "memo", "at"}]
     settlement      Settlement.to_dict() (docs/CONTRACTS.md section 4)
-    record_digest   SHA-256 hex of the canonical JSON of every other key
+    record_digest   SHA-256 hex of the canonical JSON of every other key but ``signature``
+    signature       {"algorithm": "ed25519", "key_id", "value"}: the server's signature of the
+                    digest (records served since issue 15; :mod:`dealerpoker.fairness.signature`)
 
 >>> record = {"record_version": 1}
 >>> [f.subject for f in verify_record(record) if not f.ok][:2]
@@ -33,7 +36,7 @@ Round record, version 1 (JSON object; amounts in integer minor units, times ISO-
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from dealerpoker.fairness.checks import (
@@ -51,6 +54,7 @@ from dealerpoker.fairness.checks import (
     replay_seat,
     verify_deal,
 )
+from dealerpoker.fairness.signature import check_rules_approved, check_signature
 from dealerpoker.fairness.verify_live import verify_live_record
 
 __all__ = [
@@ -75,16 +79,37 @@ def verify_record(
     expected_commitment: str | None = None,
     client_seed: str | None = None,
     nonce: int | None = None,
+    public_key: bytes | None = None,
+    approved_rules: Collection[str] | None = None,
 ) -> list[Finding]:
-    """Every check of a settled round record; the keyword values, when given, must match it."""
-    check = Checker()
+    """Every check of a settled round record; the keyword values, when given, must match it.
+
+    ``public_key`` (the deployment's raw Ed25519 key): the record must carry the server's
+    signature of its content under it. ``approved_rules`` (full SHA-256 fingerprints of the
+    published rules documents): the record's rules must be one of them. Without them only the
+    record's consistency is checked -- which a forger who edits a paytable and recomputes the
+    fingerprint and the digest can also achieve (:mod:`dealerpoker.fairness.signature`).
+    """
     if not isinstance(record, Mapping):
         return [
             Finding("record", False, f"a round record must be a JSON object, got {type(record).__name__}")
         ]
     if record.get("mode") == "table":  # a live table round: its own layout, every seat or one player's
-        return verify_live_record(record, server_seed=server_seed, expected_commitment=expected_commitment,
-                                  client_seed=client_seed, nonce=nonce)
+        findings = verify_live_record(record, server_seed=server_seed, client_seed=client_seed, nonce=nonce,
+                                      expected_commitment=expected_commitment)
+    else:
+        findings = _verify_solo(record, server_seed, expected_commitment, client_seed, nonce)
+    binding = Checker()
+    if public_key is not None:
+        check_signature(binding, record, public_key)
+    if approved_rules is not None:
+        check_rules_approved(binding, record, approved_rules)
+    return [*findings, *binding.findings]
+
+
+def _verify_solo(record: Mapping[str, Any], server_seed: str | None, expected_commitment: str | None,
+                 client_seed: str | None, nonce: int | None) -> list[Finding]:
+    check = Checker()
     if not check_header(check, record, _REQUIRED):
         return check.findings
     deck = check_fairness(check, record, server_seed, expected_commitment, client_seed, nonce)

@@ -26,6 +26,8 @@ from dealerpoker.errors import InvalidRulesError
 from dealerpoker.evaluator.categories import HandCategory
 
 GAMES = ("texas-bonus", "casino-holdem")
+LEGACY_FINGERPRINT_LENGTH = 16
+"""Hex characters of the rules fingerprint before issue 15 (its first 64 bits)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +62,11 @@ class CommonRules:
         return json.loads(json.dumps(self.source))  # type: ignore[no-any-return]
 
     def fingerprint(self) -> str:
-        """A stable hash of the rules' content, for caches and round records."""
+        """The SHA-256 (64 hex) of the rules' canonical JSON: for caches, round records and
+        ``GET /api/rules/{fingerprint}``. Records made before issue 15 cite its first
+        ``LEGACY_FINGERPRINT_LENGTH`` hex characters (64 bits), still read by the verifier."""
         canonical = json.dumps(self.source, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

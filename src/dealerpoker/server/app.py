@@ -49,6 +49,7 @@ from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
 from dealerpoker.server.settings import Settings, SettingsError
+from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.text import TextGuard
 from dealerpoker.server.wallet import LedgerWallet, Wallet
 
@@ -159,6 +160,7 @@ def create_app(
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
+        signer=RecordSigner.from_file(settings.signing_key_file),
     )
     if outbox is not None:
         services.startup.append(outbox.start)

@@ -20,6 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, validate_client_seed
 from dealerpoker.fairness.record import build_record
+from dealerpoker.fairness.signature import rules_sha256
 from dealerpoker.games import AnyGame
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection, Database
@@ -29,7 +30,7 @@ from dealerpoker.server.ledger import txid
 from dealerpoker.server.rounds.plan import decision_point
 from dealerpoker.server.schema import ledger_entries, players, rounds, rules_documents
 
-__all__ = ["FairnessService", "round_record"]
+__all__ = ["FairnessService", "approved_rules", "published_rules", "published_rules_document", "round_record"]
 
 
 class FairnessService:
@@ -115,6 +116,36 @@ async def store_rules_document(connection: Connection, game: AnyGame, at: str) -
         fingerprint=game.rules.fingerprint(), game=game.name, rules_version=game.rules.rules_version,
         document=json.dumps(game.rules.to_dict()), created_at=at).on_conflict_do_nothing(
         index_elements=["fingerprint"]))
+
+
+async def published_rules(connection: Connection) -> list[dict[str, Any]]:
+    """Every rules document rounds were played under (``GET /api/rules``), oldest first: the
+    shipped rules, ``--rules`` files, tables' rules and each paytable version an admin saved."""
+    rows = (await connection.execute(
+        select(rules_documents.c.fingerprint, rules_documents.c.game, rules_documents.c.rules_version,
+               rules_documents.c.created_at)
+        .order_by(rules_documents.c.created_at, rules_documents.c.fingerprint))).all()
+    return [{"fingerprint": row.fingerprint, "game": row.game, "rules_version": row.rules_version,
+             "published_at": row.created_at} for row in rows]
+
+
+async def published_rules_document(connection: Connection, fingerprint: str) -> dict[str, Any]:
+    """One published rules document by its fingerprint (``GET /api/rules/{fingerprint}``): the
+    full SHA-256, or the 64-bit one records cite that were made before issue 15."""
+    row = (await connection.execute(select(rules_documents).where(
+        rules_documents.c.fingerprint == fingerprint))).first()
+    if row is None:
+        raise NotFoundError(f"no published rules document {fingerprint!r}")
+    return {"fingerprint": row.fingerprint, "game": row.game, "rules_version": row.rules_version,
+            "published_at": row.created_at, "document": json.loads(row.document)}
+
+
+async def approved_rules(connection: Connection, fingerprint: str) -> list[str]:
+    """The full SHA-256 of the published document stored under ``fingerprint`` (none if none):
+    what ``verify_record``'s ``approved_rules`` takes for a record citing it."""
+    stored = await connection.scalar(
+        select(rules_documents.c.document).where(rules_documents.c.fingerprint == fingerprint))
+    return [] if stored is None else [rules_sha256(json.loads(stored))]
 
 
 async def _rules_document(

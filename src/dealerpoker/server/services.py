@@ -17,6 +17,7 @@ from dealerpoker.server.operators.launch import player_for_session
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
 from dealerpoker.server.settings import Settings
+from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.wallet import Wallet
 
 Hook = Callable[[], Awaitable[None]]
@@ -48,6 +49,8 @@ class Services:
     analysis_cache: Any = None
     """Where exact analyses and card counts are kept (``analyze``'s disk cache under ``serve``; in
     memory otherwise): the back office's reports and paytable drafts read it."""
+    signer: RecordSigner = field(default_factory=RecordSigner.ephemeral)
+    """Signs every record handed out with the deployment's key (``Settings.signing_key_file``)."""
     rules_versions: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Game -> the changes of the paytable version an admin saved in the back office, in force."""
     operators: Mapping[str, Operator] = field(default_factory=dict)

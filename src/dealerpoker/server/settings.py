@@ -15,6 +15,15 @@ SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
 store, and its rows from the last write (see ``docs/architecture.md``, "A solo bet")."""
 DEFAULT_DATABASE_URL = "sqlite:///dealerpoker.db"
 """The embedded default: ``dealerpoker.db`` in the working directory."""
+DEFAULT_SIGNING_KEY_FILE = "dealerpoker-signing.key"
+"""``serve``'s default signing key file: ``dealerpoker-signing.key`` in the working directory."""
+
+
+def signing_key_file(option: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """A command's signing key file: ``option``, else ``$DEALERPOKER_SIGNING_KEY_FILE``, else
+    :data:`DEFAULT_SIGNING_KEY_FILE` (``serve`` and ``export`` share the deployment's key)."""
+    env = os.environ if environ is None else environ
+    return option or env.get("DEALERPOKER_SIGNING_KEY_FILE") or DEFAULT_SIGNING_KEY_FILE
 
 
 class SettingsError(DealerPokerError, ValueError):
@@ -50,6 +59,9 @@ class Settings:
     """How often the server runs the ledger audit (``dealerpoker audit-ledger``'s checks; the
     first run at start), logging each finding at ERROR; 0 turns it off."""
     run_migrations: bool = True
+    signing_key_file: str | None = None
+    """The deployment's Ed25519 key (PEM) that signs every record (``dealerpoker.server.signing``),
+    generated there at the first start if absent; None: a key drawn for this process alone."""
     operators: tuple[Operator, ...] = ()
     """The casinos that launch their players here (``serve --operators FILE``,
     ``$DEALERPOKER_OPERATORS``; ``server.operators``): none by default, every player a demo one."""
@@ -128,6 +140,8 @@ class Settings:
             values["operators"] = load_operators(env["DEALERPOKER_OPERATORS"], env)
         if "DEALERPOKER_LEDGER_AUDIT_INTERVAL" in env:
             values["ledger_audit_interval_seconds"] = float(_number(env, "DEALERPOKER_LEDGER_AUDIT_INTERVAL"))
+        if env.get("DEALERPOKER_SIGNING_KEY_FILE"):
+            values["signing_key_file"] = env["DEALERPOKER_SIGNING_KEY_FILE"]
         if env.get("DEALERPOKER_WITHOUT"):
             values["without"] = frozenset(name.strip() for name in env["DEALERPOKER_WITHOUT"].split(","))
         values.update(edge_settings_from_env(env))

@@ -11,8 +11,9 @@ from pydantic import Field
 from dealerpoker.fairness import CLIENT_SEED_MAX_LENGTH
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import Open, Strict
-from dealerpoker.server.fairness import FairnessService
+from dealerpoker.server.fairness import FairnessService, published_rules, published_rules_document
 from dealerpoker.server.services import Services
+from dealerpoker.server.signing import RecordSigner
 
 router = APIRouter(tags=["fairness"], dependencies=[Depends(reject_unknown_query)])
 
@@ -36,6 +37,8 @@ class RoundRecordOut(Open):
     fairness: dict[str, Any]
     deck: list[int]
     record_digest: str
+    signature: dict[str, str] = Field(description='{"algorithm": "ed25519", "key_id", "value"}: the '
+                                      "server's signature (GET /api/fairness/public-key)")
 
 
 async def fairness_service(request: Request) -> FairnessService:
@@ -65,10 +68,68 @@ async def put_client_seed(body: ClientSeedIn, fairness: FairnessDep, player: Pla
 @router.get("/api/rounds/{round_id}/record", response_model=RoundRecordOut,
             responses=error_responses(401, 403, 404, 409, 422))
 async def get_round_record(
-    round_id: Annotated[str, Path(max_length=40)], fairness: FairnessDep, player: PlayerDep
+    round_id: Annotated[str, Path(max_length=40)], fairness: FairnessDep, player: PlayerDep,
+    request: Request,
 ) -> JSONResponse:
-    """The full audit record of a settled round: check it with ``dealerpoker verify --round-file``."""
-    return JSONResponse(await fairness.record(player, round_id))
+    """The full audit record of a settled round, signed by the server: check it with
+    ``dealerpoker verify --round-file FILE --server URL``."""
+    return JSONResponse(signer_of(request).sign(await fairness.record(player, round_id)))
+
+
+class PublicKeyOut(Strict):
+    algorithm: str = Field(description='"ed25519"')
+    key_id: str = Field(description="the first 16 hex characters of the SHA-256 of the raw public key")
+    public_key: str = Field(description="the raw 32-byte Ed25519 public key, hex")
+    public_key_pem: str = Field(description="the same key as PEM (SubjectPublicKeyInfo)")
+
+
+class PublishedRules(Strict):
+    fingerprint: str = Field(description="SHA-256 of the document's canonical JSON (64 hex; 16 hex for "
+                                         "documents stored before issue 15)")
+    game: str
+    rules_version: str
+    published_at: str
+
+
+class PublishedRulesList(Strict):
+    rules: list[PublishedRules]
+
+
+class PublishedRulesDocument(PublishedRules):
+    document: dict[str, Any] = Field(description="the rules document as played (paytables, limits)")
+
+
+FingerprintPath = Annotated[str, Path(pattern="^[0-9a-f]{16}([0-9a-f]{48})?$",
+                                      description="a rules fingerprint, as records cite it")]
+
+
+def signer_of(request: Request) -> RecordSigner:
+    services: Services = request.app.state.services
+    return services.signer
+
+
+@router.get("/api/fairness/public-key", response_model=PublicKeyOut, responses=error_responses())
+async def get_public_key(request: Request) -> JSONResponse:
+    """The deployment's Ed25519 public key: every record the server hands out carries its
+    signature (``dealerpoker verify --public-key FILE`` or ``--server URL`` checks it)."""
+    return JSONResponse(signer_of(request).public_document())
+
+
+@router.get("/api/rules", response_model=PublishedRulesList, responses=error_responses())
+async def list_published_rules(request: Request) -> JSONResponse:
+    """Every rules document rounds are or were played under, by fingerprint: the approved rules.
+    A record whose rules are not among them fails ``dealerpoker verify --server URL``."""
+    services: Services = request.app.state.services
+    async with services.database.reading() as connection:
+        return JSONResponse({"rules": await published_rules(connection)})
+
+
+@router.get("/api/rules/{fingerprint}", response_model=PublishedRulesDocument, responses=error_responses(404))
+async def get_published_rules(fingerprint: FingerprintPath, request: Request) -> JSONResponse:
+    """One published rules document: its SHA-256 (the canonical JSON's) is the full fingerprint."""
+    services: Services = request.app.state.services
+    async with services.database.reading() as connection:
+        return JSONResponse(await published_rules_document(connection, fingerprint))
 
 
 def install_fairness_api(app: FastAPI, services: Services) -> None:

@@ -142,7 +142,8 @@ class RoundIn(Strict):
 
 class ActionIn(Strict):
     action: str = Field(max_length=32, examples=["bet"])
-    step: StrictInt | None = Field(
-        default=None, ge=1, le=100,
+    step: StrictInt = Field(
+        ge=1, le=100, examples=[1],
         description="the step this action is meant to be (the round's current len(steps)); "
-                    "a retry of a step that already happened returns the round unchanged")
+                    "required: a retry of a step that already happened returns the round unchanged, "
+                    "so a repeated request never moves money twice")

@@ -14,7 +14,7 @@ from dealerpoker.server.backoffice import search
 from dealerpoker.server.backoffice.deps import RoundVerifier, RoundViewer, services_of
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
-from dealerpoker.server.fairness import round_record
+from dealerpoker.server.fairness import approved_rules, round_record
 from dealerpoker.server.live.audit import table_round_record
 from dealerpoker.server.schema import ledger_entries, rounds
 from dealerpoker.server.services import Services
@@ -69,7 +69,8 @@ async def _record(services: Services, round_id: str) -> tuple[dict[str, Any], di
         table, _, number = round_id.rpartition("/")
         if table and number.isdigit():
             record = await table_round_record(connection, table, int(number))
-            return {"kind": "live", "round_id": round_id, "table_id": table, "number": int(number)}, record
+            return ({"kind": "live", "round_id": round_id, "table_id": table, "number": int(number)},
+                    None if record is None else services.signer.sign(record))
         row = (await connection.execute(select(rounds).where(rounds.c.id == round_id))).first()
         if row is None:
             raise NotFoundError(f"no round {round_id!r}")
@@ -79,7 +80,7 @@ async def _record(services: Services, round_id: str) -> tuple[dict[str, Any], di
                  "settled_at": row.settled_at, "rules_version": row.rules_version,
                  "rules_fingerprint": row.rules_fingerprint}
         record = await round_record(connection, row, services.games) if row.status == "settled" else None
-        return about, record
+        return about, None if record is None else services.signer.sign(record)
 
 
 @router.get("/round", responses=error_responses(401, 403, 404))
@@ -100,10 +101,13 @@ async def round_page(request: Request, _user: RoundViewer, round_id: RoundIdQuer
 @router.get("/round/verification", responses=error_responses(401, 403, 404, 409))
 async def verify(request: Request, _user: RoundVerifier, round_id: RoundIdQuery) -> dict[str, Any]:
     """Every check of the round's fairness record (``dealerpoker verify``), with the result."""
-    _about, record = await _record(services_of(request), round_id)
+    services = services_of(request)
+    _about, record = await _record(services, round_id)
     if record is None:
         return {"round_id": round_id, "verified": None, "findings": [],
                 "reason": "the round is not settled: its server seed is not revealed yet"}
-    findings = verify_record(record)
+    async with services.database.reading() as connection:
+        approved = await approved_rules(connection, str(record.get("rules_fingerprint")))
+    findings = verify_record(record, public_key=services.signer.public_key, approved_rules=approved)
     return {"round_id": round_id, "verified": all(f.ok for f in findings),
             "findings": [f.to_dict() for f in findings]}

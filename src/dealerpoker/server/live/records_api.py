@@ -44,6 +44,8 @@ class LiveRoundRecordOut(Open):
     seats: list[dict[str, Any]]
     ledger: list[dict[str, Any]]
     record_digest: str
+    signature: dict[str, str] = Field(description='{"algorithm": "ed25519", "key_id", "value"}: the '
+                                      "server's signature (GET /api/fairness/public-key)")
 
 
 class LiveRoundItem(Strict):
@@ -79,11 +81,13 @@ RecordsDep = Annotated[LiveRecords, Depends(_records)]
             responses=error_responses(401, 403, 404, 409, 422))
 async def get_live_round_record(
     table_id: Annotated[str, Path(max_length=40)], number: Annotated[int, Path(ge=1, le=2**62)],
-    records: RecordsDep, player: PlayerDep,
+    records: RecordsDep, player: PlayerDep, request: Request,
 ) -> JSONResponse:
-    """Your part of a settled live round: the table's seeds, deck, reveals and times, your bets,
-    decisions (with time and source), ledger transfers and settlement. 403 if you had no seat."""
-    return JSONResponse(await records.player_record(player, table_id, number))
+    """Your part of a settled live round, signed by the server: the table's seeds, deck, reveals
+    and times, your bets, decisions (with time and source), ledger transfers and settlement. 403
+    if you had no seat."""
+    services: Services = request.app.state.services
+    return JSONResponse(services.signer.sign(await records.player_record(player, table_id, number)))
 
 
 @router.get("/api/live-rounds", response_model=LiveRoundsOut, responses=error_responses(401, 422))

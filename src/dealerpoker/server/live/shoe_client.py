@@ -17,6 +17,7 @@ from urllib.parse import quote, urlsplit
 
 import websockets
 
+from dealerpoker.server import jsonin
 from dealerpoker.tables.shoe import Shoe
 
 #: Dealer-stream events that end a round.
@@ -60,7 +61,7 @@ async def run_shoe(url: str, key: str, shoe: Shoe, *, delay: float, rounds: int 
     async with websockets.connect(url, additional_headers={"Authorization": f"Bearer {key}"},
                                   open_timeout=30) as socket:
         async for raw in socket:
-            message = json.loads(raw)
+            message = jsonin.loads(raw)
             kind = message.get("type")
             outgoing: list[dict[str, Any]] = []
             if kind == "expect":

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 from sqlalchemy import insert
 
+from dealerpoker.server import jsonin
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.operators.config import Operator
@@ -89,9 +90,9 @@ def _answer(http_status: int, text: str) -> Answer:
     if http_status != 200:
         return Answer(None, detail=f"HTTP {http_status}")
     try:
-        document = json.loads(text)
-    except ValueError:
-        return Answer(None, detail="not JSON")
+        document = jsonin.loads(text)
+    except ValueError as error:  # jsonin.TooDeepError included
+        return Answer(None, detail=f"not JSON: {error}")
     status = document.get("status") if isinstance(document, dict) else None
     if status not in STATUSES:
         return Answer(None, detail=f"unknown status {status!r}")

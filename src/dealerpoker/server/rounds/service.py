@@ -173,18 +173,20 @@ class RoundService:
                                 f"({existing['id']}: {existing['game']} {existing['bets']})")
         return str(existing["view"])
 
-    async def act(self, player_id: str, round_id: str, action: str, *, step: int | None = None) -> ViewJSON:
+    async def act(self, player_id: str, round_id: str, action: str, *, step: int) -> ViewJSON:
         """The player's decision: debit its stake, apply it, credit the settlement if it ends the round.
 
-        ``step`` (optional) is the step number the client means this action to be; repeating a
-        request whose step already happened returns the round unchanged (a safe retry).
+        ``step`` is the step number the client means this action to be (the round's len(steps));
+        repeating a request whose step already happened returns the round unchanged (a safe
+        retry), so the same request never moves money twice. The write is taken only if the
+        round's steps are still as read, so of identical requests racing only one is a step.
         """
         read = await self.store.round_to_step(round_id)
         for _ in range(ATTEMPTS):
             try:
                 row = _owned_row(read, player_id, round_id)
                 steps = json.loads(row["steps"])
-                if step is not None and step != len(steps):
+                if step != len(steps):
                     aliases = self.engine_of(row).aliases
                     if 0 < step < len(steps) and aliases.get(action, action) == steps[step]["action"]:
                         return await self.get(player_id, round_id)

@@ -119,7 +119,7 @@ export class Api {
     return this.call("POST", "/api/rounds", { game, bets, idempotency_key: idempotencyKey });
   }
 
-  /** `step` (the round's len(steps)) makes a retry after a lost connection safe: no double action. */
+  /** `step` (the round's len(steps), required) makes a retry after a lost connection safe: no double action. */
   act(roundId, action, step) {
     return this.call("POST", `/api/rounds/${encodeURIComponent(roundId)}/actions`, { action, step });
   }

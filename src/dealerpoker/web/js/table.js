@@ -535,7 +535,7 @@ export class Table {
     const id = this.round.id;
     try {
       await this.request(async () => {
-        const view = await this.api.act(id, action, (this.round.steps ?? []).length || undefined);
+        const view = await this.api.act(id, action, this.round.steps.length);
         this.showRound(view);
         this.message(view.status === "settled" ? "Round settled." : `${actionTitle(action)}: next decision.`);
       });
