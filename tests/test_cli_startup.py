@@ -8,6 +8,7 @@ libraries a command has imported. `--help` needs none of them; `settle` needs th
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -32,11 +33,38 @@ def _loaded_by(*argv: str) -> set[str]:
     return set(report["loaded"]) & set(HEAVY)
 
 
+def test_importing_the_cli_imports_none_of_the_heavy_libraries() -> None:
+    probe = "import json, sys; import dealerpoker.cli; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stdout))
+    assert {m.split(".")[0] for m in loaded} & set(HEAVY) == set()
+    assert not any(m.startswith("dealerpoker.cli.") for m in loaded)  # no subcommand module
+
+
 def test_help_imports_none_of_the_heavy_libraries() -> None:
     assert _loaded_by("--help") == set()
+
+
+def test_help_imports_no_subcommand_module_yet_lists_every_command() -> None:
+    probe = PROBE.replace('"loaded": sorted({m.split(".")[0] for m in sys.modules})',
+                          '"loaded": sorted(m for m in sys.modules if m.startswith("dealerpoker.cli."))')
+    done = subprocess.run([sys.executable, "-c", probe, "--help"], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1])["loaded"] == []
+    shown = subprocess.run([sys.executable, "-c", "from dealerpoker.cli import main; main(['--help'])"],
+                           capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"}).stdout
+    from dealerpoker.cli import SUBCOMMANDS
+
+    for name, help_text in SUBCOMMANDS.items():
+        assert name in shown and help_text in shown
 
 
 def test_settle_imports_the_engine_but_not_numba_or_the_server() -> None:
     loaded = _loaded_by("settle", "texas-bonus", "--player", "As Kd", "--dealer", "Qh Qc", "--board",
                         "2c 7d 9h Js 3s", "--bet", "ante=100", "--actions", "bet,check,bet")
     assert loaded == {"numpy"}
+
+
+def test_advise_at_the_flop_and_turn_needs_no_numba() -> None:
+    """advise enumerates with numpy over the evaluator's tables: no numba to import or load."""
+    assert _loaded_by("advise", "casino-holdem", "--player", "As Kd", "--board", "2c 7d 9h") == {"numpy"}
+    assert _loaded_by("advise", "texas-bonus", "--player", "As Kd", "--board", "2c 7d 9h Js") == {"numpy"}

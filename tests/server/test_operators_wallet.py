@@ -102,7 +102,7 @@ def test_rounds_move_the_players_money_in_the_operators_ledger(
         assert opened.status_code == 200, opened.text
         view = opened.json()
         action = "call" if number % 2 else "fold"
-        view = player.post(f"/api/rounds/{view['id']}/actions", {"action": action}).json()
+        view = player.post(f"/api/rounds/{view['id']}/actions", {"action": action, "step": 1}).json()
         assert view["status"] == "settled"
         rounds.append(view["id"])
     drained(client, rounds, player)
@@ -152,7 +152,7 @@ def test_a_win_owed_is_pending_until_the_operator_takes_it(
     player = Launched(client, operator, "dan-" + str(time.monotonic_ns()))
     view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
     operator.set_faults(fail_rate=1.0)
-    settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold"})
+    settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold", "step": 1})
     assert settled.status_code == 200, settled.text  # a fold stakes nothing: no bet to refuse
     time.sleep(0.5)
     shown = player.get(f"/api/rounds/{view['id']}").json()
@@ -196,7 +196,8 @@ def play(player: Launched, rounds: int) -> list[str]:
     played = []
     for number in range(rounds):
         view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
-        player.post(f"/api/rounds/{view['id']}/actions", {"action": "call" if number % 2 else "fold"})
+        action = "call" if number % 2 else "fold"
+        player.post(f"/api/rounds/{view['id']}/actions", {"action": action, "step": 1})
         played.append(view["id"])
     return played
 

@@ -22,14 +22,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
-from dealerpoker.analysis.evaluation import ROYAL, board_holding_values
 from dealerpoker.cards import Card
 from dealerpoker.cards.encoding import card_to_index
 from dealerpoker.errors import InvalidHandError
-from dealerpoker.evaluator.categories import HandCategory
+from dealerpoker.evaluator import tables
+from dealerpoker.evaluator.categories import ROYAL_FLUSH_VALUE, HandCategory
 from dealerpoker.games.rules import CasinoHoldemRules, Rules, TexasBonusRules, starting_hand_class
 
 I64 = npt.NDArray[np.int64]
@@ -49,58 +48,72 @@ class Advice:
                 "deals": self.deals}
 
 
-@njit(cache=True)
-def completions(player: I64, board: I64, k: int, n: int, rank: I64, suit: I64,
-                qualifier: int) -> I64:
+def _hand_values(totals: I64, board_masks: I64, hole_masks: I64) -> I64:
+    """Values of 7-card hands ``[board, hole]`` from their summed card keys, by the evaluator's
+    lookup tables (:mod:`dealerpoker.evaluator.tables`); a flush from the rank masks of its
+    suit, ``board_masks[suit, board] | hole_masks[suit, hole]``."""
+    # "clip": a hole card on the board (the caller drops those hands) must not index out of range
+    key = totals + tables.SUIT_BIAS
+    slots = np.take(tables.HIGH_BASE_7, key >> tables.LOW_FIELD_BITS & tables.HIGH_FIELD, mode="clip")
+    slots += np.take(tables.LOW_INDEX, key & tables.LOW_FIELD, mode="clip")
+    values: I64 = np.take(tables.RANK_VALUES_7, slots, mode="clip").astype(np.int64)
+    flush = key & tables.FLUSH_CHECK
+    for suit in range(4):
+        on_board, in_hole = np.nonzero(flush & (1 << (tables.SUIT_SHIFT + 4 * suit + 3)))
+        if len(on_board):
+            mask = board_masks[suit, on_board] | hole_masks[suit, in_hole]
+            values[on_board, in_hole] = np.take(tables.FLUSH_VALUES, mask, mode="clip")
+    return values
+
+
+def completions(player: I64, board: I64, k: int, deck: DeckSpec, qualifier: int) -> I64:
     """Rows ``(turn, river, wins, losses, dealer_not_qualifying, player_value)`` for every
-    completion of the ``k``-card board (3: unordered turn/river pairs; 4: rivers, turn -1)."""
-    used = np.zeros(n, dtype=np.bool_)
-    used[player[0]] = used[player[1]] = True
-    for i in range(k):
-        used[board[i]] = True
-    free = np.empty(n, dtype=np.int64)
-    m = 0
-    for c in range(n):
-        if not used[c]:
-            free[m] = c
-            m += 1
-    rows = m * (m - 1) // 2 if k == 3 else m
-    out = np.empty((rows, 6), dtype=np.int64)
-    values = np.empty(n * (n - 1) // 2, dtype=np.int64)
-    counts = np.zeros(13, dtype=np.int64)
-    memo = np.empty(169, dtype=np.int64)
-    five = np.empty(5, dtype=np.int64)
-    for i in range(k):
-        five[i] = board[i]
-    a, b = min(player[0], player[1]), max(player[0], player[1])
-    row = 0
-    for i in range(m):
-        for j in range(i + 1, m) if k == 3 else range(i, i + 1):
-            if k == 3:
-                five[3], five[4] = free[i], free[j]
-            else:
-                five[4] = free[i]
-            board_holding_values(five, n, rank, suit, values, counts, memo)
-            pv = values[b * (b - 1) // 2 + a]
-            wins = losses = not_q = 0
-            for d1 in range(n):
-                if used[d1] or d1 == five[3] or d1 == five[4]:
-                    continue
-                for d0 in range(d1):
-                    if used[d0] or d0 == five[3] or d0 == five[4]:
-                        continue
-                    dv = values[d1 * (d1 - 1) // 2 + d0]
-                    if dv < pv:
-                        wins += 1
-                    elif dv > pv:
-                        losses += 1
-                    if dv < qualifier:
-                        not_q += 1
-            out[row, 0] = free[i] if k == 3 else -1
-            out[row, 1] = free[j] if k == 3 else free[i]
-            out[row, 2], out[row, 3], out[row, 4], out[row, 5] = wins, losses, not_q, pv
-            row += 1
-    return out
+    completion of the ``k``-card board (3: unordered turn/river pairs; 4: rivers, turn -1).
+
+    numpy over the evaluator's lookup tables, no numba (``advise`` starts in a fraction of a
+    second): every completed board against every dealer holding at once (a million hands at the
+    flop), each hand valued by its summed card keys."""
+    n = deck.size
+    cards = deck.global_array()
+    keys = tables.CARD_KEYS[cards]
+    bit = np.int64(1) << (cards >> 2)
+    suit_of = cards & 3
+
+    def masks(*chosen: I64) -> I64:
+        """Per suit, the rank mask of the cards ``chosen[0][x] + chosen[1][x] + ...``."""
+        total = np.zeros((4, len(chosen[0])), dtype=np.int64)
+        for c in chosen:
+            total += np.where(suit_of[c][None, :] == np.arange(4)[:, None], bit[c][None, :], 0)
+        return total
+
+    used = np.zeros(n, dtype=bool)
+    used[player] = True
+    used[board[:k]] = True
+    free = np.flatnonzero(~used).astype(np.int64)
+    m = len(free)
+    if k == 3:
+        ti, ri = np.triu_indices(m, 1)
+        completed = [free[ti], free[ri]]
+        turn = free[ti]
+    else:
+        ti = ri = np.arange(m)
+        completed = [free]
+        turn = np.full(m, -1, dtype=np.int64)
+    fixed = np.repeat(board[:k][:, None], len(ri), axis=1)
+    board_keys = keys[fixed].sum(axis=0) + sum(keys[c] for c in completed)
+    board_masks = masks(*fixed, *completed)
+    pv = _hand_values((board_keys + keys[player].sum())[:, None], board_masks,
+                      masks(player[:1], player[1:]))[:, 0]
+    da, db = np.triu_indices(m, 1)
+    dv = _hand_values(board_keys[:, None] + (keys[free[da]] + keys[free[db]])[None, :], board_masks,
+                      masks(free[da], free[db]))
+    # a dealer holding may not use the turn or the river
+    valid = ~((da[None, :] == ti[:, None]) | (da[None, :] == ri[:, None])
+              | (db[None, :] == ti[:, None]) | (db[None, :] == ri[:, None]))
+    wins = ((dv < pv[:, None]) & valid).sum(axis=1)
+    losses = ((dv > pv[:, None]) & valid).sum(axis=1)
+    not_q = ((dv < qualifier) & valid).sum(axis=1)
+    return np.stack([turn, free[ri], wins, losses, not_q, pv], axis=1).astype(np.int64)
 
 
 def _local(cards: Sequence[Card], deck: DeckSpec) -> I64:
@@ -126,7 +139,7 @@ def _texas_value(rows: I64, qualifier: int, x: int, y: int) -> int:
 
 def _categories(values: I64) -> I64:
     cats: I64 = values >> 20
-    cats[values == ROYAL] = 9
+    cats[values == ROYAL_FLUSH_VALUE] = 9
     return cats
 
 
@@ -154,7 +167,6 @@ def advise(rules: Rules, player: Sequence[Card], board: Sequence[Card] = (), *,
     play on that flop would have done); it changes the EVs, not the best action.
     """
     n = deck.size
-    rank, suit = deck.rank_array(), deck.suit_array()
     if isinstance(rules, TexasBonusRules):
         _check(player, board, (0, 3, 4))
         qualifier = int(rules.ante_qualifier)
@@ -166,15 +178,15 @@ def advise(rules: Rules, player: Sequence[Card], board: Sequence[Card] = (), *,
             return Advice("texas-bonus", "preflop", actions, _best(actions), 0)
         hole = _local(player, deck)
         if len(board) == 3:
-            rows = completions(hole, _local(board, deck), 3, n, rank, suit, 0)
+            rows = completions(hole, _local(board, deck), 3, deck, 0)
             deals = 2 * len(rows) * comb(n - 7, 2)
             actions = {"bet": Fraction(_texas_flop(rows, qualifier, 1), deals),
                        "check": Fraction(_texas_flop(rows, qualifier, 0), deals)}
             return Advice("texas-bonus", "flop", actions, _best(actions), deals)
         if turn_bet is None:
-            flop_rows = completions(hole, _local(board[:3], deck), 3, n, rank, suit, 0)
+            flop_rows = completions(hole, _local(board[:3], deck), 3, deck, 0)
             turn_bet = _texas_flop(flop_rows, qualifier, 1) > _texas_flop(flop_rows, qualifier, 0)
-        rows = completions(hole, _local(board, deck), 4, n, rank, suit, 0)
+        rows = completions(hole, _local(board, deck), 4, deck, 0)
         deals = len(rows) * comb(n - 7, 2)
         x = int(turn_bet)
         actions = {"bet": Fraction(_texas_value(rows, qualifier, x, 1), deals),
@@ -183,7 +195,7 @@ def advise(rules: Rules, player: Sequence[Card], board: Sequence[Card] = (), *,
     assert isinstance(rules, CasinoHoldemRules)
     _check(player, board, (3,))
     qualifier = (1 << 20) | (int(rules.dealer_qualifier_rank) << 16)
-    rows = completions(_local(player, deck), _local(board, deck), 3, n, rank, suit, qualifier)
+    rows = completions(_local(player, deck), _local(board, deck), 3, deck, qualifier)
     dealers = comb(n - 7, 2)
     deals = len(rows) * dealers
     ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)

@@ -4,6 +4,11 @@ Each subcommand lives in its own module (``operator-demo`` in ``operator_demo``)
 ``register(subparsers)``; the module sets
 ``func`` on its parser, which receives the parsed namespace and returns the exit status.
 Bad input exits with status 2 and a one-line message naming the problem.
+
+Start-up is kept short: only the chosen subcommand's module is imported, and ``dealerpoker
+--help`` imports none (it lists :data:`SUBCOMMANDS`' one-line help). The subcommand modules
+import numpy, numba, the server and the database drivers inside the functions that need them,
+so ``import dealerpoker.cli`` and ``dealerpoker settle`` load none of them.
 """
 
 from __future__ import annotations
@@ -16,23 +21,39 @@ from collections.abc import Sequence
 from dealerpoker import __version__
 from dealerpoker.errors import DealerPokerError
 
-SUBCOMMANDS = (
-    "serve", "settle", "analyze", "advise", "simulate", "verify", "export", "report", "shoe", "admin",
-    "audit-ledger", "operator-demo", "reconcile",
-)  # fmt: skip
+#: Each subcommand and its one-line help (its module's parser uses the same text).
+SUBCOMMANDS = {
+    "serve": "run the game server",
+    "settle": "settle a given deal",
+    "analyze": "exact house edge, return table and optimal strategy",
+    "advise": "exact EV of each action at a decision",
+    "simulate": "Monte Carlo check of the exact figures",
+    "verify": "verify a provably fair deal and a round record",
+    "export": "export round records (JSONL)",
+    "report": "daily operator report",
+    "shoe": "a simulated card shoe dealing at a studio table",
+    "admin": "back-office staff accounts",
+    "audit-ledger": "check the ledger's invariants on a database",
+    "operator-demo": "run the reference operator (a casino's seamless wallet, with faults)",
+    "reconcile": "an operator's wallet transactions of a day, with a summary per currency",
+}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command's parser; with ``command``, only that subcommand (its module alone is imported)."""
+    """The command's parser; with ``command``, only that subcommand (its module alone is imported);
+    without, every subcommand's name and help and no module imported (``--help``, a bad name)."""
     parser = argparse.ArgumentParser(
         prog="dealerpoker",
         description="Casino poker against the dealer: Texas Hold'em Bonus and Casino Hold'em.",
     )
     parser.add_argument("--version", action="version", version=f"dealerpoker {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in SUBCOMMANDS if command is None else (command,):
-        module = importlib.import_module(f"dealerpoker.cli.{name.replace('-', '_')}")
-        module.register(subparsers)
+    if command is None:
+        for name, help_text in SUBCOMMANDS.items():
+            subparsers.add_parser(name, help=help_text)
+        return parser
+    module = importlib.import_module(f"dealerpoker.cli.{command.replace('-', '_')}")
+    module.register(subparsers)
     return parser
 
 

@@ -13,12 +13,13 @@ import argparse
 import asyncio
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli._records import add_database_option
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "admin", help="back-office staff accounts",
+        "admin", help=SUBCOMMANDS["admin"],
         description="Manage the staff accounts of the back office (/admin/ in the browser).")
     commands = parser.add_subparsers(dest="admin_command", metavar="ACTION", required=True)
     create = commands.add_parser("create-user", help="create a staff account; prints its one-time password")

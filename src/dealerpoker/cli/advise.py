@@ -9,12 +9,13 @@ from fractions import Fraction
 from typing import Any
 
 from dealerpoker.cards import parse_cards
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli.analyze import add_rules_arguments, cached_analysis, rules_from
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "advise", help="exact EV of each action at a decision",
+        "advise", help=SUBCOMMANDS["advise"],
         description="Exact EV (per unit ante, whole round) of each legal action, and the best.")
     add_rules_arguments(parser)
     parser.add_argument("--player", required=True, help='the two hole cards, e.g. "As Kd"')

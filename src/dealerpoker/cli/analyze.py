@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dealerpoker.cards import RANK_CHARS
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import GAMES, Rules, load_rules
 
 
@@ -44,7 +45,7 @@ def cached_analysis(rules: Rules, *, use_cache: bool = True, deck: str | None = 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "analyze", help="exact house edge, return table and optimal strategy",
+        "analyze", help=SUBCOMMANDS["analyze"],
         description="Exact analysis under optimal strategy, per unit of ante, by enumerating every deal.")
     add_rules_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")

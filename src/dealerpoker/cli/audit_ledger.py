@@ -20,12 +20,13 @@ import json
 import sys
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli._records import add_database_option
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "audit-ledger", help="check the ledger's invariants on a database",
+        "audit-ledger", help=SUBCOMMANDS["audit-ledger"],
         description="Check the double-entry ledger: balances sum to zero in each currency, every "
                     "transaction balances and stays in one currency, stored balances equal their "
                     "entries, none is negative. Exit 1 on any finding (each printed), 2 when the "

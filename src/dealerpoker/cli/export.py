@@ -19,12 +19,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli._records import add_database_option, read_records, time_range
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "export", help="export round records (JSONL)",
+        "export", help=SUBCOMMANDS["export"],
         description="Write the audit record of every round (solo and live table rounds) settled in "
                     "[--since, --until) as JSON lines.",
     )

@@ -8,12 +8,13 @@ import socket
 import sys
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.errors import DealerPokerError
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "operator-demo", help="run the reference operator (a casino's seamless wallet, with faults)",
+        "operator-demo", help=SUBCOMMANDS["operator-demo"],
         description="A casino's side of the seamless-wallet protocol: signed POST /balance, /bet, /win, "
                     "/rollback on its own SQLite ledger, fault injection, and a casino page (GET /) that "
                     "launches dealerpoker sessions into an iframe. Its administration (the page, /launch, "

@@ -15,12 +15,13 @@ import asyncio
 import json
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli._records import add_database_option
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "reconcile", help="an operator's wallet transactions of a day, with a summary per currency",
+        "reconcile", help=SUBCOMMANDS["reconcile"],
         description="List an operator's seamless-wallet transactions created on a UTC day (round, "
                     "amount, status, attempts) and a summary per currency: bets, wins, rollbacks, "
                     "pending, net (docs/operators.md#reconciliation).")

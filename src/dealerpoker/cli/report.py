@@ -17,13 +17,14 @@ import argparse
 import json
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli._records import add_database_option, read_records, time_range
 from dealerpoker.fairness.report import render_report, report_json, summarize
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "report", help="daily operator report",
+        "report", help=SUBCOMMANDS["report"],
         description="Rounds, stakes, returns and hold per game and field (solo and live rounds) for one "
                     "UTC day or a time range, with each field's actual return against its exact RTP.",
     )

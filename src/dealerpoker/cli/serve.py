@@ -11,6 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
@@ -25,7 +26,7 @@ from dealerpoker.server.settings import (
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "serve", help="run the game server",
+        "serve", help=SUBCOMMANDS["serve"],
         description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
                     "Migrations run on start.",
     )

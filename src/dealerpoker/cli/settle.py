@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from dealerpoker.cards import Card, parse_cards
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.errors import BetLimitError, IllegalActionError, InvalidHandError, InvalidRulesError
 from dealerpoker.games import GAMES, get_game, load_rules
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "settle",
-        help="settle a given deal",
+        help=SUBCOMMANDS["settle"],
         description="Play a given deal with the given bets and decisions, and print its settlement.",
     )
     parser.add_argument("game", choices=GAMES, help="which game")

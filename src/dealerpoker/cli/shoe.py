@@ -17,13 +17,15 @@ import secrets
 import sys
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
+
 KEY_ENV = "DEALERPOKER_DEALER_KEY"
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "shoe",
-        help="a simulated card shoe dealing at a studio table",
+        help=SUBCOMMANDS["shoe"],
         description="Deal a shuffled deck at a studio table (dealing = \"studio\") over its dealer "
         "WebSocket, in the order the table asks for the cards, with configurable delays, misreads "
         "(a wrong card, voided, then the right one) and misdeals.",

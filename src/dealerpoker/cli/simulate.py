@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.cli._progress import ProgressBar
 from dealerpoker.cli.analyze import add_rules_arguments, cached_analysis, rules_from
@@ -14,7 +15,7 @@ from dealerpoker.cli.analyze import add_rules_arguments, cached_analysis, rules_
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "simulate", help="Monte Carlo check of the exact figures",
+        "simulate", help=SUBCOMMANDS["simulate"],
         description="Play random rounds through the same rules; mean net per ante with a 95% CI.")
     add_rules_arguments(parser)
     parser.add_argument("--rounds", type=int, required=True)

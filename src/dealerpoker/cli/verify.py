@@ -26,6 +26,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dealerpoker.cli import SUBCOMMANDS
+
 if TYPE_CHECKING:
     from dealerpoker.fairness.verify import Finding
 
@@ -35,7 +37,7 @@ _DEAL_OPTIONS = ("server_seed", "commitment", "client_seed", "nonce")
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "verify",
-        help="verify a provably fair deal and a round record",
+        help=SUBCOMMANDS["verify"],
         description="Recompute the commitment and the deck from the revealed seed; with a round record "
         "(GET /api/rounds/{id}/record, a live round's GET /api/tables/{id}/rounds/{n}/record, or "
         "`dealerpoker export`), also check the dealt cards, replay and re-settle the round (every seat of "

@@ -33,8 +33,9 @@ log = logging.getLogger("dealerpoker.operators")
 
 BACKOFF_SECONDS = 0.2
 MAX_BACKOFF_SECONDS = 30.0
-ORPHAN_BET_SECONDS = 60.0
-"""A bet still ``sending`` this long after it was written belongs to no running step."""
+ORPHAN_BET_SECONDS = 10.0
+"""A bet still ``sending`` this long after its call's timeout belongs to no running step (its
+process died). Taking one too early is safe: the step that would confirm it then refuses."""
 BATCH = 200
 CONCURRENT = 16
 
@@ -98,7 +99,8 @@ class Outbox:
 
     async def sweep(self) -> int:
         """Turn bets orphaned by a dead process into rollbacks owed."""
-        cutoff = timestamp(self.clock() - timedelta(seconds=ORPHAN_BET_SECONDS))
+        longest = max((operator.wallet_timeout_seconds for operator in self.operators.values()), default=0.0)
+        cutoff = timestamp(self.clock() - timedelta(seconds=longest + ORPHAN_BET_SECONDS))
         async with self.database.reading() as connection:
             found = await connection.execute(
                 select(wallet_transactions.c.transaction_id)

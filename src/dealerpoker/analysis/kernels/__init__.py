@@ -1,0 +1,28 @@
+"""The solver's numba kernels: per-board holding statistics, then the games' passes up the tree.
+
+The kernels by concern: :mod:`.board` (stage 1, per canonical river board), :mod:`.tree` (card
+sets' numbers, stabilisers and orbits, shared by the passes), :mod:`.texas` and :mod:`.casino`
+(stage 2, each game's pass up the tree). Numba caches each module's compiled code on disk
+(``__pycache__``) and revalidates it by that module's own file only: after changing a helper
+in :mod:`.tree`, delete the cached ``*.nbi``/``*.nbc`` files of its callers.
+"""
+
+from dealerpoker.analysis.kernels.board import (
+    BELOW_QUALIFIER,
+    CATEGORY_OF_CODE,
+    QUALIFIES,
+    board_stats,
+)
+from dealerpoker.analysis.kernels.casino import (
+    CASINO_K,
+    STRATEGY_CLASSES,
+    casino_flops,
+    five_card_class_counts,
+    flop_situation_class,
+    situation_classes,
+)
+from dealerpoker.analysis.kernels.texas import TEXAS_K, texas_flops, texas_turns
+
+__all__ = ["BELOW_QUALIFIER", "CASINO_K", "CATEGORY_OF_CODE", "QUALIFIES", "STRATEGY_CLASSES", "TEXAS_K",
+           "board_stats", "casino_flops", "five_card_class_counts", "flop_situation_class",
+           "situation_classes", "texas_flops", "texas_turns"]

@@ -1,0 +1,161 @@
+"""Texas Hold'em Bonus up the tree: per canonical turn over rivers (the river decision), then per
+canonical flop over turns (the turn decision and every figure's sums per starting-hand class)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE
+from dealerpoker.analysis.kernels.tree import (
+    cards_off_flop,
+    index_with,
+    local_cards,
+    orbit_size,
+    pair_numbers,
+    stabiliser,
+)
+
+I64 = npt.NDArray[np.int64]
+U16 = npt.NDArray[np.uint16]
+U8 = npt.NDArray[np.uint8]
+I32 = npt.NDArray[np.int32]
+
+TEXAS_K = 21   # per (flop, class) sums, see texas_flops
+
+
+@njit(cache=True, parallel=True)
+def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
+                river_cards: I64, card_perm: I64, pair_perm: I32, word: U16, low: U8,
+                qualifier_category: int, sums: U16, river_bet: npt.NDArray[np.int8]) -> None:
+    """Per canonical turn and holding: ``sums[turn, pair]`` = wins, losses, and wins with the
+    ante paying, summed over every river and dealer holding; ``river_bet`` = wins > losses."""
+    n_pairs = n_cards * (n_cards - 1) // 2
+    n_rem = n_cards - 4
+    pair_of = pair_numbers(n_cards)
+    for row_t in prange(len(turns)):
+        four = turns[row_t]
+        group = np.empty(card_perm.shape[0], dtype=np.int64)
+        n_group = stabiliser(four, card_perm, group)
+        rem = np.empty(n_rem, dtype=np.int64)
+        k = 0
+        for c in range(n_cards):
+            if c != four[0] and c != four[1] and c != four[2] and c != four[3]:
+                rem[k] = c
+                k += 1
+        acc = np.zeros((n_pairs, 3), dtype=np.int64)
+        board = np.empty(5, dtype=np.int64)
+        off = np.empty(n_cards - 5, dtype=np.int64)
+        local = np.empty(n_cards - 5, dtype=np.int64)
+        for ri in range(n_rem):
+            r = rem[ri]
+            size = orbit_size(r, -1, card_perm, group, n_group)
+            if size == 0:
+                continue
+            index = index_with(four, r, binom)
+            row = river_id[index]
+            board[:4] = four
+            board[4] = r
+            n_off = local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards, off, local)
+            for j in range(n_off):
+                b, lb = off[j], local[j]
+                for i in range(j):
+                    h = pair_of[local[i], lb]
+                    s = np.int64(word[row, h])
+                    w = s & 1023
+                    p = b * (b - 1) // 2 + off[i]
+                    acc[p, 0] += size * w
+                    acc[p, 1] += size * ((s >> 14) << 8 | np.int64(low[row, h]))
+                    if CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category:
+                        acc[p, 2] += size * w
+        for j in range(n_rem):
+            for i in range(j):
+                p = rem[j] * (rem[j] - 1) // 2 + rem[i]
+                total = np.zeros(3, dtype=np.int64)
+                for g in range(n_group):
+                    image = pair_perm[group[g], p]
+                    total += acc[image]
+                for x in range(3):
+                    sums[row_t, p, x] = np.uint16(total[x] // n_group)
+                river_bet[row_t, p] = 1 if total[0] > total[1] else 0
+
+
+@njit(cache=True, parallel=True)
+def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I64, card_perm: I64,
+                pair_perm: I32, sums: U16, class_of_pair: I64, out: I64,
+                flop_bet: npt.NDArray[np.int8], flop_ev: I64) -> None:
+    """Texas Hold'em Bonus after the pre-flop bet, for every canonical flop.
+
+    ``out[f, class]``: 0 sum of net results, 1 sum of squares, 2 situations (holding, flop),
+    3 turn bets, 4 river bets (per turn situation), then for (turn bet x, river bet y) at
+    ``5 + 4 * (2x + y)``: wins with the ante paying, wins with the ante pushing, losses,
+    turn situations. ``flop_bet[f, pair]``: the turn decision; ``flop_ev`` its summed net.
+    """
+    n_pairs = n_cards * (n_cards - 1) // 2
+    n_rem = n_cards - 3
+    turns = n_cards - 5
+    for f in prange(len(flops)):
+        flop = flops[f]
+        group = np.empty(card_perm.shape[0], dtype=np.int64)
+        n_group = stabiliser(flop, card_perm, group)
+        rem = cards_off_flop(flop, n_cards, n_rem)
+        acc = np.zeros((n_pairs, 7), dtype=np.int64)  # A_W, A_L, A_Wq, B_W, B_L, B_Wq, n_y
+        for ti in range(n_rem):
+            t = rem[ti]
+            size = orbit_size(t, -1, card_perm, group, n_group)
+            if size == 0:
+                continue
+            index = index_with(flop, t, binom)
+            row = turn_id[index]
+            perm = pair_perm[turn_perm[index]]
+            for bi in range(n_rem):
+                if bi == ti:
+                    continue
+                b = rem[bi]
+                for ai in range(bi):
+                    if ai == ti:
+                        continue
+                    p = b * (b - 1) // 2 + rem[ai]
+                    q = perm[p]
+                    sw, sl = np.int64(sums[row, q, 0]), np.int64(sums[row, q, 1])
+                    swq = np.int64(sums[row, q, 2])
+                    acc[p, 0] += size * sw
+                    acc[p, 1] += size * sl
+                    acc[p, 2] += size * swq
+                    if sw > sl:
+                        acc[p, 3] += size * sw
+                        acc[p, 4] += size * sl
+                        acc[p, 5] += size * swq
+                        acc[p, 6] += size
+        total = np.zeros(7, dtype=np.int64)
+        for bi in range(n_rem):
+            b = rem[bi]
+            for ai in range(bi):
+                p = b * (b - 1) // 2 + rem[ai]
+                total[:] = 0
+                for g in range(n_group):
+                    total += acc[pair_perm[group[g], p]]
+                aw, al, awq, bw, bl, bwq, ny = total // n_group
+                cw, cl, cwq = aw - bw, al - bl, awq - bwq
+                x = 1 if aw > al else 0
+                net = 2 * aw + awq - 3 * al + x * (aw - al) + (bw - bl)
+                square = (cw * (2 + x) ** 2 + bw * (3 + x) ** 2 + cwq * (5 + 2 * x) + bwq * (7 + 2 * x)
+                          + cl * (3 + x) ** 2 + bl * (4 + x) ** 2)
+                flop_bet[f, p] = x
+                flop_ev[f, p] = net
+                o = out[f, class_of_pair[p]]
+                o[0] += net
+                o[1] += square
+                o[2] += 1
+                o[3] += x
+                o[4] += ny
+                s0 = 5 + 8 * x
+                o[s0] += cwq
+                o[s0 + 1] += cw - cwq
+                o[s0 + 2] += cl
+                o[s0 + 3] += turns - ny
+                o[s0 + 4] += bwq
+                o[s0 + 5] += bw - bwq
+                o[s0 + 6] += bl
+                o[s0 + 7] += ny
