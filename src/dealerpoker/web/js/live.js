@@ -431,7 +431,7 @@ export class LiveTable {
     if (settlement) {
       const net = settlement.net;
       const qualification = qualificationText(settlement);
-      this.el.result.replaceChildren(
+      this.el.result.replaceChildren(...[
         h("p.result__headline", { id: "result-headline" }, resultHeadline(settlement, sides)),
         h("p.result__amount", { id: "result-net", dataset: { net } }, `${net > 0 ? "+" : ""}${formatMoney(net)}`),
         qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
@@ -439,7 +439,7 @@ export class LiveTable {
         this.recordUrl ? h("button.btn.btn--small", {
           type: "button", id: "verify-round",
           onclick: () => { this.el.rules.hidden = true; this.history.openRecord({ record: this.recordUrl }); },
-        }, "VERIFY THIS ROUND") : null);
+        }, "VERIFY THIS ROUND") : null].filter(Boolean)); // replaceChildren would write "null"
     }
     const fairness = state.fairness;
     this.el.fair.textContent = state.dealing === "studio" ? (state.round ? `Round ${state.round} · ${STUDIO_NOTE}` : STUDIO_NOTE)
@@ -452,7 +452,9 @@ export class LiveTable {
   }
 
   drawStack(container, amount) {
-    container.replaceChildren(...stackFor(amount, this.config.chips).map((chip, level) => {
+    const chips = stackFor(amount, this.config.chips);
+    container.style.setProperty("--n", String(Math.max(1, chips.length - 1))); // a tall stack packs closer
+    container.replaceChildren(...chips.map((chip, level) => {
       const index = this.config.chips.indexOf(chip);
       return h("span.chip.chip--stacked", {
         style: `--level:${level}`, dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] ?? "plaque" },
