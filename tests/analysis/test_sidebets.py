@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from dealerpoker.analysis.sidebets import aa_house_edge_settled_on_fold, bonus_side_bet, five_card_counts
 from dealerpoker.evaluator.categories import HandCategory as C
 from dealerpoker.games.rules import load_rules
@@ -43,3 +45,18 @@ def test_bonus_both_aces_line_adds_the_dealer_aces_chance() -> None:
     both = Fraction(bonus_side_bet(rules)["bonus"]["exact"])
     # Player A-A (6/1326), dealer the other two aces (1 of C(50,2) = 1225): 500 instead of 30.
     assert plain - both == Fraction(6, 1326) * Fraction(1, 1225) * (500 - 30)
+
+
+@pytest.mark.parametrize("deck", ["23456Ax3", "23456789TJQKAx4"])
+def test_five_card_counts_over_canonical_boards_equal_every_board(deck: str) -> None:
+    """The solver counts the five-card classes over the canonical boards, weighted."""
+    from dealerpoker.analysis import kernels
+    from dealerpoker.analysis.deck import DeckSpec
+    from dealerpoker.analysis.sidebets import five_card_class_counts
+    from dealerpoker.analysis.symmetry import build_symmetry
+
+    spec = DeckSpec.parse(deck)
+    rivers = build_symmetry(spec).rivers
+    weighted = kernels.five_card_class_counts(rivers.cards, rivers.weight, spec.rank_array(),
+                                              spec.suit_array())
+    assert weighted.tolist() == five_card_class_counts(spec).tolist()

@@ -4,7 +4,7 @@ thread with live tables (WebSockets)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from typing import Any
 
 import httpx
@@ -24,10 +24,17 @@ def edge_app(**settings: Any) -> Any:
 @asynccontextmanager
 async def client(app: Any, address: str = "127.0.0.1") -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client of ``app`` (running, with its lifespan) from ``address``."""
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app, client=(address, 40000))
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            yield http
+    async with clients(app, address) as (http,):
+        yield http
+
+
+@asynccontextmanager
+async def clients(app: Any, *addresses: str) -> AsyncIterator[tuple[httpx.AsyncClient, ...]]:
+    """A client from each address, of one running ``app``."""
+    async with app.router.lifespan_context(app), AsyncExitStack() as stack:
+        yield tuple([await stack.enter_async_context(httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app, client=(address, 40000)), base_url="http://testserver"))
+            for address in addresses])
 
 
 async def session(http: httpx.AsyncClient) -> dict[str, Any]:
@@ -38,10 +45,12 @@ async def session(http: httpx.AsyncClient) -> dict[str, Any]:
 
 
 @contextmanager
-def live_edge_server(database_url: str, **settings: Any) -> Iterator[tuple[str, Any]]:
+def live_edge_server(database_url: str, *, extra_tables: str = "", **settings: Any
+                     ) -> Iterator[tuple[str, Any]]:
     """``(base_url, app)``: the app with the live tables ``texas-fast`` and ``casino-fast`` and
     the studio tables ``studio-texas`` and ``studio-casino``."""
-    tables = parse_tables((FAST_TABLES + STUDIO_TABLES).format(betting=15, decision=10, pause=5))
+    timers = {"betting": 15, "decision": 10, "pause": 5}
+    tables = parse_tables((FAST_TABLES + STUDIO_TABLES + extra_tables).format(**timers))
     app = create_app(Settings(database_url=database_url, **settings),
                      extensions=[live_extension(LiveSettings(tables))])
     with serving(app, ws="websockets-sansio") as server:

@@ -39,14 +39,44 @@ def test_unusable_file_is_one_line_and_exit_2(
     assert len(lines) == 1 and lines[0].startswith(f"dealerpoker verify: error: {path}: "), captured.err
 
 
+COMMAND = str(Path(sys.executable).with_name("dealerpoker"))
+
+
+def run_verify(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`dealerpoker verify` as a user runs it: a process of its own."""
+    return subprocess.run([COMMAND, "verify", *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
 def test_deep_nesting_in_a_fresh_process_prints_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     path.write_text("[" * 100_000 + "]" * 100_000)
-    command = str(Path(sys.executable).with_name("dealerpoker"))
-    done = subprocess.run([command, "verify", "--round-file", str(path)], capture_output=True, text=True,
-                          timeout=60)
+    done = run_verify("--round-file", str(path))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "nested deeper than" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["deep.json", "nan.json", "infinity.json", "array.json", "null.json"])
+def test_unusable_input_as_a_user_runs_it(name: str, tmp_path: Path) -> None:
+    """The reported cases, in a process of its own, from a file and from standard input."""
+    path = tmp_path / name
+    path.write_text(UNUSABLE[name])
+    from_stdin = run_verify("--round-file", "-", stdin=UNUSABLE[name])
+    for done in (run_verify("--round-file", str(path)), from_stdin):
+        assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("dealerpoker verify: error: ")
+        assert "Traceback" not in done.stderr
+
+
+def test_an_export_with_bad_lines_as_a_user_runs_it(tmp_path: Path) -> None:
+    good = [play_record(nonce=n, round_id=f"r-{n}") for n in range(2)]
+    export = tmp_path / "export.jsonl"
+    export.write_text("\n".join([json.dumps(good[0]), "[" * 5000 + "]" * 5000, json.dumps(good[1]),
+                                 '{"nonce": Infinity}']) + "\n")
+    done = run_verify("--round-file", str(export))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "round r-0: VERIFIED" in done.stdout and "round r-1: VERIFIED" in done.stdout
+    assert [line.split(": ")[3] for line in done.stderr.splitlines()] == ["line 2", "line 4"]
+    assert "Traceback" not in done.stderr
 
 
 def test_bad_lines_of_an_export_are_numbered_and_the_rest_checked(

@@ -171,3 +171,27 @@ def test_records_made_before_issue_15_still_read_with_their_64_bit_fingerprint(d
     assert all(f.ok for f in verify_record(legacy))
     unsigned = [f.subject for f in verify_record(legacy, public_key=bytes(32)) if not f.ok]
     assert unsigned == ["signature"]
+
+
+def test_export_signs_every_record_with_the_deployments_key(deployment: Any) -> None:
+    url, key, folder = deployment
+    settled_casino_record(url)
+    database = f"sqlite:///{folder}/casino.db"
+    signed = folder / "export.jsonl"
+    done = subprocess.run([COMMAND, "export", "--since", "2000-01-01", "--database", database,
+                           "--signing-key", str(key), "--output", str(signed)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in signed.read_text().splitlines()]
+    assert lines and all(line["signature"]["algorithm"] == "ed25519" for line in lines)
+    checked = verify("--round-file", str(signed), "--server", url)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count(": VERIFIED") == len(lines) and "NOTE" not in checked.stdout
+
+    unsigned = folder / "unsigned.jsonl"
+    done = subprocess.run([COMMAND, "export", "--since", "2000-01-01", "--database", database,
+                           "--signing-key", str(folder / "no-such.key"), "--output", str(unsigned)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "records written unsigned" in done.stderr
+    refused = verify("--round-file", str(unsigned), "--server", url)
+    assert refused.returncode == 1 and "the record is not signed" in refused.stdout

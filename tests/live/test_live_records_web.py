@@ -44,6 +44,8 @@ def test_my_rounds_replays_a_live_round_and_verifies_it_in_the_browser(
         result = replay.locator("[data-verify-result='audit-t/1']")
         assert result.get_attribute("data-ok") == "true", result.inner_text()
         assert "showdown reveal" in result.inner_text()
+        assert "signature: signed by the server's key" in result.inner_text()  # issue 15 defect 9
+        assert "published rules: the rules are the ones the server publishes" in result.inner_text()
         context.close()
     assert errors == []
 

@@ -88,3 +88,63 @@ def test_a_launch_from_the_casino_opens_a_session_of_its_player(both: Both, targ
         assert page.headers.get("X-Frame-Options") is None
     status, session = both.post_game("/api/session", {"launch": launched["launch_token"]})
     assert status == 200 and session["token"], session
+
+
+def shown_money(minor: int) -> str:
+    """123450 -> '1,234.50', as the table shows amounts."""
+    return f"{minor // 100:,}.{minor % 100:02d}"
+
+
+@pytest.mark.browser
+def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
+        browser: Any, both: Both) -> None:
+    """The README's walkthrough in Chromium: the casino's page, Play, a Casino Hold'em round dealt and
+    raised inside its iframe; the table's balance, the casino page's and the casino's ledger agree."""
+    operator = both.operator
+    operator.create_player("walker", "EUR", 100_000)
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(operator.url + "/")
+        page.wait_for_selector("#player option[value=walker]", state="attached")
+        page.select_option("#player", "walker")
+        page.select_option("#target", "game:casino-holdem")
+        page.click("#play")
+        page.wait_for_function("document.querySelector('#game').src.includes('launch=')")
+        game = page.locator("#game").element_handle().content_frame()
+        assert game is not None
+
+        def idle() -> None:
+            ready = ("window.dealerpokerTable && !window.dealerpokerTable.busy "
+                     "&& document.querySelector('#balance').textContent !== '—'")
+            game.wait_for_function(ready, timeout=60_000)
+
+        game.wait_for_selector(".chip-tray .chip", timeout=60_000)
+        idle()
+        assert game.locator("#balance").inner_text() == shown_money(100_000)
+        game.locator(".chip-tray .chip[data-chip='500']").click()
+        spot = game.locator(".spot[data-field='ante']")
+        box = spot.bounding_box()
+        assert box
+        spot.click(position={"x": box["width"] / 2, "y": box["height"] * 0.12})
+        game.locator("#deal").click()
+        idle()
+        game.locator("#controls [data-action='raise']").click()
+        idle()
+        settled = operator.transactions("walker")
+        assert [(row["kind"], row["amount"]) for row in settled][:2] == [("bet", 500), ("bet", 1_000)]
+        for _ in range(100):  # the round's win (or the zero win closing it) reaches the casino after it
+            if any(row["kind"] == "win" for row in operator.transactions("walker")):
+                break
+            page.wait_for_timeout(100)
+        ledger = operator.balance("walker")
+        won = sum(row["amount"] for row in operator.transactions("walker") if row["kind"] == "win")
+        assert ledger == 100_000 - 1_500 + won
+        page.wait_for_function(f"document.querySelector('#balances').textContent.includes('{ledger} EUR')")
+        game.locator("#new-game").click()  # the next round's table shows the casino's balance
+        idle()
+        assert game.locator("#balance").inner_text() == shown_money(ledger)
+    finally:
+        page.close()
+    assert errors == []

@@ -223,7 +223,7 @@ def test_unknown_paths_and_methods_are_json_errors(client: TestClient) -> None:
 def test_web_page_docs_and_health_are_served(client: TestClient) -> None:
     index = client.get("/")
     assert index.status_code == 200 and "<html" in index.text.lower()
-    assert client.get("/docs").status_code == 200
+    assert client.get("/docs").status_code == 404  # off by default (Settings.docs; tests/hardening)
     assert "/api/rounds" in client.get("/openapi.json").json()["paths"]
     assert client.get("/healthz").json() == {"status": "ok"}
 

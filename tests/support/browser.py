@@ -15,6 +15,26 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
+def _wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: float | None = None,
+                       polling: Any = None) -> Any:
+    """``Page.wait_for_function`` by polling ``page.evaluate``: Playwright's own evaluates the
+    predicate with ``eval`` inside the page, which the server's Content-Security-Policy
+    (``script-src 'self'``, no ``'unsafe-eval'``) refuses; ``evaluate`` goes through the
+    DevTools protocol, outside the page's policy. So the pages are tested under their real CSP."""
+    import time
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeoutError(f"wait_for_function: {expression!r} not true within the timeout")
+        page.wait_for_timeout(50)
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
     """A headless Chromium (Playwright ``Browser``), or a skip naming what is missing."""
@@ -24,6 +44,9 @@ def chromium() -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("browser tests: the playwright package is not installed (pip install -e '.[test]')")
+    from playwright.sync_api import Page
+
+    Page.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:

@@ -39,6 +39,36 @@ def page_errors() -> list[str]:
     return []
 
 
+ROUTED_ORIGIN = "http://127.0.0.1:9"  # never contacted: the router answers; 127.0.0.1 is a secure context
+
+
+@pytest.fixture
+def routed_page(browser: Any, page_errors: list[str]) -> Iterator[Any]:
+    """An empty page (``<main id=app>``) whose ``/js/*`` are the package's scripts, served by
+    Playwright's router (no server, no network): for tests of the page's pure modules."""
+    import dealerpoker
+
+    scripts = Path(dealerpoker.__file__).parent / "web" / "js"
+    context = browser.new_context()
+    page = context.new_page()
+    page.on("pageerror", lambda error: page_errors.append(str(error)))
+
+    def serve(route: Any) -> None:
+        path = route.request.url.removeprefix(ROUTED_ORIGIN)
+        if path == "/":
+            route.fulfill(status=200, content_type="text/html", body="<!doctype html><main id=app></main>")
+        elif path.startswith("/js/") and (scripts / path[4:]).is_file():
+            route.fulfill(status=200, content_type="text/javascript", body=(scripts / path[4:]).read_text())
+        else:
+            route.fulfill(status=404, body="not found")
+
+    page.route(f"{ROUTED_ORIGIN}/**", serve)
+    page.goto(f"{ROUTED_ORIGIN}/")
+    yield page
+    context.close()
+    assert not page_errors, page_errors
+
+
 @pytest.fixture
 def desktop(browser: Any, page_errors: list[str]) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -6,45 +6,24 @@ Playwright's router (no server, no network)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import dealerpoker
 from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order
 
 pytestmark = pytest.mark.browser
 
-JS = Path(dealerpoker.__file__).parent / "web" / "js"
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "fairness_vectors.json"
 VECTORS: list[dict[str, Any]] = json.loads(GOLDEN.read_text())["vectors"]
-ORIGIN = "http://127.0.0.1:9"  # never contacted: the router answers; 127.0.0.1 is a secure context
 SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
 
 @pytest.fixture
-def page(browser: Any, page_errors: list[str]) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    page.on("pageerror", lambda error: page_errors.append(str(error)))
-
-    def serve(route: Any) -> None:
-        path = route.request.url.removeprefix(ORIGIN)
-        if path == "/":
-            route.fulfill(status=200, content_type="text/html", body="<!doctype html><main id=app></main>")
-        elif path.startswith("/js/") and (JS / path[4:]).is_file():
-            route.fulfill(status=200, content_type="text/javascript", body=(JS / path[4:]).read_text())
-        else:
-            route.fulfill(status=404, body="not found")
-
-    page.route(f"{ORIGIN}/**", serve)
-    page.goto(f"{ORIGIN}/")
-    yield page
-    context.close()
-    assert not page_errors, page_errors
+def page(routed_page: Any) -> Any:
+    return routed_page
 
 
 def test_chromium_deals_the_known_answer_vectors(page: Any) -> None:

@@ -53,6 +53,8 @@ def test_a_browser_round_verifies_in_the_replay_and_with_the_command(
         f"document.querySelector(\"[data-verify-result='{latest['id']}']\")?.dataset.ok !== undefined")
     assert result.get_attribute("data-ok") == "true", result.inner_text()
     assert "VERIFIED" in result.inner_text()
+    assert "signature: signed by the server's key" in result.inner_text()  # issue 15 defect 9
+    assert "published rules: the rules are the ones the server publishes" in result.inner_text()
 
     record = live_server.api("GET", f"/api/rounds/{latest['id']}/record", table.token)
     path = tmp_path / "round.json"

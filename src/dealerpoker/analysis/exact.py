@@ -31,7 +31,6 @@ from dealerpoker.analysis.figures import (
     class_of_pairs,
 )
 from dealerpoker.analysis.paytable import CardCounts, figures
-from dealerpoker.analysis.sidebets import five_card_class_counts
 from dealerpoker.analysis.symmetry import Symmetry, build_symmetry
 from dealerpoker.games.rules import CasinoHoldemRules, Rules, TexasBonusRules
 
@@ -172,7 +171,9 @@ class Solver:
         kernels.situation_classes(flops, n, deck.rank_array(), deck.suit_array(), strategy, aa)
         return CardCounts("casino-holdem", deck, {
             "situations": situations, "strategy_class": strategy, "aa_class": aa,
-            "five_card": five_card_class_counts(deck), **self._maps()})
+            "five_card": kernels.five_card_class_counts(  # the canonical boards, weighted
+                sym.rivers.cards, sym.rivers.weight, deck.rank_array(), deck.suit_array()),
+            **self._maps()})
 
 
 class _ReportingRanges:

@@ -25,6 +25,7 @@ fraction of a second:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -97,15 +98,36 @@ def exact_analysis(rules: Rules, store: CountsStore | None = None, *, deck: Deck
     seconds), then the payout pass (a fraction of a second)."""
     key = counts_key(rules, deck)
     arrays = store.load_counts(key) if store is not None else None
-    if arrays is None:
-        from dealerpoker.analysis.exact import Solver  # numba: only when counting
+    if arrays is not None or store is None:
+        if arrays is None:
+            arrays = _count(rules, deck, progress)
+        return figures(rules, CardCounts(rules.game, deck, arrays))
+    arrays = _count(rules, deck, progress)
+    # The counts are written while the payout pass runs (numpy writes without holding the GIL).
+    failed: list[BaseException] = []
 
-        solver = Solver(deck) if progress is None else Solver(deck, progress=progress)
-        counts = solver.card_counts(rules)
-        if store is not None:
-            store.save_counts(key, counts.arrays)
-        arrays = counts.arrays
-    return figures(rules, CardCounts(rules.game, deck, arrays))
+    def save() -> None:
+        try:
+            store.save_counts(key, arrays)
+        except BaseException as error:  # re-raised below, in the caller's thread
+            failed.append(error)
+
+    saving = threading.Thread(target=save, name="save-card-counts")
+    saving.start()
+    try:
+        analysis = figures(rules, CardCounts(rules.game, deck, arrays))
+    finally:
+        saving.join()
+    if failed:
+        raise failed[0]
+    return analysis
+
+
+def _count(rules: Rules, deck: DeckSpec, progress: Progress | None) -> Arrays:
+    from dealerpoker.analysis.exact import Solver  # numba: only when counting
+
+    solver = Solver(deck) if progress is None else Solver(deck, progress=progress)
+    return solver.card_counts(rules).arrays  # the solver's board table is freed on return
 
 
 def figures(rules: Rules, counts: CardCounts) -> GameAnalysis:

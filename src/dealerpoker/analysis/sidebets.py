@@ -61,7 +61,9 @@ def five_card_class_counts(deck: DeckSpec = FULL_DECK) -> npt.NDArray[np.int64]:
     from dealerpoker.analysis.kernels import five_card_class_counts as count  # numba
     from dealerpoker.analysis.symmetry import _all_combos
 
-    return count(_all_combos(deck.size, 5, comb(deck.size, 5)), deck.rank_array(), deck.suit_array())
+    total = comb(deck.size, 5)
+    return count(_all_combos(deck.size, 5, total), np.ones(total, dtype=np.int64), deck.rank_array(),
+                 deck.suit_array())
 
 
 def five_card_counts(deck: DeckSpec = FULL_DECK) -> tuple[dict[HandCategory, int], dict[int, int]]:

@@ -27,7 +27,8 @@ from dealerpoker.server.settings import (
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "serve", help=SUBCOMMANDS["serve"],
-        description="Serve the REST API, its OpenAPI docs (/docs) and the web table. "
+        description="Serve the REST API, its OpenAPI description (/openapi.json; /docs with --docs) "
+                    "and the web table. "
                     "Migrations run on start.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
@@ -95,7 +96,7 @@ def register(subparsers: Any) -> None:
                       help="an origin (https://casino.example) whose pages may frame this server's; "
                            "repeatable (default: only this server's own pages)")
     edge.add_argument("--docs", action="store_true", default=None,
-                      help="serve the OpenAPI pages /docs and /redoc (their assets from this server; "
+                      help="serve the OpenAPI description as a page at /docs (its assets from this server; "
                            "default off; /openapi.json is always served)")
     edge.add_argument("--rate-limit", action="append", default=[], metavar="NAME=LIMIT",
                       help="a rate limit, e.g. session=10/minute or request=off; repeatable "

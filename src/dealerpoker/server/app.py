@@ -33,6 +33,7 @@ from dealerpoker.server.api import games as games_api
 from dealerpoker.server.api import responsible as responsible_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
+from dealerpoker.server.api.docs import install_docs
 from dealerpoker.server.api.errors import install_error_handlers
 from dealerpoker.server.api.fairness import install_fairness_api
 from dealerpoker.server.backoffice.api import install_backoffice
@@ -40,6 +41,7 @@ from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
 from dealerpoker.server.edge import Edge, edge
+from dealerpoker.server.edge.ratelimit import EDGE_RESPONSES, RateLimits
 from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.api import install_operators_api
@@ -68,7 +70,7 @@ class ServerApp(FastAPI):
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
-        return stack if self.edge is None else self.edge(stack)
+        return stack if self.edge is None else self.edge(stack, self)
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
@@ -194,7 +196,10 @@ def create_app(
         version=dealerpoker.__version__,
         description="Casino poker against the dealer: accounts, a double-entry ledger, solo rounds.",
         lifespan=lifespan,
+        docs_url=None, redoc_url=None,  # /docs: install_docs, with local assets, when settings.docs
+        responses=EDGE_RESPONSES,
     )
+    services.limiter = RateLimits.from_settings(settings)
     app.state.services = services
     install_error_handlers(app)
     if "fast_path" not in settings.without:
@@ -202,6 +207,8 @@ def create_app(
     app.add_middleware(TextGuard)  # outside the fast path: no text breaking the rule reaches it
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
+    if settings.docs:
+        install_docs(app)
     app.mount("/", StaticFiles(directory=WEB_DIRECTORY, html=True), name="web")
     app.edge = edge(settings)
     return app

@@ -55,6 +55,9 @@ class Services:
     """Game -> the changes of the paytable version an admin saved in the back office, in force."""
     operators: Mapping[str, Operator] = field(default_factory=dict)
     """Operator id -> the operator (``settings.operators``)."""
+    limiter: Any = None
+    """The rate limits (``edge.ratelimit.RateLimits``; None: none): ``authenticate`` counts
+    each authenticated request of an account."""
     startup: list[Hook] = field(default_factory=list)
     shutdown: list[Hook] = field(default_factory=list)
     _players_by_token: dict[str, str] = field(default_factory=dict)
@@ -91,4 +94,6 @@ class Services:
             if len(self._players_by_token) >= _TOKEN_CACHE_SIZE:
                 self._players_by_token.clear()
             self._players_by_token[key] = player_id
+        if self.limiter is not None:  # the per-account rate limit (edge.ratelimit): 429 when over
+            await self.limiter.check_account(player_id)
         return player_id

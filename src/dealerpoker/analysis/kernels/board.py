@@ -21,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from dealerpoker.analysis.evaluation import FLUSH_VALUE, POPCOUNT, category_of_value, rank_value
+from dealerpoker.analysis.evaluation import FLUSH_VALUE, POPCOUNT, category_of_value
+from dealerpoker.evaluator import tables
 
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
@@ -31,10 +32,18 @@ I32 = npt.NDArray[np.int32]
 BELOW_QUALIFIER = 10  # the code of a pair below the Casino qualifier (see the module doc)
 CATEGORY_OF_CODE = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 0, 0, 0, 0, 0], dtype=np.int64)
 QUALIFIES = np.array([0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+# A rank multiset's best non-flush value by the evaluator's perfect hash (one look-up, not a walk
+# over the ranks): the sum of its ranks' low keys and high keys names it.
+LOW_KEY = np.array([tables.SUM_KEYS[r] if r < tables.LOW_RANKS else 0 for r in range(13)], dtype=np.int64)
+HIGH_KEY = np.array([tables.SUM_KEYS[r - tables.LOW_RANKS] if r >= tables.LOW_RANKS else 0
+                     for r in range(13)], dtype=np.int64)
+HIGH_BASE_7 = tables.HIGH_BASE_7.copy()
+LOW_INDEX = tables.LOW_INDEX.copy()
+RANK_VALUES_7 = tables.RANK_VALUES_7.copy()
 
 
 @njit(cache=True)
-def _holding_groups(board: I64, off: I64, rank: I64, suit: I64, counts: I64, memo: I64,
+def _holding_groups(board: I64, off: I64, rank: I64, suit: I64, memo: I64,
                     flush_memo: I64, candidates: I64, group: I64, group_value: I64,
                     scratch: I64) -> int:
     """``group[h]``: the dense rank (0 = lowest) of local holding ``h``'s value on ``board``;
@@ -49,8 +58,10 @@ def _holding_groups(board: I64, off: I64, rank: I64, suit: I64, counts: I64, mem
     flush_ranks = scratch[17:31]
     suit_mask[:] = 0
     left[:] = 0
+    low_key = high_key = 0
     for i in range(5):
-        counts[rank[board[i]]] += 1
+        low_key += LOW_KEY[rank[board[i]]]
+        high_key += HIGH_KEY[rank[board[i]]]
         suit_mask[suit[board[i]]] |= 1 << rank[board[i]]
     for k in range(n_off):
         left[rank[off[k]]] += 1
@@ -65,16 +76,11 @@ def _holding_groups(board: I64, off: I64, rank: I64, suit: I64, counts: I64, mem
         for ra in range(rb + 1):
             if left[ra] == 0 or left[rb] == 0 or (ra == rb and left[ra] < 2):
                 continue
-            counts[ra] += 1
-            counts[rb] += 1
-            value = rank_value(counts)
-            counts[ra] -= 1
-            counts[rb] -= 1
+            base = HIGH_BASE_7[high_key + HIGH_KEY[ra] + HIGH_KEY[rb]]
+            value = np.int64(RANK_VALUES_7[base + LOW_INDEX[low_key + LOW_KEY[ra] + LOW_KEY[rb]]])
             memo[ra * 13 + rb] = memo[rb * 13 + ra] = value
             candidates[n_candidates] = value << 9 | (ra * 13 + rb)  # value, then where it goes
             n_candidates += 1
-    for i in range(5):
-        counts[rank[board[i]]] -= 1
     n_flush = 0
     if flush_suit >= 0:
         for k in range(n_off):
@@ -138,7 +144,6 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
             hold_j[j * (j - 1) // 2 + i] = j
     n_blocks = min(stop - start, 256)
     for block in prange(n_blocks):
-        counts = np.zeros(13, dtype=np.int64)
         memo = np.empty(169, dtype=np.int64)
         flush_memo = np.empty(196, dtype=np.int64)
         candidates = np.empty(169 + 196, dtype=np.int64)
@@ -160,7 +165,7 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
                 if c != board[0] and c != board[1] and c != board[2] and c != board[3] and c != board[4]:
                     off[k] = c
                     k += 1
-            n_groups = _holding_groups(board, off, rank, suit, counts, memo, flush_memo, candidates,
+            n_groups = _holding_groups(board, off, rank, suit, memo, flush_memo, candidates,
                                        group, group_value, scratch)
             first[: n_groups + 1] = 0  # counting sort of the holdings by rank
             for h in range(m):

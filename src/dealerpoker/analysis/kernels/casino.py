@@ -156,14 +156,16 @@ def situation_classes(flops: I64, n_cards: int, rank: I64, suit: I64,
 
 
 @njit(cache=True)
-def five_card_class_counts(combos: I64, rank: I64, suit: I64) -> I64:
-    """Counts of five-card hands by category (0..9) and, for one pair, by pair rank (10..22)."""
+def five_card_class_counts(combos: I64, weight: I64, rank: I64, suit: I64) -> I64:
+    """Five-card hands by category (0..9) and, for one pair, by pair rank (10..22): each row of
+    ``combos`` counted ``weight`` times (all boards with weight 1, or the canonical boards with
+    the number of boards each stands for)."""
     counts = np.zeros(23, dtype=np.int64)
     scratch = np.zeros(13, dtype=np.int64)
     for row in range(combos.shape[0]):
         value = cards_value(combos[row], 5, rank, suit, scratch)
         cat = category_of_value(value)
-        counts[cat] += 1
+        counts[cat] += weight[row]
         if cat == 1:
-            counts[10 + ((value >> 16) & 15)] += 1
+            counts[10 + ((value >> 16) & 15)] += weight[row]
     return counts

@@ -36,6 +36,8 @@ def domain_error_response(error: DealerPokerError) -> JSONResponse:
 
 def _response(status: int, body: dict[str, Any]) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 429 and "retry_after" in body:
+        headers = {"Retry-After": str(body["retry_after"])}
     return JSONResponse(body, status_code=status, headers=headers)
 
 

@@ -30,6 +30,7 @@ from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import domain_error_response
 from dealerpoker.server.api.models import ActionIn, RoundIn
 from dealerpoker.server.edge.bodylimit import read_body, replaying
+from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.services import Services
 
 _ROUNDS = "/api/rounds"
@@ -72,6 +73,9 @@ class RoundStepFastPath:
             player = await self.services.authenticate(token)
         except (ValueError, RecursionError, ValidationError, AuthenticationError):
             await self.app(scope, replay, send)  # FastAPI gives the error response
+            return
+        except RateLimitedError as error:  # the account's requests (429, Retry-After)
+            await domain_error_response(error)(scope, receive, send)
             return
         rounds = self.services.rounds
         try:

@@ -9,19 +9,34 @@ docs/operations.md, "Hardening".
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from starlette.types import ASGIApp
 
 from dealerpoker.server.edge.bodylimit import BodyLimit
+from dealerpoker.server.edge.headers import SecurityHeaders, origin_of, security_headers
+from dealerpoker.server.edge.ratelimit import RateLimit
 from dealerpoker.server.settings import Settings
 
-Edge = Callable[[ASGIApp], ASGIApp]
+Edge = Callable[[ASGIApp, Any], ASGIApp]
+"""(the app's middleware stack, the app) -> the stack with the edge around it."""
 
 
 def edge(settings: Settings) -> Edge:
-    """What wraps the app's middleware stack (``ServerApp.build_middleware_stack``)."""
+    """What wraps the app's middleware stack (``ServerApp.build_middleware_stack``, when the
+    first request comes: the extensions are installed by then)."""
 
-    def wrap(app: ASGIApp) -> ASGIApp:
-        return BodyLimit(app, settings.max_body_bytes)
+    def wrap(stack: ASGIApp, app: Any) -> ASGIApp:
+        stack = BodyLimit(stack, settings.max_body_bytes)
+        if app.state.services.limiter is not None:
+            stack = RateLimit(stack, app.state.services.limiter)
+        return SecurityHeaders(stack, security_headers(settings.frame_ancestors, video_origins(app)))
 
     return wrap
+
+
+def video_origins(app: Any) -> set[str]:
+    """The origins of the live tables' studio videos (the CSP's ``media-src`` and ``frame-src``)."""
+    live = getattr(app.state, "live", None)
+    tables = live.settings.tables if live is not None else ()
+    return {origin for table in tables if table.video_url and (origin := origin_of(table.video_url))}

@@ -19,17 +19,19 @@ from dealerpoker.server import jsonin
 _METHODS_WITHOUT_BODY = frozenset({"GET", "HEAD", "OPTIONS", "DELETE"})
 
 
-def refusal(status: int, code: str, message: str, **extra: object) -> tuple[Message, Message]:
+def refusal(status: int, code: str, message: str, *, headers: list[tuple[bytes, bytes]] | None = None,
+            **extra: object) -> tuple[Message, Message]:
     """The two ASGI messages of a JSON error answer (the API's ``{"error", "message"}`` shape)."""
     body = json.dumps({"error": code, "message": message, **extra}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-               (b"connection", b"close")]
+               (b"connection", b"close"), *(headers or ())]
     return ({"type": "http.response.start", "status": status, "headers": headers},
             {"type": "http.response.body", "body": body})
 
 
-async def send_refusal(send: Send, status: int, code: str, message: str, **extra: object) -> None:
-    for message_ in refusal(status, code, message, **extra):
+async def send_refusal(send: Send, status: int, code: str, message: str, *,
+                       headers: list[tuple[bytes, bytes]] | None = None, **extra: object) -> None:
+    for message_ in refusal(status, code, message, headers=headers, **extra):
         await send(message_)
 
 

@@ -30,6 +30,7 @@ from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.games import describe_game
+from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
 from dealerpoker.server.live import controls
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
@@ -326,6 +327,12 @@ async def _receive(websocket: WebSocket) -> Any:
     return message
 
 
+async def _rate_limited(websocket: WebSocket, live: LiveTables, error: RateLimitedError) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(serialise(_error(error.code, str(error), **error.details()), live.now()))
+        await websocket.close(code=4429, reason=f"rate limited: retry in {error.retry_after} s")
+
+
 async def _refuse(websocket: WebSocket, code: int, reason: str) -> NoReturn:
     """Close the socket with ``code`` and ``reason`` (an unusable message: 1007 or 1009)."""
     with contextlib.suppress(Exception):
@@ -369,6 +376,15 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.send_text(serialise(_error("unauthorized", str(error) or "no token"), live.now()))
             await websocket.close(code=4401)
         return
+    except RateLimitedError as error:  # the account's requests, or its WebSocket connections below
+        await _rate_limited(websocket, live, error)
+        return
+    if services.limiter is not None:
+        try:
+            await services.limiter.check_account(player_id, "websocket_account")
+        except RateLimitedError as error:
+            await _rate_limited(websocket, live, error)
+            return
     connection = Connection(player_id, table_id)
     # No await between the snapshot and joining the fan-out: no table event falls in between.
     for text in await live.welcome(table_id, player_id):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -20,7 +20,7 @@ from sqlalchemy import insert
 
 from dealerpoker.server import jsonin
 from dealerpoker.server.clock import timestamp
-from dealerpoker.server.db import Database
+from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, sign
 from dealerpoker.server.schema import wallet_calls
@@ -34,6 +34,8 @@ class Answer:
     """One of ``STATUSES``; None: the outcome is unknown (timeout, dropped, unreadable)."""
     balance: int | None = None
     detail: str = ""
+    record: dict[str, Any] = field(default_factory=dict, compare=False)
+    """The ``wallet_calls`` row of the call that got this answer."""
 
 
 class WalletClient:
@@ -46,7 +48,11 @@ class WalletClient:
             limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
         )
 
-    async def call(self, operator: Operator, call: str, body: dict[str, Any], *, timeout: float) -> Answer:
+    async def call(
+        self, operator: Operator, call: str, body: dict[str, Any], *, timeout: float, keep: bool = True
+    ) -> Answer:
+        """Send the call; its answer. ``keep``: record the call at once in its own transaction
+        (else the caller records ``answer.record`` with :func:`keep_calls` in its next one)."""
         raw = json.dumps(body, separators=(",", ":")).encode()
         headers = {
             "Content-Type": "application/json",
@@ -67,23 +73,32 @@ class WalletClient:
             text, answer = f"failed: {type(error).__name__}", Answer(None, detail=type(error).__name__)
         elapsed = int((time.monotonic() - started) * 1000)
         kept = {key: value for key, value in body.items() if key != "token"}
-        async with self.database.transaction() as connection:
-            await connection.run(
-                insert(wallet_calls),
-                {
-                    "transaction_id": str(body.get("transaction_id", "")),
-                    "call": call,
-                    "request": json.dumps(kept, separators=(",", ":")),
-                    "http_status": http_status,
-                    "answer": text[:2000],
-                    "at": at,
-                    "duration_ms": elapsed,
-                },
-            )
+        answer.record.update(
+            transaction_id=str(body.get("transaction_id", "")),
+            call=call,
+            request=json.dumps(kept, separators=(",", ":")),
+            http_status=http_status,
+            answer=text[:2000],
+            at=at,
+            duration_ms=elapsed,
+        )
+        if keep:
+            async with self.database.transaction() as connection:
+                await keep_calls(connection, [answer.record])
         return answer
 
     async def close(self) -> None:
         await self.http.aclose()
+
+
+_KEEP = insert(wallet_calls).inline()
+
+
+async def keep_calls(connection: Connection, records: list[dict[str, Any]]) -> None:
+    """Record calls (``Answer.record``) in a unit of work."""
+    rows = [record for record in records if record]
+    if rows:
+        await connection.run(_KEEP, rows)
 
 
 def _answer(http_status: int, text: str) -> Answer:

@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
-from dealerpoker.server.operators.client import WalletClient
+from dealerpoker.server.operators.client import WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.sql import run
 from dealerpoker.server.operators.wallet import SeamlessWallet
@@ -173,11 +173,14 @@ class Outbox:
         if kind == "rollback":
             body["reference_transaction_id"] = row["reference_transaction_id"]
             body["round_closed"] = False
-        answer = await self.client.call(operator, kind, body, timeout=operator.wallet_timeout_seconds)
+        answer = await self.client.call(
+            operator, kind, body, timeout=operator.wallet_timeout_seconds, keep=False
+        )
         attempts = int(str(row["attempts"])) + 1
         done = answer.status == "OK" or (kind == "rollback" and answer.status == "UNKNOWN_TRANSACTION")
         at = self.clock()
         async with self.database.transaction() as connection:
+            await keep_calls(connection, [answer.record])
             await run(
                 connection,
                 update(wallet_transactions)

@@ -19,8 +19,21 @@ from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.schema import operator_players, wallet_transactions
 
-_COLUMNS = ("transaction_id", "kind", "currency", "amount", "round_id", "game", "round_closed",
-            "reference_transaction_id", "status", "attempts", "last_answer", "created_at", "updated_at")
+_COLUMNS = (
+    "transaction_id",
+    "kind",
+    "currency",
+    "amount",
+    "round_id",
+    "game",
+    "round_closed",
+    "reference_transaction_id",
+    "status",
+    "attempts",
+    "last_answer",
+    "created_at",
+    "updated_at",
+)
 
 
 class InvalidPeriodError(DealerPokerError, ValueError):
@@ -50,18 +63,28 @@ async def transactions(database: Database, operator_id: str, since: str, until: 
     """The operator's wallet transactions created in [since, until), and their summary."""
     if since >= until:
         raise InvalidPeriodError(f"since ({since}) must be before until ({until})")
-    query = (select(wallet_transactions, operator_players.c.external_id)
-             .join(operator_players, operator_players.c.player_id == wallet_transactions.c.player_id)
-             .where(wallet_transactions.c.operator_id == operator_id,
-                    wallet_transactions.c.created_at >= since, wallet_transactions.c.created_at < until)
-             .order_by(wallet_transactions.c.created_at, wallet_transactions.c.transaction_id))
+    query = (
+        select(wallet_transactions, operator_players.c.external_id)
+        .join(operator_players, operator_players.c.player_id == wallet_transactions.c.player_id)
+        .where(
+            wallet_transactions.c.operator_id == operator_id,
+            wallet_transactions.c.created_at >= since,
+            wallet_transactions.c.created_at < until,
+        )
+        .order_by(wallet_transactions.c.created_at, wallet_transactions.c.transaction_id)
+    )
     async with database.reading() as connection:
         rows = [dict(row) for row in (await connection.execute(query)).mappings()]
     found = [{"player": row["external_id"], **{name: row[name] for name in _COLUMNS}} for row in rows]
     for row in found:
         row["round_closed"] = bool(row["round_closed"])
-    return {"operator": operator_id, "since": since, "until": until, "transactions": found,
-            "summary": summary(found)}
+    return {
+        "operator": operator_id,
+        "since": since,
+        "until": until,
+        "transactions": found,
+        "summary": summary(found),
+    }
 
 
 def summary(found: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
@@ -70,8 +93,10 @@ def summary(found: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]
     and an amount; ``net`` is what moved to the player (wins less bets)."""
     totals: dict[str, dict[str, dict[str, int]]] = {}
     for row in found:
-        currency = totals.setdefault(row["currency"], {key: {"count": 0, "amount": 0} for key in
-                                                       ("bets", "wins", "rollbacks", "pending")})
+        currency = totals.setdefault(
+            row["currency"],
+            {key: {"count": 0, "amount": 0} for key in ("bets", "wins", "rollbacks", "pending")},
+        )
         kind, status = row["kind"], row["status"]
         if status in ("pending", "sending"):
             key = "pending"

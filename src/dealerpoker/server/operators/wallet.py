@@ -34,7 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import Transfer
-from dealerpoker.server.operators.client import WalletClient
+from dealerpoker.server.operators.client import WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.launch import REMOTE_PREFIX
 from dealerpoker.server.operators.sql import one, run
@@ -70,6 +70,8 @@ class Bet:
     txid: str
     player: str
     balance: int | None
+    call: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Its call's ``wallet_calls`` row, recorded with the step (or its rollback)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +159,7 @@ class SeamlessWallet:
         if not remote:
             return balances
         if receipt.bets:
+            await keep_calls(connection, [bet.call for bet in receipt.bets])
             ids = [bet.transaction_id for bet in receipt.bets]
             confirmed = await run(
                 connection,
@@ -164,7 +167,7 @@ class SeamlessWallet:
                 .where(
                     wallet_transactions.c.transaction_id.in_(ids), wallet_transactions.c.status == "sending"
                 )
-                .values(status="confirmed", updated_at=movement.at),
+                .values(status="confirmed", last_answer="OK", updated_at=movement.at),
             )
             if confirmed != len(ids):  # the sweeper took them for rollback meanwhile
                 raise WalletUnavailableError(
@@ -189,6 +192,7 @@ class SeamlessWallet:
         await self.embedded.rollback(receipt.embedded)
         if receipt.bets:
             async with self.database.transaction() as connection:
+                await keep_calls(connection, [bet.call for bet in receipt.bets])
                 for bet in receipt.bets:
                     await self._roll_back(connection, bet.transaction_id, self.now())
             self.wake()
@@ -262,10 +266,12 @@ class SeamlessWallet:
                 "round_closed": False,
             },
             timeout=timeout,
+            keep=False,
         )
         if answer.status == "OK":
-            return Bet(transaction_id, transfer.txid, transfer.player, answer.balance)
+            return Bet(transaction_id, transfer.txid, transfer.player, answer.balance, answer.record)
         async with self.database.transaction() as connection:
+            await keep_calls(connection, [answer.record])
             if answer.status in ("INSUFFICIENT_FUNDS", "INVALID_TOKEN"):
                 await run(
                     connection,

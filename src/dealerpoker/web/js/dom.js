@@ -12,6 +12,7 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "text") el.textContent = value;
+    else if (key === "style") setStyle(el, String(value));
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }
@@ -20,6 +21,17 @@ export function h(tag, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+}
+
+/**
+ * "--level:2; color: red" set through the CSSOM, not as a style attribute: the server's
+ * Content-Security-Policy (style-src 'self') refuses inline style attributes, not the CSSOM.
+ */
+function setStyle(el, text) {
+  for (const rule of text.split(";")) {
+    const colon = rule.indexOf(":");
+    if (colon > 0) el.style.setProperty(rule.slice(0, colon).trim(), rule.slice(colon + 1).trim());
+  }
 }
 
 /** "aa" -> "AA", "ante" -> "Ante", "flop" -> "Flop": display names for betting fields (the catalogue's). */

@@ -7,7 +7,7 @@ import { fillCards } from "./cards.js";
 import { actionTitle, h } from "./dom.js";
 import { formatMoney } from "./money.js";
 import { settlementTable } from "./panels.js";
-import { fairnessCheck } from "./verify.js";
+import { fairnessCheck, signedLoader } from "./verify.js";
 
 const GAME_TITLES = { "texas-bonus": "Texas Bonus", "casino-holdem": "Casino Hold'em" };
 const REVEAL_TITLES = { preflop: "Your cards", flop: "The flop", turn: "The turn", showdown: "Showdown" };
@@ -31,7 +31,7 @@ export function liveRoundsList(rounds, onOpen) {
 }
 
 /** A live round's record (the player's part) step by step, reveal by reveal, with the check. */
-export function liveReplayView(record) {
+export function liveReplayView(record, api = null) {
   const seat = record.seats?.[0] ?? {};
   const reveals = record.reveals ?? [];
   const shown = { player: [], board: [], dealer: [] };
@@ -74,7 +74,8 @@ export function liveReplayView(record) {
     h("div.replay__nav", {}, prev, next),
     actions,
     seat.settlement ? settlementTable(seat.settlement) : null,
-    record.dealing === "studio" ? studioCards(record) : fairnessCheck({ ...record, id: record.round_id }));
+    record.dealing === "studio" ? studioCards(record)
+      : fairnessCheck({ ...record, id: record.round_id }, { signed: api ? signedLoader(api, record) : null }));
   if (frames.length) show();
   else caption.textContent = "This round has no recorded reveals.";
   return view;
@@ -134,7 +135,7 @@ export class LiveRoundsPanel {
     const back = h("button.btn.btn--small", { type: "button", onclick: () => this.show() }, "◀ ALL ROUNDS");
     try {
       const record = await this.api.call("GET", round.record);
-      panel.replaceChildren(this.bar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record));
+      panel.replaceChildren(this.bar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record, this.api));
     } catch (error) {
       panel.replaceChildren(this.bar(), h("h2", {}, "Round"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
     }

@@ -6,7 +6,7 @@ import { actionTitle, fieldTitle, h } from "./dom.js";
 import { formatMoney } from "./money.js";
 import { t } from "./i18n.js";
 import { handRanking } from "./ranking.js";
-import { fairnessCheck } from "./verify.js";
+import { fairnessCheck, signedLoader } from "./verify.js";
 
 function slugTitle(slug) {
   return String(slug).split(/[-_ ]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
@@ -120,7 +120,7 @@ export function historyList(rounds, onOpen) {
  * A replay of every step of a round. When the server sends `frames` (the visible table after
  * each step) each step shows its own cards; otherwise each step is listed with the final table.
  */
-export function replayView(round) {
+export function replayView(round, api = null) {
   const frames = Array.isArray(round.frames) && round.frames.length ? round.frames : null;
   const steps = round.steps ?? [];
   const count = frames ? frames.length : steps.length;
@@ -162,7 +162,8 @@ export function replayView(round) {
     h("div.replay__nav", {}, prev, next),
     list,
     settlement ? settlementTable(settlement) : null,
-    fairnessCheck(round));
+    fairnessCheck(round, { signed: api && round.status === "settled"
+      ? signedLoader(api, `/api/rounds/${encodeURIComponent(round.id)}/record`) : null }));
   if (count) show();
   else caption.textContent = "This round has no recorded steps.";
   return view;

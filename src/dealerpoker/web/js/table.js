@@ -628,7 +628,7 @@ export class Table {
     try {
       const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
       round.frames = replay.frames;
-      panel.replaceChildren(bar, h("h2", {}, `Replay of round ${round.id}`), back, replayView(round));
+      panel.replaceChildren(bar, h("h2", {}, `Replay of round ${round.id}`), back, replayView(round, this.api));
     } catch (error) {
       panel.replaceChildren(bar, h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
     }

@@ -1,11 +1,30 @@
 // The "verify this deal" block of the replay view: runs fairness.js in the browser on the
-// round's revealed seed and shows each check. The full audit (payouts, ledger) is the command
-// `dealerpoker verify --round-file` on GET /api/rounds/{id}/record.
+// round's revealed seed and shows each check; with `signed` (an async function giving
+// {record, key, published}: the round's record, GET /api/fairness/public-key and
+// GET /api/rules/{fingerprint}) also the record's digest, the server's Ed25519 signature and the
+// published rules (signature.js). The full audit (payouts, ledger) is the command
+// `dealerpoker verify --round-file FILE --server URL` on GET /api/rounds/{id}/record.
 
 import { h } from "./dom.js";
 import { checkRound } from "./fairness.js";
+import { checkSigned } from "./signature.js";
 
-export function fairnessCheck(round) {
+/** What `fairnessCheck`'s `signed` option fetches, through the page's API client. */
+export function signedLoader(api, recordOrPath) {
+  return async () => {
+    const record = typeof recordOrPath === "string" ? await api.call("GET", recordOrPath) : recordOrPath;
+    const key = await api.call("GET", "/api/fairness/public-key");
+    let published = null;
+    try {
+      published = await api.call("GET", `/api/rules/${encodeURIComponent(record.rules_fingerprint)}`);
+    } catch {
+      published = null; // not published: the check says so
+    }
+    return { record, key, published };
+  };
+}
+
+export function fairnessCheck(round, { signed = null } = {}) {
   const fairness = round.fairness;
   if (!fairness?.commitment) return null;
   const result = h("div.fair__result", { "aria-live": "polite", dataset: { verifyResult: round.id } });
@@ -18,7 +37,12 @@ export function fairnessCheck(round) {
       button.disabled = true;
       result.replaceChildren(h("p", {}, "Checking…"));
       try {
-        const { ok, checks } = await checkRound(round);
+        const { checks } = await checkRound(round);
+        if (signed) {
+          const { record, key, published } = await signed();
+          checks.push(...await checkSigned(record, key, published));
+        }
+        const ok = checks.every((check) => check.ok);
         result.dataset.ok = String(ok);
         result.replaceChildren(
           h("p.fair__verdict", {}, ok ? "✔ VERIFIED: this deal was fixed before your bets" : "✘ NOT VERIFIED"),

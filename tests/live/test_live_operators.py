@@ -1,0 +1,180 @@
+"""Live tables with operators' players (issue 14): 20 live rounds against the reference operator
+with 10% of wallet calls failed, 5% timed out and 5% committed but lost. The debits of a betting
+window go out together; a player whose bet is refused or unknown sits the round out; afterwards
+(the outbox drained) each player's balance at the operator is its start plus the net of its
+settled seats, no transaction was applied twice, and every bet the operator applied was either
+placed or rolled back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.support.operator import OperatorDemo
+from tests.support.servers import serving
+
+from dealerpoker.server import Settings, create_app
+from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.server.operators.config import parse_operators
+from dealerpoker.server.operators.signing import sign
+from dealerpoker.tables.config import parse_tables
+
+from .conftest import WAIT, TableSocket, is_table, table_entry
+
+SECRET = "live-operator-secret-0123456789"
+START = 100_000
+ROUNDS = 20
+
+
+def launch(base: str, operator: OperatorDemo, name: str, table: str) -> TableSocket:
+    token = operator.create_player(name, "EUR", START)
+    raw = json.dumps(
+        {"player": name, "currency": "EUR", "table": table, "token": token, "mode": "real"}
+    ).encode()
+    launched = httpx.post(
+        f"{base}/operator/v1/launch",
+        content=raw,
+        timeout=WAIT,
+        headers={
+            "X-Operator-Id": "demo",
+            "X-Signature": sign(SECRET.encode(), raw),
+            "Content-Type": "application/json",
+        },
+    )
+    assert launched.status_code == 200, launched.text
+    session = httpx.post(
+        f"{base}/api/session", json={"launch": launched.json()["launch_token"]}, timeout=WAIT
+    )
+    assert session.status_code == 200, session.text
+    body = session.json()
+    socket = TableSocket(f"ws{base[4:]}/ws/tables/{table}", {"Authorization": f"Bearer {body['token']}"})
+    socket.name, socket.player_id = name, body["player_id"]  # type: ignore[attr-defined]
+    return socket
+
+
+@pytest.mark.slow
+def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
+    with OperatorDemo(
+        tmp_path,
+        secret=SECRET,
+        operator_id="demo",
+        extra=(
+            "--fail-rate",
+            "0.1",
+            "--timeout-rate",
+            "0.05",
+            "--drop-after-commit-rate",
+            "0.05",
+            "--timeout-seconds",
+            "1",
+            "--seed",
+            "20",
+        ),
+    ) as operator:
+        operators = parse_operators(f"""
+[[operators]]
+id = "demo"
+secret = "{SECRET}"
+wallet_url = "{operator.url}"
+currencies = ["EUR"]
+wallet_timeout_seconds = 0.5
+""")
+        tables = parse_tables(
+            table_entry("casino-live", "casino-holdem").format(betting=2, decision=1, pause=0.5)
+        )
+        database = tmp_path / "live.db"
+        app = create_app(
+            Settings(database_url=f"sqlite:///{database}", operators=operators),
+            extensions=[live_extension(LiveSettings(tables))],
+        )
+        with serving(app, ws="websockets-sansio") as server:
+            players = [
+                launch(server.url, operator, f"live-{n}-{time.monotonic_ns()}", "casino-live")
+                for n in range(4)
+            ]
+            played = 0
+            while played < ROUNDS:
+                window = players[0].until(is_table("betting_open"))
+                for player in players:
+                    player.send({"type": "bet", "bets": {"ante": 100}})
+                ended = deadline = time.monotonic() + 120
+                while ended >= deadline:  # every socket reads its messages (a full queue stops its pings)
+                    assert time.monotonic() < deadline, "the round did not end"
+                    for player in players:
+                        _drain(player)
+                    if any(_ended(m, window["round"]) for m in players[0].received):
+                        ended = time.monotonic()
+                played += 1
+            for player in players:
+                player.close()
+            deadline = time.monotonic() + 120
+            while _pending(database):
+                assert time.monotonic() < deadline, "the outbox did not drain"
+                time.sleep(0.5)
+        ours = _transactions(database)
+        assert not [t for t in ours.values() if t["kind"] == "bet" and t["status"] in ("sending", "unknown")]
+        sat_out = 0
+        for player in players:
+            applied = [t for t in operator.transactions(player.name) if t["applied"]]  # type: ignore[attr-defined]
+            ids = [t["transaction_id"] for t in applied]
+            assert len(ids) == len(set(ids)), "a transaction applied twice"
+            for bet in (t for t in applied if t["kind"] == "bet"):
+                assert ours[bet["transaction_id"]]["status"] == "confirmed" or bet["rolled_back_by"], bet
+            net, seats = _settled_net(database, player.player_id)  # type: ignore[attr-defined]
+            sat_out += ROUNDS - seats
+            assert operator.balance(player.name) == START + net, player.name  # type: ignore[attr-defined]
+        faults = operator.admin("GET", "/admin/faults")[1]["counts"]
+        assert faults["fail"] + faults["timeout"] + faults["drop"] > 0, faults
+
+
+def _ended(message: dict[str, Any], number: int) -> bool:
+    return (
+        message["type"] == "table"
+        and message.get("round") == number
+        and message.get("event") in {"settled", "no_bets"}
+    )
+
+
+def _drain(socket: TableSocket) -> None:
+    """Take in whatever the socket has received."""
+    try:
+        while True:
+            socket.next(timeout=0.05)
+    except TimeoutError:
+        return
+
+
+def _rows(database: Path, query: str, *values: Any) -> list[sqlite3.Row]:
+    connection = sqlite3.connect(database)
+    connection.row_factory = sqlite3.Row
+    try:
+        return connection.execute(query, values).fetchall()
+    finally:
+        connection.close()
+
+
+def _pending(database: Path) -> int:
+    return int(
+        _rows(database, "SELECT count(*) FROM wallet_transactions WHERE status IN ('pending', 'sending')")[0][
+            0
+        ]
+    )
+
+
+def _transactions(database: Path) -> dict[str, dict[str, Any]]:
+    return {row["transaction_id"]: dict(row) for row in _rows(database, "SELECT * FROM wallet_transactions")}
+
+
+def _settled_net(database: Path, player_id: str) -> tuple[int, int]:
+    rows = _rows(
+        database,
+        "SELECT total_stake, total_returned FROM live_seats WHERE player_id = ? "
+        "AND total_returned IS NOT NULL",
+        player_id,
+    )
+    return sum(row["total_returned"] - row["total_stake"] for row in rows), len(rows)
