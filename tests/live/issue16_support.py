@@ -45,6 +45,10 @@ class Studio:
 
     def end_timer(self, page: Any) -> None:
         """The timer the page shows runs out now."""
+        # Only a betting window's or a decision's: the page may not show the street just dealt yet
+        # (its deal timer's deadline would cancel the round as a misdeal).
+        page.wait_for_function("['betting', 'decision'].includes(window.dealerpokerLive.state.phase)"
+                               " && typeof window.dealerpokerLive.state.deadline === 'number'")
         deadline = page.evaluate("window.dealerpokerLive.state.deadline")
         self.clock.reach({"deadline": deadline})
         page.wait_for_function("d => window.dealerpokerLive.state.deadline !== d", arg=deadline)
