@@ -47,8 +47,8 @@ class Studio:
         """The timer the page shows runs out now."""
         # Only a betting window's or a decision's: the page may not show the street just dealt yet
         # (its deal timer's deadline would cancel the round as a misdeal).
-        page.wait_for_function("['betting', 'decision'].includes(window.dealerpokerLive.state.phase)"
-                               " && typeof window.dealerpokerLive.state.deadline === 'number'")
+        page.wait_for_function("now => ['betting', 'decision'].includes(window.dealerpokerLive.state.phase)"
+                               " && window.dealerpokerLive.state.deadline > now", arg=self.clock.seconds())
         deadline = page.evaluate("window.dealerpokerLive.state.deadline")
         self.clock.reach({"deadline": deadline})
         page.wait_for_function("d => window.dealerpokerLive.state.deadline !== d", arg=deadline)
