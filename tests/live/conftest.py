@@ -40,6 +40,8 @@ FAST_TABLES = table_entry("texas-fast", "texas-bonus") + table_entry("casino-fas
 CASINO_RAISES = table_entry("casino-raise", "casino-holdem",
                             '[tables.rules]\ntimeout_actions = {{ flop = "raise" }}')
 
+LONG_SESSIONS = {"session_idle_seconds": 1e9, "session_max_seconds": 1e9}
+"""Sessions that outlive a test's clock jumps (hours with nobody at a table, a record read days later)."""
 WAIT = 60.0  # seconds to wait for a message that must come (only a failing test waits this long)
 
 
@@ -94,14 +96,17 @@ class ManualClock:
 
 @contextmanager
 def live_server(database_url: str, *, clock: ManualClock | None = None, betting: float = 15,
-                decision: float = 10, pause: float = 5, extra_tables: str = "") -> Iterator[tuple[str, Any]]:
+                decision: float = 10, pause: float = 5, extra_tables: str = "",
+                **settings: Any) -> Iterator[tuple[str, Any]]:
     """``(base_url, app)`` of a running server with live tables; stopped (lifespan shutdown) on exit.
 
-    With ``clock`` the tables run on it (the timer lengths are then in its seconds).
+    With ``clock`` the tables run on it (the timer lengths are then in its seconds); ``settings``
+    go to ``Settings`` (e.g. ``LONG_SESSIONS`` for tokens made on another clock, or idle for hours).
     """
     timers = {"betting": betting, "decision": decision, "pause": pause}
     tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers))
-    app = create_app(Settings(database_url=database_url), extensions=[live_extension(LiveSettings(tables))],
+    app = create_app(Settings(database_url=database_url, **settings),
+                     extensions=[live_extension(LiveSettings(tables))],
                      **({"clock": clock} if clock is not None else {}))
     if clock is not None:
         clock.attach(app)

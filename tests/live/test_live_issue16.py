@@ -5,6 +5,7 @@ test deals as the studio's dealer, on a clock that moves only when the test move
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,7 +50,7 @@ def _decided(page: Any, action: str) -> None:
 
 
 def _shown(page: Any, meter: str) -> int:
-    return int(page.locator(f"#{meter}").inner_text().replace(",", "").replace(".", ""))
+    return int(re.sub(r"\D", "", page.locator(f"#{meter}").inner_text()))
 
 
 def test_item_3_live_dealer_qualification_is_stated(studio: Studio, pages: Any) -> None:
@@ -196,7 +197,7 @@ def test_item_11_live_last_win_counts_the_bonus_paid_at_the_deal(studio: Studio,
     page.locator("#bonus-result").wait_for(state="visible")
     bonus = _seat(page)["bonus"]
     assert bonus["returned"] > 100
-    page.wait_for_function("n => document.querySelector('#last-win').textContent.replace(/[,.]/g, '') == n",
+    page.wait_for_function("n => document.querySelector('#last-win').textContent.replace(/\\D/g, '') == n",
                            arg=str(bonus["returned"]))
     page.locator('#decisions [data-action="fold"]').click()
     _decided(page, "fold")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.live.conftest import LivePlayer, ManualClock, live_server
+from tests.live.conftest import LONG_SESSIONS, LivePlayer, ManualClock, live_server
 from tests.live.records_support import play_players
 
 pytestmark = pytest.mark.browser
@@ -25,9 +25,9 @@ def test_my_rounds_replays_a_live_round_and_verifies_it_in_the_browser(
     with ThreadPoolExecutor(1) as pool:
         url, players, _clock, _table = pool.submit(play_players, tmp_path).result()
     errors: list[str] = []
-    with live_server(url) as (base, _app):
+    with live_server(url, **LONG_SESSIONS) as (base, _app):  # the players' tokens were made days ago
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.add_init_script(f"localStorage.setItem('dealerpoker.token', '{players['alice'].token}')")
+        context.add_init_script(f"sessionStorage.setItem('dealerpoker.token', '{players['alice'].token}')")
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(15_000)

@@ -30,7 +30,7 @@ def _player_page(browser: Any, errors: list[str], balance_reads: list[str] | Non
 
 
 def _balance(base: str, page: Any) -> int:
-    token = page.evaluate("localStorage.getItem('dealerpoker.token')")
+    token = page.evaluate("sessionStorage.getItem('dealerpoker.token')")
     response = httpx.get(f"{base}/api/balance", headers={"Authorization": f"Bearer {token}"})
     value: int = response.json()["balance"]
     return value
@@ -39,7 +39,7 @@ def _balance(base: str, page: Any) -> int:
 def _shows_ledger_balance(base: str, page: Any) -> None:
     """The page's BALANCE meter comes to show the ledger's balance (read now, with nothing moving)."""
     ledger = f"{_balance(base, page) / 100:.2f}"
-    shown = "document.querySelector('#balance').textContent.replace(/,/g, '')"
+    shown = "document.querySelector('#balance').textContent.replace(/[,€]/g, '')"
     page.wait_for_function(f"ledger => {shown} === ledger", arg=ledger)
 
 
@@ -117,7 +117,7 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
         assert "back" not in dealer
         assert two.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == dealer
         # The balance shown is the ledger's.
-        one.wait_for_function(f"document.querySelector('#balance').textContent.replace(/,/g, '') == "
+        one.wait_for_function(f"document.querySelector('#balance').textContent.replace(/[,€]/g, '') == "
                               f"'{(start['one'] + net_one) / 100:.2f}'")
         assert _balance(base, one) == start["one"] + net_one
         assert _balance(base, two) == start["two"] - 500

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.live.conftest import live_server
+from tests.live.conftest import LONG_SESSIONS, live_server
 from tests.live.records_support import (
     SEED,
     START,
@@ -135,7 +135,7 @@ def test_changing_one_value_fails_naming_what_does_not_match(
 def test_the_endpoint_and_the_history_give_a_player_their_own_rounds(tmp_path: Path) -> None:
     url, players, _clock, _table = play_players(tmp_path)
     alice = {"Authorization": f"Bearer {players['alice'].token}"}
-    with live_server(url) as (base, _app):
+    with live_server(url, **LONG_SESSIONS) as (base, _app):  # alice's token was made days ago
         session = httpx.post(f"{base}/api/session", json={}).json()
         stranger = {"Authorization": f"Bearer {session['token']}"}
         record_url = f"{base}/api/tables/audit-t/rounds/1/record"

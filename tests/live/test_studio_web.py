@@ -63,7 +63,7 @@ def test_the_dealer_console_deals_a_whole_round_with_the_keyboard_alone(browser:
             clock.reach(window)
             expect = page.locator("#dealer-expect")
             expect.filter(has_text="Deal 2 cards to the PLAYER").wait_for()
-            page.locator("#dealer-stakes").filter(has_text="Bonus 1.00").wait_for()
+            page.locator("#dealer-stakes").filter(has_text="Bonus €1.00").wait_for()
 
             def report(cards: str) -> None:
                 for card in cards.split():

@@ -13,7 +13,15 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.live.conftest import CASINO_RAISES, LivePlayer, ManualClock, is_seat, is_table, live_server
+from tests.live.conftest import (
+    CASINO_RAISES,
+    LONG_SESSIONS,
+    LivePlayer,
+    ManualClock,
+    is_seat,
+    is_table,
+    live_server,
+)
 
 ANTE = 100
 
@@ -111,7 +119,7 @@ def test_bets_after_no_more_bets_are_refused_and_nothing_is_debited(tmp_path) ->
 
 def test_a_table_nobody_watches_idles_and_a_window_without_bets_deals_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
     clock = ManualClock()
-    with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock) as (base, _app):
+    with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, **LONG_SESSIONS) as (base, _app):
         outsider = LivePlayer(base, "casino-fast")  # watches the other table: its REST token is used
         try:
             clock.advance(3600)

@@ -171,6 +171,7 @@ def test_a_signed_launch_gives_a_one_time_address_that_opens_a_session(op_client
     assert first.status_code == 200, first.text
     player = first.json()
     assert player["currency"] == "EUR" and player["balance"] == 100_000  # demo: play money
+    assert player["lobby_url"] == LAUNCH["lobby_url"]  # where the page's "leave" returns
     headers = {"Authorization": f"Bearer {player['token']}"}
     assert op_client.get("/api/balance", headers=headers).json()["balance"] == 100_000
     opened = op_client.post(

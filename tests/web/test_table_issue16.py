@@ -66,7 +66,7 @@ def _expected_headline(settlement: dict[str, Any], sides: set[str]) -> str:
               "fold": "You folded"}[settlement["outcome"]]]
     for line in side:
         net = line["net"]
-        parts.append(f"{title[line['field']]} wins {net // 100:,}.{net % 100:02d}" if net > 0
+        parts.append(f"{title[line['field']]} wins €{net // 100:,}.{net % 100:02d}" if net > 0
                      else f"{title[line['field']]} lost" if net < 0 else f"{title[line['field']]} returned")
     return "; ".join(parts)
 

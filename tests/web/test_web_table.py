@@ -19,13 +19,13 @@ YELLOW_RING = "rgb(255, 212, 0)"
 
 
 def shown_money(minor: int) -> str:
-    """123450 -> '1,234.50', as the page shows amounts."""
-    return f"{minor // 100:,}.{minor % 100:02d}"
+    """123450 -> '€1,234.50', as the page shows amounts in euros and English."""
+    return f"{'-' if minor < 0 else ''}€{abs(minor) // 100:,}.{abs(minor) % 100:02d}"
 
 
 def money(text: str) -> int:
-    """'1,234.50' -> 123450 minor units."""
-    match = re.fullmatch(r"(-?)([\d,]+)\.(\d\d)", text.strip())
+    """'€1,234.50' -> 123450 minor units."""
+    match = re.fullmatch(r"(-?)€([\d,]+)\.(\d\d)", text.strip())
     assert match, f"not an amount: {text!r}"
     sign, major, cents = match.groups()
     value = int(major.replace(",", "")) * 100 + int(cents)
@@ -51,7 +51,7 @@ class Table:
 
     @property
     def token(self) -> str:
-        token: str = self.page.evaluate("localStorage.getItem('dealerpoker.token')")
+        token: str = self.page.evaluate("sessionStorage.getItem('dealerpoker.token')")
         assert token
         return token
 
@@ -128,14 +128,14 @@ def test_lobby_offers_both_games_and_opens_a_session(desktop: Any, live_server: 
     tables.first.wait_for()
     names = tables.evaluate_all("links => links.map(a => a.querySelector('.lobby__name').textContent)")
     assert names == ["Texas Hold'em Bonus", "Casino Hold'em"]
-    token = desktop.evaluate("localStorage.getItem('dealerpoker.token')")
+    token = desktop.evaluate("sessionStorage.getItem('dealerpoker.token')")
     assert token, "the first visit creates a session and keeps its token"
     desktop.locator(".lobby__table[data-table='casino-holdem']").click()
     desktop.wait_for_selector(".table--casino-holdem .chip-tray .chip")
     assert desktop.locator(".hud__title").inner_text() == "Casino Hold'em"
     desktop.reload()
     desktop.wait_for_selector(".chip-tray .chip")
-    assert desktop.evaluate("localStorage.getItem('dealerpoker.token')") == token, "a reload keeps it"
+    assert desktop.evaluate("sessionStorage.getItem('dealerpoker.token')") == token, "a reload keeps it"
 
 
 def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveServer) -> None:
@@ -172,7 +172,7 @@ def test_chips_ring_labels_stacks_and_removal(desktop: Any, live_server: LiveSer
     assert table.amount("ante") == 500
     assert table.stack("ante") == [500], "five 1.00 chips are drawn as the fewest chips: one 5.00"
     table.spot("ante").hover()
-    assert tip.inner_text() == "Ante: 5.00"
+    assert tip.inner_text() == "Ante: €5.00"
     table.select(2500)
     table.place("ante")
     table.select(100)
@@ -240,7 +240,7 @@ def test_texas_bonus_full_rounds(desktop: Any, live_server: LiveServer) -> None:
 
     table.press("Enter")                                   # Enter deals
     assert table.decisions() == ["fold", "bet"]
-    assert "BET 10.00" in desktop.locator("#controls [data-action='bet']").inner_text()
+    assert "BET €10.00" in desktop.locator("#controls [data-action='bet']").inner_text()
     assert len(table.cards("player")) == 2 and "back" not in table.cards("player")
     assert table.cards("dealer") == ["back", "back"]
     assert table.cards("board") == ["back"] * 5
@@ -285,7 +285,7 @@ def test_texas_bonus_full_rounds(desktop: Any, live_server: LiveServer) -> None:
     table.press("f")
     # The Bonus was settled at the deal: the headline says its result too (issue 16, item 10).
     headline = desktop.locator("#result-headline").inner_text()
-    assert re.fullmatch(r"You folded; Bonus (lost|wins [\d,.]+)", headline)
+    assert re.fullmatch(r"You folded; Bonus (lost|wins €[\d,.]+)", headline)
     table.assert_balance_matches_ledger()
 
     # NEW GAME clears the chips and the cards.
@@ -307,7 +307,7 @@ def test_casino_holdem_full_rounds(desktop: Any, live_server: LiveServer) -> Non
     table.place("aa")
     table.deal()
     assert table.decisions() == ["fold", "raise"]
-    assert "RAISE 10.00" in desktop.locator("#controls [data-action='raise']").inner_text()
+    assert "RAISE €10.00" in desktop.locator("#controls [data-action='raise']").inner_text()
     assert len([c for c in table.cards("board") if c != "back"]) == 3, "the flop is dealt with the hands"
     assert table.cards("dealer") == ["back", "back"]
     assert desktop.locator("#player-hand").inner_text()
@@ -340,7 +340,8 @@ def test_refusals_leave_the_table_consistent(desktop: Any, server_factory: Any) 
     table.place("ante")
     table.deal()
     table.act("raise")
-    assert "not enough balance" in table.message().lower()
+    assert table.message() == "RAISE refused: insufficient funds: €10.00 needed, balance is €5.00", \
+        "the server's refusal in the catalogue's words, amounts in the player's currency"
     assert desktop.locator("#message").get_attribute("data-kind") == "error"
     assert table.decisions() == ["fold", "raise"]
     assert table.shown("balance") == table.assert_balance_matches_ledger() == 500
@@ -440,7 +441,7 @@ def test_rules_panel_history_and_replay(desktop: Any, live_server: LiveServer) -
     assert replay_cards("dealer") == ["back", "back"], "at the deal the dealer's cards were hidden"
     assert replay_cards("board")[3:] == ["back", "back"] and "back" not in replay_cards("board")[:3]
     replay.get_by_role("button", name="NEXT STEP ▶").click()
-    assert replay.locator(".replay__step").inner_text().startswith("Step 2 of 2: RAISE (stake 2.00)")
+    assert replay.locator(".replay__step").inner_text().startswith("Step 2 of 2: RAISE (stake €2.00)")
     assert "back" not in replay_cards("dealer") + replay_cards("board")
     assert replay.locator(".lines tbody tr").count() == 2, "ante and raise"
     replay.get_by_role("button", name="◀ PREV STEP").click()

@@ -41,10 +41,12 @@ class LiveServer:
         self.server.stop()
 
 
-def start_server(tmp_path: Path, *, seed: int = 2026, **settings: Any) -> LiveServer:
+def start_server(tmp_path: Path, *, seed: int = 2026, clock: Any = None, **settings: Any) -> LiveServer:
     from dealerpoker.server import Settings, create_app
 
     database = tmp_path / f"web-{seed}-{time.monotonic_ns()}.db"
-    app = create_app(Settings(database_url=f"sqlite:///{database}", **settings), rng=random.Random(seed))
+    timing = {} if clock is None else {"clock": clock}
+    app = create_app(Settings(database_url=f"sqlite:///{database}", **settings), rng=random.Random(seed),
+                     **timing)
     server = ThreadServer(app).start()
     return LiveServer(server.url, server)

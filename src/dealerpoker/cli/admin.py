@@ -1,6 +1,8 @@
-"""`dealerpoker admin`: staff accounts of the back office (``/admin/`` in the browser).
+"""`dealerpoker admin`: staff accounts of the back office (``/admin/`` in the browser), and
+ending a player's sessions.
 
     dealerpoker admin create-user NAME --role admin|support|auditor [--totp] [--database URL]
+    dealerpoker admin revoke-sessions PLAYER_ID [--database URL]
 
 Prints the new account's one-time password once (it is stored only as its argon2 hash, and must
 be replaced at the first sign-in); with ``--totp`` also the secret to scan into an authenticator
@@ -30,6 +32,37 @@ def register(subparsers: Any) -> None:
     create.add_argument("--totp", action="store_true", help="require a TOTP code (authenticator app) too")
     add_database_option(create)
     create.set_defaults(func=create_user)
+    revoke = commands.add_parser("revoke-sessions", help="end every session (bearer token) of a player")
+    revoke.add_argument("player", help="the player's id (p_...)")
+    add_database_option(revoke)
+    revoke.set_defaults(func=revoke_sessions)
+
+
+def revoke_sessions(args: argparse.Namespace) -> int:
+    """End every session of a player at once (a stolen token, a closed account); audited."""
+    from dealerpoker.server.backoffice import audit
+    from dealerpoker.server.clock import system_clock, timestamp
+    from dealerpoker.server.db import Database
+    from dealerpoker.server.sessions import end_all_sessions
+    from dealerpoker.server.settings import Settings
+
+    settings = Settings.from_env(database_url=args.database)
+
+    async def revoke() -> int:
+        database = Database(settings.database_url)
+        try:
+            await database.migrate()
+            at = timestamp(system_clock())
+            ended = await end_all_sessions(database, args.player, at=at)
+            async with database.transaction() as connection:
+                await audit.record(connection, at=at, actor="cli", action="sessions.revoke",
+                                   target=args.player, after={"ended": ended})
+            return ended
+        finally:
+            await database.dispose()
+
+    print(f"ended {asyncio.run(revoke())} session(s) of {args.player}")
+    return 0
 
 
 def create_user(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.errors import DealerPokerError
@@ -20,10 +20,18 @@ from dealerpoker.server.schema import accounts, players
 
 
 class AuthenticationError(DealerPokerError, ValueError):
-    """A missing, malformed or unknown bearer token."""
+    """A missing, malformed or unknown bearer token, or its session over; ``reason`` says which:
+    ``missing``, ``unknown``, ``expired`` (idle or too old) or ``ended`` (logged out, revoked)."""
 
     code = "unauthorized"
     status = 401
+
+    def __init__(self, message: str, *, reason: str = "missing") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    def details(self) -> dict[str, Any]:
+        return {"reason": self.reason}
 
 
 def bearer_token(authorization: str | None) -> str | None:
@@ -86,11 +94,3 @@ async def ensure_house(connection: Connection, currency: str, *, at: str) -> str
         id=house, kind="house", balance=0, created_at=at, currency=currency).on_conflict_do_nothing(
         index_elements=["id"]))
     return house
-
-
-async def player_for_token(connection: Connection, token: str) -> str:
-    """The player id a bearer token belongs to."""
-    found = await connection.scalar(select(players.c.id).where(players.c.token_hash == token_hash(token)))
-    if found is None:
-        raise AuthenticationError("unknown or expired token: create a session with POST /api/session")
-    return str(found)

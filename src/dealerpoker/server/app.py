@@ -47,9 +47,11 @@ from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.api import install_operators_api
 from dealerpoker.server.operators.config import check_against_offer
 from dealerpoker.server.operators.outbox import seamless_wallet
+from dealerpoker.server.origins import WebSocketOrigins
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
+from dealerpoker.server.sessions import Policy, Sessions
 from dealerpoker.server.settings import Settings, SettingsError
 from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.text import TextGuard
@@ -162,6 +164,8 @@ def create_app(
                             abandon_after_seconds=settings.abandon_after_seconds),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
+        sessions=Sessions(database, clock, operators=bool(settings.operators),
+                          policy=Policy(settings.session_idle_seconds, settings.session_max_seconds)),
         signer=RecordSigner.from_file(settings.signing_key_file),
     )
     if outbox is not None:
@@ -205,6 +209,7 @@ def create_app(
     if "fast_path" not in settings.without:
         fastpath.install(app, services)
     app.add_middleware(TextGuard)  # outside the fast path: no text breaking the rule reaches it
+    app.add_middleware(WebSocketOrigins, allowed=settings.websocket_origins)
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     if settings.docs:

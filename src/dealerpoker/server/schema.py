@@ -322,3 +322,17 @@ wallet_calls = Table(
     Column("duration_ms", Integer, nullable=False),
     Index("ix_wallet_calls_transaction", "transaction_id", "id"),
 )
+
+# Every bearer token's life (migration 0013; ``server.sessions``): a demo player's or an
+# operator's session token gets its row when it first authenticates. It expires when idle or too
+# old (settings) and ends by a logout or a revocation (``ended_at``, ``end_reason``).
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(40), ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("last_seen_at", String(32), nullable=False),
+    Column("ended_at", String(32), nullable=True),
+    Column("end_reason", String(16), nullable=True),  # "logout" | "revoked"
+    Index("ix_sessions_player", "player_id"),
+)

@@ -13,15 +13,14 @@ from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Database
 from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.config import Operator
-from dealerpoker.server.operators.launch import player_for_session
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService
+from dealerpoker.server.sessions import Sessions
 from dealerpoker.server.settings import Settings
 from dealerpoker.server.signing import RecordSigner
 from dealerpoker.server.wallet import Wallet
 
 Hook = Callable[[], Awaitable[None]]
-_TOKEN_CACHE_SIZE = 100_000
 
 
 @dataclass
@@ -55,12 +54,13 @@ class Services:
     """Game -> the changes of the paytable version an admin saved in the back office, in force."""
     operators: Mapping[str, Operator] = field(default_factory=dict)
     """Operator id -> the operator (``settings.operators``)."""
+    sessions: Sessions | None = None
+    """The players' sessions: authentication, expiry, logout, revocation (``create_app`` makes it)."""
     limiter: Any = None
     """The rate limits (``edge.ratelimit.RateLimits``; None: none): ``authenticate`` counts
     each authenticated request of an account."""
     startup: list[Hook] = field(default_factory=list)
     shutdown: list[Hook] = field(default_factory=list)
-    _players_by_token: dict[str, str] = field(default_factory=dict)
 
     def now(self) -> str:
         return timestamp(self.clock())
@@ -84,16 +84,10 @@ class Services:
                                                 at=self.now())
 
     async def authenticate(self, token: str) -> str:
-        """The player id for a bearer token (tokens never change, so they are cached)."""
-        key = accounts.token_hash(token)
-        player_id = self._players_by_token.get(key)
-        if player_id is None:
-            async with self.database.transaction() as connection:
-                found = await player_for_session(connection, token) if self.operators else None
-                player_id = found or await accounts.player_for_token(connection, token)
-            if len(self._players_by_token) >= _TOKEN_CACHE_SIZE:
-                self._players_by_token.clear()
-            self._players_by_token[key] = player_id
-        if self.limiter is not None:  # the per-account rate limit (edge.ratelimit): 429 when over
+        """The player id of a live session's bearer token (``server.sessions``), counted by the
+        per-account rate limit when there is one (``edge.ratelimit``: 429 when over)."""
+        assert self.sessions is not None, "create_app makes the sessions"
+        player_id = await self.sessions.authenticate(token)
+        if self.limiter is not None:
             await self.limiter.check_account(player_id)
         return player_id

@@ -81,6 +81,14 @@ class Settings:
     rate_limits: Mapping[str, str] = field(default_factory=dict)
     """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
     ``edge.ratelimit.DEFAULT_LIMITS`` (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    session_idle_seconds: float = 1800.0
+    """A player's session (bearer token) unused this long expires (``$DEALERPOKER_SESSION_IDLE_SECONDS``)."""
+    session_max_seconds: float = 43_200.0
+    """A player's session expires this long after it began, however busy
+    (``$DEALERPOKER_SESSION_MAX_SECONDS``)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://casino.example``) whose pages may open the WebSockets besides our own
+    and the ``frame_ancestors`` (``$DEALERPOKER_ALLOWED_ORIGINS``, comma-separated)."""
     redis_url: str | None = None
     """Where the rate limits count, shared by every process (``$DEALERPOKER_REDIS_URL``); else
     each process counts alone, in memory."""
@@ -102,6 +110,9 @@ class Settings:
         if self.reaper_interval_seconds <= 0:
             raise SettingsError(
                 f"reaper_interval_seconds: expected > 0, got {self.reaper_interval_seconds!r}")
+        for name in ("session_idle_seconds", "session_max_seconds"):
+            if not getattr(self, name) > 0:
+                raise SettingsError(f"{name}: expected > 0, got {getattr(self, name)!r}")
         if not self.ledger_audit_interval_seconds >= 0:
             raise SettingsError("ledger_audit_interval_seconds: expected >= 0 (0: off), "
                                 f"got {self.ledger_audit_interval_seconds!r}")
@@ -115,6 +126,12 @@ class Settings:
         for operator in self.operators:
             found.update(dict.fromkeys(operator.frame_ancestors))
         return tuple(found)
+
+    @property
+    def websocket_origins(self) -> tuple[str, ...]:
+        """The other origins whose pages may open our WebSockets: ``allowed_origins`` and the
+        ``frame_ancestors`` (a page framing ours runs as our origin; these are for their own)."""
+        return tuple(dict.fromkeys((*self.allowed_origins, *self.frame_ancestors)))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -145,6 +162,13 @@ class Settings:
         if env.get("DEALERPOKER_WITHOUT"):
             values["without"] = frozenset(name.strip() for name in env["DEALERPOKER_WITHOUT"].split(","))
         values.update(edge_settings_from_env(env))
+        for variable, name in (("DEALERPOKER_SESSION_IDLE_SECONDS", "session_idle_seconds"),
+                               ("DEALERPOKER_SESSION_MAX_SECONDS", "session_max_seconds")):
+            if variable in env:
+                values[name] = float(_number(env, variable))
+        if env.get("DEALERPOKER_ALLOWED_ORIGINS"):
+            values["allowed_origins"] = tuple(
+                origin.strip() for origin in env["DEALERPOKER_ALLOWED_ORIGINS"].split(",") if origin.strip())
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)  # type: ignore[arg-type]
 

@@ -53,7 +53,7 @@ class InvalidTextError(DealerPokerError, ValueError):
     code = "invalid_text"
     status = 422
 
-    def __init__(self, message: str, *, field: str) -> None:
+    def __init__(self, message: str, *, field: str = "body") -> None:
         super().__init__(message)
         self.field = field
 

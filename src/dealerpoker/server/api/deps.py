@@ -31,15 +31,17 @@ async def services(request: Request) -> Services:
     return found
 
 
-async def current_player(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> str:
-    """The player whose bearer token authorises this request."""
+async def current_token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+    """The bearer token of this request (not checked yet)."""
     if credentials is None or not credentials.credentials:
         raise AuthenticationError("missing bearer token: send Authorization: Bearer <token> "
                                   "(POST /api/session gives one)")
-    return await (await services(request)).authenticate(credentials.credentials)
+    return credentials.credentials
+
+
+async def current_player(request: Request, token: Annotated[str, Depends(current_token)]) -> str:
+    """The player whose bearer token (a live session's) authorises this request."""
+    return await (await services(request)).authenticate(token)
 
 
 async def reject_unknown_query(request: Request) -> None:
@@ -64,6 +66,7 @@ def _all_query_params(dependant: Any) -> list[Any]:
 
 ServicesDep = Annotated[Services, Depends(services)]
 PlayerDep = Annotated[str, Depends(current_player)]
+TokenDep = Annotated[str, Depends(current_token)]
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

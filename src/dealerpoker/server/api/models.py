@@ -40,6 +40,12 @@ class SessionOut(Strict):
     player_id: str
     balance: int
     currency: str = Field(description="every amount of this player is in this currency's minor units")
+    lobby_url: str | None = Field(default=None, description="an operator launch's lobby address: where the "
+                                                            "page's 'leave' (the reality check's) returns")
+
+
+class EndedOut(Strict):
+    ended: int = Field(description="how many sessions this ended")
 
 
 class BalanceOut(Strict):

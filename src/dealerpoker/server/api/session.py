@@ -1,4 +1,5 @@
-"""``POST /api/session`` (a demo player and its token), ``GET /api/balance``, ``GET /healthz``."""
+"""``POST /api/session`` (a demo player and its token), ``POST /api/session/logout`` and
+``/revoke-all`` (``server.sessions``), ``GET /api/balance``, ``GET /healthz``."""
 
 from __future__ import annotations
 
@@ -6,8 +7,14 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
-from dealerpoker.server.api.models import BalanceOut, SessionIn, SessionOut
+from dealerpoker.server.api.deps import (
+    PlayerDep,
+    ServicesDep,
+    TokenDep,
+    error_responses,
+    reject_unknown_query,
+)
+from dealerpoker.server.api.models import BalanceOut, EndedOut, SessionIn, SessionOut
 from dealerpoker.server.errors import UnknownParameterError
 from dealerpoker.server.operators.launch import redeem
 
@@ -27,10 +34,25 @@ async def create_session(services: ServicesDep, body: SessionIn | None = None) -
                                 starting_balance=services.starting_balance)
         amount, currency = await services.rounds.account(launched.player_id)
         return SessionOut(token=launched.token, player_id=launched.player_id, balance=amount,
-                          currency=currency)
+                          currency=currency, lobby_url=launched.launch.lobby_url)
     player = await services.create_player(None if body is None else body.currency)
     return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance,
                       currency=player.currency)
+
+
+@router.post("/api/session/logout", response_model=EndedOut, responses=error_responses(401), tags=["players"])
+async def logout(services: ServicesDep, token: TokenDep) -> EndedOut:
+    """End this session: its token is refused from now on (401, ``reason`` ``ended``)."""
+    assert services.sessions is not None
+    return EndedOut(ended=await services.sessions.end(token))
+
+
+@router.post("/api/session/revoke-all", response_model=EndedOut, responses=error_responses(401),
+             tags=["players"])
+async def revoke_all(services: ServicesDep, player: PlayerDep) -> EndedOut:
+    """End every session of your player, this one included (a token you lost, another device)."""
+    assert services.sessions is not None
+    return EndedOut(ended=await services.sessions.end_all(player))
 
 
 @router.get("/api/balance", response_model=BalanceOut, responses=error_responses(401), tags=["players"])

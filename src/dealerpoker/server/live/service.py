@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -355,10 +355,6 @@ async def _bearer(websocket: WebSocket) -> str:
     return token
 
 
-async def _authenticate(websocket: WebSocket, services: Services) -> str:
-    return await services.authenticate(await _bearer(websocket))
-
-
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     services: Services = websocket.app.state.services
@@ -370,7 +366,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404)
         return
     try:
-        player_id = await _authenticate(websocket, services)
+        token = await _bearer(websocket)
+        player_id = await services.authenticate(token)
     except (AuthenticationError, TimeoutError, WebSocketDisconnect) as error:
         with contextlib.suppress(Exception):
             await websocket.send_text(serialise(_error("unauthorized", str(error) or "no token"), live.now()))
@@ -391,20 +388,34 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection.push(text)
     live.hub.join(connection)
     runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
-    await _converse(websocket, live, connection)
+    await _converse(websocket, live, connection, session=lambda: services.authenticate(token))
 
 
-async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection) -> None:
+async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection,
+                    session: Callable[[], Awaitable[str]] | None = None) -> None:
     """Until the client leaves: each message it sends handled (by the table's owner), the reply
-    queued behind what the fan-out queued for it, and the queue written out by a sender task."""
+    queued behind what the fan-out queued for it, and the queue written out by a sender task.
+
+    ``session`` checks the player's session before each message (a message is a use of it): once
+    it expired or ended, the reply is ``unauthorized`` and the socket is closed with 4401."""
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
             try:
                 message = await _receive(websocket)
+                if session is not None:
+                    await session()
             except InvalidTextError as error:
                 connection.push(serialise({"type": "error", **error_fields(error)}, live.now()))
                 continue
+            except AuthenticationError as error:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await sender
+                with contextlib.suppress(Exception):
+                    await websocket.send_text(serialise(_error("unauthorized", str(error)), live.now()))
+                    await websocket.close(code=4401)
+                return
             reply = await live.intent(connection.table_id, connection.player_id, message)
             connection.push(serialise(reply, live.now()))
     except WebSocketDisconnect:

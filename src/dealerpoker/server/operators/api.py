@@ -141,7 +141,10 @@ def _live_tables(app: Any) -> Mapping[str, Any]:
 def install_operators_api(app: FastAPI, services: Services) -> None:
     """The ``/operator/v1`` routes, when the server has operators."""
     if services.operators:
+        from dealerpoker.server.operators.players import router as players_router  # it imports this module
+
         app.include_router(router)
+        app.include_router(players_router)
         app.include_router(player_router)
 
 

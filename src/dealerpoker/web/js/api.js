@@ -1,5 +1,10 @@
 // Every REST call of the page (the protocol: docs/api.md); live.js holds the live table's WebSocket.
-// The session token lives in localStorage; a missing or rejected token gets a new session.
+// The session token lives in sessionStorage: it survives a reload of the tab (and the lobby's
+// links to a table, in the same tab) but not the tab, so nothing keeps it once the tab is closed;
+// the server expires it when idle or old anyway (docs/api.md, "Sessions"). A missing or rejected
+// token gets a new session.
+
+import { rememberLaunch } from "./locale.js";
 
 const TOKEN_KEY = "dealerpoker.token";
 
@@ -68,8 +73,9 @@ function takeLaunchToken() {
 }
 
 export class Api {
-  constructor(storage = window.localStorage) {
+  constructor(storage = window.sessionStorage) {
     this.storage = storage;
+    this.currency = null; // a new demo player's currency (the launch's), else the server's default
   }
 
   get token() {
@@ -81,10 +87,11 @@ export class Api {
     if (launch) {  // an operator's launch: this page plays as that operator's player
       const launched = await send("POST", "/api/session", { launch });
       this.storage.setItem(TOKEN_KEY, launched.token);
+      rememberLaunch({ lobby_url: launched.lobby_url ?? null });
       return launched.token;
     }
     if (this.token) return this.token;
-    const session = await send("POST", "/api/session", {});
+    const session = await send("POST", "/api/session", this.currency ? { currency: this.currency } : {});
     this.storage.setItem(TOKEN_KEY, session.token);
     return session.token;
   }
@@ -101,7 +108,16 @@ export class Api {
     }
   }
 
-  games() { return this.call("GET", "/api/games"); }
+  /** A new session (a new demo player) in `currency`: the launch asked for another currency. */
+  async restart(currency) {
+    this.currency = currency;
+    this.storage.removeItem(TOKEN_KEY);
+    return this.ensureSession();
+  }
+
+  games(currency) {
+    return this.call("GET", `/api/games${currency ? `?currency=${encodeURIComponent(currency)}` : ""}`);
+  }
   balance() { return this.call("GET", "/api/balance"); }
   round(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}`); }
   replay(id) { return this.call("GET", `/api/rounds/${encodeURIComponent(id)}/replay`); }

@@ -2,8 +2,9 @@
 
 import { Api } from "./api.js";
 import { gameTitle, h } from "./dom.js";
-import { preferredLanguage, useLanguage } from "./i18n.js";
+import { t } from "./i18n.js";
 import "./live-lobby.js"; // adds the live tables' section to the lobby
+import { startLocale } from "./locale.js";
 import { renderLobby } from "./lobby.js";
 import { Table } from "./table.js";
 
@@ -13,7 +14,7 @@ let games = null;
 let table = null;
 
 async function loadGames() {
-  games ??= (await api.games()).games;
+  games ??= (await startLocale(api)).games;
   return games;
 }
 
@@ -27,7 +28,7 @@ async function route() {
       const game = list.find((g) => g.id === decodeURIComponent(match[1]));
       if (!game) {
         root.replaceChildren(h("p.message", { dataset: { kind: "error" }, role: "alert" },
-          `There is no game "${decodeURIComponent(match[1])}". `, h("a", { href: "#/" }, "Back to the lobby")));
+          t("page.no_game", { game: decodeURIComponent(match[1]) }), " ", h("a", { href: "#/" }, t("page.back_to_lobby"))));
         return;
       }
       document.title = `${gameTitle(game)} — dealerpoker`;
@@ -35,16 +36,16 @@ async function route() {
       window.dealerpokerTable = table; // for the browser tests and the curious
       await table.start();
     } else {
-      document.title = "dealerpoker casino";
+      document.title = t("lobby.title");
       await renderLobby(root, api, { games: list });
     }
   } catch (error) {
     games = null;
     root.replaceChildren(h("div.message", { dataset: { kind: "error" }, role: "alert" },
-      `Cannot reach the casino server: ${error.message} `,
-      h("button.btn.btn--small", { type: "button", id: "retry", onclick: route }, "RETRY")));
+      t("page.unreachable", { error: error.message }), " ",
+      h("button.btn.btn--small", { type: "button", id: "retry", onclick: route }, t("page.retry"))));
   }
 }
 
 window.addEventListener("hashchange", route);
-useLanguage(preferredLanguage("dealerpoker.language")).catch(() => {}).finally(route);
+route();

@@ -47,5 +47,5 @@ export function gameTitle(game) {
 }
 
 export function actionTitle(action) {
-  return action.toUpperCase();
+  return has(`action.${action}`) ? t(`action.${action}`) : action.toUpperCase();
 }

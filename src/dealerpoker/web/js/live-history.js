@@ -4,30 +4,36 @@
 // and source -- with the same in-browser check (WebCrypto) as a solo round's replay.
 
 import { fillCards } from "./cards.js";
-import { actionTitle, h } from "./dom.js";
+import { actionTitle, gameTitle, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { formatMoney } from "./money.js";
 import { settlementTable } from "./panels.js";
 import { fairnessCheck, signedLoader } from "./verify.js";
 
-const GAME_TITLES = { "texas-bonus": "Texas Bonus", "casino-holdem": "Casino Hold'em" };
-const REVEAL_TITLES = { preflop: "Your cards", flop: "The flop", turn: "The turn", showdown: "Showdown" };
+const REVEAL_TITLES = {
+  preflop: "live.reveal.preflop", flop: "live.reveal.flop", turn: "live.reveal.turn", showdown: "live.reveal.showdown",
+};
+
+function title(game) {
+  return gameTitle({ id: game, title: game });
+}
 
 function clock(iso) {
   return typeof iso === "string" ? iso.slice(11, 19) : "";
 }
 
 function signed(amount) {
-  return `${amount > 0 ? "+" : ""}${formatMoney(amount)}`;
+  return formatMoney(amount, { signed: true });
 }
 
 /** The list of the player's live rounds; `onOpen(round)` opens one. */
 export function liveRoundsList(rounds, onOpen) {
-  if (!rounds.length) return h("p.empty", {}, "No live rounds settled yet.");
+  if (!rounds.length) return h("p.empty", {}, t("live.rounds_empty"));
   return h("ol.history", {}, rounds.map((round) => h("li", {},
     h("button.btn.btn--link", { type: "button", dataset: { liveRound: round.round_id }, onclick: () => onOpen(round) },
-      `Round ${round.round_id}`,
+      t("history.round", { id: round.round_id }),
       h("span.history__summary", {},
-        `${GAME_TITLES[round.game] ?? round.game} · bet ${formatMoney(round.total_stake)} · ${signed(round.net)}`)))));
+        `${title(round.game)} · ${t("history.bet", { amount: formatMoney(round.total_stake) })} · ${signed(round.net)}`)))));
 }
 
 /** A live round's record (the player's part) step by step, reveal by reveal, with the check. */
@@ -46,30 +52,32 @@ export function liveReplayView(record, api = null) {
   };
   const caption = h("p.replay__step", { "aria-live": "polite" });
   let index = 0;
-  const prev = h("button.btn", { type: "button", onclick: () => { index -= 1; show(); } }, "◀ PREV STEP");
-  const next = h("button.btn", { type: "button", onclick: () => { index += 1; show(); } }, "NEXT STEP ▶");
+  const prev = h("button.btn", { type: "button", onclick: () => { index -= 1; show(); } }, t("replay.prev"));
+  const next = h("button.btn", { type: "button", onclick: () => { index += 1; show(); } }, t("replay.next"));
   function show() {
     const frame = frames[index];
     fillCards(cards.dealer, frame.dealer, 2, { small: true });
     fillCards(cards.board, frame.board, 5, { small: true });
     fillCards(cards.player, frame.player, 2, { small: true });
-    caption.textContent = `Step ${index + 1} of ${frames.length}: `
-      + `${REVEAL_TITLES[frame.reveal.event] ?? frame.reveal.event} at ${clock(frame.reveal.at)} UTC`;
+    const what = REVEAL_TITLES[frame.reveal.event] ? t(REVEAL_TITLES[frame.reveal.event]) : frame.reveal.event;
+    caption.textContent = t("live.replay_step", { step: index + 1, count: frames.length, what, time: clock(frame.reveal.at) });
     prev.disabled = index === 0;
     next.disabled = index >= frames.length - 1;
   }
   const actions = h("ol.replay__steps", {}, (seat.actions ?? []).map((action, k) => h("li", { dataset: { step: k } },
     `${action.point}: ${actionTitle(action.action)}`,
-    action.stake ? ` — stake ${formatMoney(action.stake)}` : "",
-    action.source === "player" ? ` (you, ${clock(action.at)})` : ` (timer: ${action.reason}, ${clock(action.at)})`)));
+    action.stake ? ` — ${t("replay.stake", { amount: formatMoney(action.stake) })}` : "",
+    ` (${action.source === "player" ? t("live.action_you", { time: clock(action.at) })
+      : t("live.action_timer", { reason: action.reason, time: clock(action.at) })})`)));
   const view = h("div.replay", { dataset: { replayRound: record.round_id } },
-    h("p", {}, `${GAME_TITLES[record.game] ?? record.game} at table ${record.table?.id}, round ${record.table?.number}`
-      + ` · opened ${clock(record.opened_at)}, no more bets ${clock(record.betting_closed_at)},`
-      + ` settled ${clock(record.settled_at)} UTC`),
+    h("p", {}, t("live.record_line", {
+      game: title(record.game), table: record.table?.id, number: record.table?.number, opened: clock(record.opened_at),
+      closed: clock(record.betting_closed_at), settled: clock(record.settled_at),
+    })),
     h("div.replay__table", {},
-      h("span.replay__label", {}, "Dealer"), cards.dealer,
-      h("span.replay__label", {}, "Board"), cards.board,
-      h("span.replay__label", {}, "Player hand"), cards.player),
+      h("span.replay__label", {}, t("zone.dealer")), cards.dealer,
+      h("span.replay__label", {}, t("zone.board")), cards.board,
+      h("span.replay__label", {}, t("live.player_hand")), cards.player),
     caption,
     h("div.replay__nav", {}, prev, next),
     actions,
@@ -77,7 +85,7 @@ export function liveReplayView(record, api = null) {
     record.dealing === "studio" ? studioCards(record)
       : fairnessCheck({ ...record, id: record.round_id }, { signed: api ? signedLoader(api, record) : null }));
   if (frames.length) show();
-  else caption.textContent = "This round has no recorded reveals.";
+  else caption.textContent = t("live.no_reveals");
   return view;
 }
 
@@ -93,51 +101,4 @@ function studioCards(record) {
     misdeal ? h("p", { dataset: { misdeal: misdeal.by } },
       `Misdeal called by the ${misdeal.by} at ${clock(misdeal.at)} UTC: ${misdeal.reason}.`) : null,
     h("p", {}, "dealerpoker verify --round-file checks them against the reveals, the settlement and the ledger."));
-}
-
-/** The "My rounds" panel: the list of the player's live rounds, and one round's record. */
-export class LiveRoundsPanel {
-  constructor(panel, api) {
-    this.panel = panel;
-    this.api = api;
-  }
-
-  async toggle() {
-    if (!this.panel.hidden) {
-      this.panel.hidden = true;
-      return;
-    }
-    for (const other of document.querySelectorAll(".panel")) other.hidden = true;
-    await this.show();
-  }
-
-  bar() {
-    return h("div.panel__bar", {},
-      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { this.panel.hidden = true; } },
-        "CLOSE ✕"));
-  }
-
-  async show() {
-    const panel = this.panel;
-    panel.replaceChildren(this.bar(), h("h2", {}, "My live rounds"), h("p", {}, "Loading…"));
-    panel.hidden = false;
-    try {
-      const { rounds } = await this.api.call("GET", "/api/live-rounds?limit=20");
-      panel.replaceChildren(this.bar(), h("h2", {}, "My live rounds"), liveRoundsList(rounds, (round) => this.openRecord(round)));
-    } catch (error) {
-      panel.replaceChildren(this.bar(), h("h2", {}, "My live rounds"), h("p.message", { dataset: { kind: "error" } }, error.message));
-    }
-  }
-
-  async openRecord(round) {
-    const panel = this.panel;
-    panel.hidden = false;
-    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.show() }, "◀ ALL ROUNDS");
-    try {
-      const record = await this.api.call("GET", round.record);
-      panel.replaceChildren(this.bar(), h("h2", {}, `Round ${record.round_id}`), back, liveReplayView(record, this.api));
-    } catch (error) {
-      panel.replaceChildren(this.bar(), h("h2", {}, "Round"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
-    }
-  }
 }

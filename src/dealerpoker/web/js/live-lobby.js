@@ -4,6 +4,10 @@ import { t } from "./i18n.js";
 import { addLobbySection } from "./lobby.js";
 import { formatMoney } from "./money.js";
 
+function money(amount, table) {
+  return formatMoney(amount, { currency: table.currency });
+}
+
 addLobbySection(async (api) => {
   let tables;
   try {
@@ -18,9 +22,10 @@ addLobbySection(async (api) => {
     entries: tables.map((table) => ({
       id: `live-${table.id}`,
       kind: "live",
-      title: table.dealing === "studio" ? `${table.title} — cards dealt by the studio` : table.title,
-      subtitle: `${table.players} player${table.players === 1 ? "" : "s"} · ante ${formatMoney(table.limits.ante.min)}–`
-        + `${formatMoney(table.limits.ante.max)} · ${table.betting_seconds} s to bet, ${table.decision_seconds} s per decision`,
+      title: table.dealing === "studio" ? t("lobby.studio_table", { title: table.title }) : table.title,
+      subtitle: [t("lobby.players", { count: table.players }),
+        t("lobby.ante_range", { min: money(table.limits.ante.min, table), max: money(table.limits.ante.max, table) }),
+        t("lobby.timers", { betting: table.betting_seconds, decision: table.decision_seconds })].join(" · "),
       href: `live.html#/${encodeURIComponent(table.id)}`,
     })),
   };

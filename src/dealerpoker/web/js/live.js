@@ -6,19 +6,20 @@ import { Api } from "./api.js";
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
 import { closedByRequirement } from "./betting.js";
-import { errorText } from "./errors.js";
 import { preferredLanguage, t, useLanguage } from "./i18n.js";
+import { LANGUAGE_KEY, errorText, handName, languageSwitch, launch, useCurrency } from "./locale.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
-import { LiveRoundsPanel } from "./live-history.js";
+import { liveReplayView, liveRoundsList } from "./live-history.js";
 import { bonusText, limitSign, rulesPanel, settlementTable } from "./panels.js";
 import { qualificationText, resultHeadline, sideFields } from "./result.js";
-import { STUDIO_NOTE, dealingTitle, studioVideo } from "./studio.js";
+import { Responsible } from "./responsible.js";
+import { dealingTitle, studioNote, studioVideo } from "./studio.js";
 
 const CHIP_COLOURS = ["white", "red", "blue", "green", "black", "purple", "orange", "pink", "brown"];
 const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
 const PHASE_TITLES = {
-  idle: "Waiting for players", betting: "Place your bets", closed: "No more bets", dealing: "Dealing", decision: "Decide",
-  showdown: "Showdown", pause: "Round over", unknown: "Connecting",
+  idle: "live.phase.idle", betting: "live.phase.betting", closed: "live.phase.closed", dealing: "live.phase.dealing",
+  decision: "live.phase.decision", showdown: "live.phase.showdown", pause: "live.phase.pause", unknown: "live.phase.unknown",
 };
 const RING_LENGTH = 2 * Math.PI * 40;
 // A decision the timer took, as its player is told at once.
@@ -48,15 +49,24 @@ export class LiveTable {
     this.retries = 0;
     this.closed = false;
     this.timer = null;
+    // The reality check between rounds: never while this player has a decision open.
+    this.rg = new Responsible(api, { idle: () => !(this.seat?.legal_actions ?? []).length });
   }
 
   async start() {
+    this.api.currency = launch().currency ?? null; // a new player in the launch's currency
+    try {
+      this.games = (await this.api.games()).games;
+    } catch {
+      this.games = []; // the Bonus line keeps the server's English name
+    }
     await this.connect();
     this.timer = setInterval(() => this.tick(), 100);
   }
 
   destroy() {
     this.closed = true;
+    this.rg.destroy();
     clearInterval(this.timer);
     this.socket?.close();
   }
@@ -70,7 +80,7 @@ export class LiveTable {
     socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {
       if (this.closed) return;
-      this.say("Connection lost: reconnecting…", "error");
+      this.say(t("live.reconnecting"), "error");
       this.retries += 1;
       setTimeout(() => this.connect().catch(() => {}), Math.min(5000, 500 * this.retries));
     });
@@ -78,7 +88,7 @@ export class LiveTable {
 
   send(message) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    else this.say("Not connected to the table: your intent was not sent.", "error");
+    else this.say(t("live.not_sent"), "error");
   }
 
   // ---------------------------------------------------------------- messages from the server
@@ -91,8 +101,10 @@ export class LiveTable {
         this.config = message.table;
         this.game = message.game ?? null;
         this.balance = message.balance;
+        useCurrency({ code: message.currency ?? message.table?.currency });
         this.playerId = message.player_id;
         this.build();
+        this.rg.refresh();
         break;
       case "table":
         this.onTable(message);
@@ -107,10 +119,11 @@ export class LiveTable {
         if (message.error === "not_found") {
           this.closed = true;
           this.root.replaceChildren(h("p.message", { dataset: { kind: "error" }, role: "alert" },
-            `${message.message}. `, h("a", { href: "./#/" }, "Back to the lobby")));
+            `${errorText(message, message.message)}. `, h("a", { href: "./#/" }, t("page.back_to_lobby"))));
           return;
         }
-        this.say(errorText(message), "error");
+        this.say(errorText(message, message.message), "error");
+        if (message.reason === "reality_check") this.rg.refresh();
         if (message.error === "unauthorized") this.api.storage.removeItem("dealerpoker.token");
         break;
       default:
@@ -126,10 +139,10 @@ export class LiveTable {
       this.seat = null;
       this.recordUrl = null;
       this.timeoutNote = null;
-      this.say("Place your bets: click a chip, then a betting field.", "info");
+      this.say(t("live.place_bets"), "info");
     }
-    if (message.event === "no_more_bets") this.say("No more bets.", "info");
-    if (message.event === "misdeal") this.say("Misdeal: the round is cancelled and the stakes are returned.", "info");
+    if (message.event === "no_more_bets") this.say(t("live.no_more_bets"), "info");
+    if (message.event === "misdeal") this.say(t("live.misdeal"), "info");
     if (message.event === "resumed") this.send({ type: "hello" }); // our part, as the server has it
   }
 
@@ -145,15 +158,15 @@ export class LiveTable {
     this.announceTimeout(message.round);
     if (bonus && bonus.status !== "pending" && this.bonusTold !== message.round && message.phase !== "pause") {
       this.bonusTold = message.round;
-      this.say(bonusText(bonus).text, bonus.status === "won" ? "win" : "info");
+      this.say(bonusText(bonus, this.gameOf()).text, bonus.status === "won" ? "win" : "info");
     }
     const settlement = this.seat?.settlement;
     if (settlement?.outcome === "misdeal") {
-      this.say(`Misdeal: the round is cancelled; ${formatMoney(settlement.total_returned)} returned.`, "info");
+      this.say(t("live.misdeal_returned", { amount: formatMoney(settlement.total_returned) }), "info");
     } else if (settlement && message.phase === "pause") {
       const net = settlement.net;
-      this.say(net > 0 ? `You win ${formatMoney(net)}.` : net < 0 ? `You lose ${formatMoney(-net)}.` : "Push.",
-        net > 0 ? "win" : "info");
+      this.say(net > 0 ? t("live.you_win", { amount: formatMoney(net) }) : net < 0
+        ? t("live.you_lose", { amount: formatMoney(-net) }) : t("live.push"), net > 0 ? "win" : "info");
     }
   }
 
@@ -196,13 +209,18 @@ export class LiveTable {
     }).catch(() => {});
   }
 
+  /** The game's description (its paytables name a Bonus line in the player's language). */
+  gameOf() {
+    return this.games?.find((g) => g.id === this.config?.game) ?? null;
+  }
+
   /** The countdown's label: a decision is named by the bet it decides (as the solo spots are). */
   phaseTitle() {
     const { phase, point } = this.state;
     if (phase === "dealing") return dealingTitle(this.state);
-    if (phase !== "decision") return PHASE_TITLES[phase] ?? phase;
+    if (phase !== "decision") return PHASE_TITLES[phase] ? t(PHASE_TITLES[phase]) : phase;
     const bet = this.config.decision_bets?.[point];
-    return `Decide: ${bet ? `${fieldTitle(bet)} bet` : point}`;
+    return bet ? t("live.decide_bet", { field: fieldTitle(bet) }) : t("live.decide_point", { point });
   }
 
   // ---------------------------------------------------------------- building and rendering
@@ -216,7 +234,7 @@ export class LiveTable {
       (this.el[id] = h("output.meter__value", { id, "aria-labelledby": `${id}-label` }, "—")));
     this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
     this.el.phase = h("span.live__phase", { id: "live-phase" });
-    this.el.banner = h("p.live__banner", { id: "no-more-bets", hidden: true }, "NO MORE BETS");
+    this.el.banner = h("p.live__banner", { id: "no-more-bets", hidden: true }, t("live.no_more_bets_banner"));
     this.el.ringBar = document.createElementNS("http://www.w3.org/2000/svg", "circle");
     const track = document.createElementNS("http://www.w3.org/2000/svg", "circle");
     for (const circle of [track, this.el.ringBar]) {
@@ -232,53 +250,51 @@ export class LiveTable {
     svg.setAttribute("aria-hidden", "true");
     svg.append(track, this.el.ringBar);
     this.el.ringText = h("span.ring__text", { id: "countdown" }, "");
-    this.el.ring = h("div.ring", { role: "timer", "aria-label": "Time left", id: "countdown-ring" }, svg, this.el.ringText);
-    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": "Dealer's cards" });
-    this.el.board = h("div.cards", { id: "board-cards", "aria-label": "Community cards" });
-    this.el.player = h("div.cards", { id: "player-cards", "aria-label": "The shared player hand" });
+    this.el.ring = h("div.ring", { role: "timer", "aria-label": t("live.time_left"), id: "countdown-ring" }, svg, this.el.ringText);
+    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": t("play.dealer_cards") });
+    this.el.board = h("div.cards", { id: "board-cards", "aria-label": t("play.board_cards") });
+    this.el.player = h("div.cards", { id: "player-cards", "aria-label": t("live.shared_hand") });
     this.el.dealerHand = h("p.hand-name", { id: "dealer-hand" });
     this.el.playerHand = h("p.hand-name", { id: "player-hand" });
     this.el.bonus = h("p.bonus-result", { id: "bonus-result", hidden: true });
     this.el.spots = h("div.spots", { id: "spots" });
     this.el.decisionSpots = h("div.spots.spots--decisions", { id: "decision-spots" });
     this.el.decisions = h("div.live__decisions", { id: "decisions" });
-    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": "Your result" });
+    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": t("live.your_result") });
     this.el.fair = h("p.live__fair", { id: "fairness" });
-    this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": "My rounds" });
-    this.history = new LiveRoundsPanel(this.el.history, this.api);
-    this.el.rules = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("hud.rules_button") });
+    this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": t("live.my_rounds") });
+    this.el.rules = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("btn.rules") });
     this.el.timeout = h("p.live__timeout", { id: "timeout-note", role: "status", hidden: true });
-    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": "Chips" });
+    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": t("play.chips") });
     config.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
-      type: "button", role: "radio", "aria-checked": "false", "aria-label": `Chip ${formatMoney(chip)}`,
+      type: "button", role: "radio", "aria-checked": "false", "aria-label": t("play.chip", { amount: formatMoney(chip) }),
       dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] },
       onclick: () => { this.selected = index; this.render(); },
     }, h("span.chip__face", {}, chipFace(chip)))));
     for (const [name, limit] of Object.entries(config.limits)) {
       if (!this.game || this.game.fields.some((f) => f.name === name)) this.el.spots.append(this.spotFor(name, limit));
     }
-    this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, "CLEAR");
+    this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, t("btn.clear"));
 
     this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
       h("header.hud", {},
-        h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, "◀ LOBBY"),
+        h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, t("btn.lobby")),
         h("h1.hud__title", {}, config.title),
-        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"),
-          meter("last-win", t("hud.last_win")), meter("players", "Players")),
-        h("div.hud__buttons", {},
-          h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() },
-            t("hud.rules_button")),
-          h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.history.toggle() },
-            "MY ROUNDS"))),
+        h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() }, t("btn.rules")),
+        h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
+          t("live.my_rounds_button")),
+        languageSwitch(),
+        h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
+          meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
       h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
       this.el.message,
       studioVideo(config),
       h("div.felt", {},
-        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
-        h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
-        h("div.zone.zone--player", {}, h("h2.zone__title", {}, "Player hand (shared)"), this.el.player,
+        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
+        h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
+        h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("live.player_hand_shared")), this.el.player,
           this.el.playerHand, this.el.bonus),
-        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, "Your bets"),
+        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("live.your_bets")),
           h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
         this.el.result),
       h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
@@ -296,16 +312,58 @@ export class LiveTable {
     this.el.history.hidden = true;
     panel.replaceChildren(
       h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } },
-        "CLOSE ✕")),
-      h("h2", {}, t("hud.rules_title")),
+        t("btn.close"))),
+      h("h2", {}, t("panel.rules")),
       this.game ? rulesPanel({ ...this.game, title: this.config.title }) : null);
     panel.hidden = false;
+  }
+
+  async toggleHistory() {
+    if (!this.el.history.hidden) {
+      this.el.history.hidden = true;
+      return;
+    }
+    this.el.rules.hidden = true;
+    await this.showHistory();
+  }
+
+  historyBar() {
+    return h("div.panel__bar", {},
+      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { this.el.history.hidden = true; } },
+        t("btn.close")));
+  }
+
+  async showHistory() {
+    const panel = this.el.history;
+    panel.replaceChildren(this.historyBar(), h("h2", {}, t("live.my_live_rounds")), h("p", {}, t("panel.loading")));
+    panel.hidden = false;
+    try {
+      const { rounds } = await this.api.call("GET", "/api/live-rounds?limit=20");
+      panel.replaceChildren(this.historyBar(), h("h2", {}, t("live.my_live_rounds")),
+        liveRoundsList(rounds, (round) => this.openRecord(round)));
+    } catch (error) {
+      panel.replaceChildren(this.historyBar(), h("h2", {}, t("live.my_live_rounds")),
+        h("p.message", { dataset: { kind: "error" } }, errorText(error.payload, error.message)));
+    }
+  }
+
+  async openRecord(round) {
+    const panel = this.el.history;
+    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showHistory() }, t("panel.all_rounds"));
+    try {
+      const record = await this.api.call("GET", round.record);
+      panel.replaceChildren(this.historyBar(), h("h2", {}, t("history.round", { id: record.round_id })), back,
+        liveReplayView(record, this.api));
+    } catch (error) {
+      panel.replaceChildren(this.historyBar(), h("h2", {}, t("live.round")), back,
+        h("p.message", { dataset: { kind: "error" } }, errorText(error.payload, error.message)));
+    }
   }
 
   spotFor(name, limit) {
     const tip = h("span.spot__tip", { role: "tooltip" }, fieldTitle(name));
     const spot = h("button.spot", {
-      type: "button", dataset: { field: name }, "aria-label": `${fieldTitle(name)} betting field`,
+      type: "button", dataset: { field: name }, "aria-label": t("spot.field", { field: fieldTitle(name) }),
       onclick: () => this.addChip(name),
       oncontextmenu: (event) => { event.preventDefault(); this.removeLowest(name); },
     }, h("span.spot__name", {}, fieldTitle(name)), h("span.stack", {}), tip);
@@ -322,7 +380,7 @@ export class LiveTable {
   }
 
   addChip(name) {
-    if (!this.betting()) return this.say("No more bets: wait for the next round.", "error");
+    if (!this.betting()) return this.say(t("live.bets_closed"), "error");
     const bets = this.bets;
     const field = this.game?.fields.find((f) => f.name === name);
     const closed = field ? closedByRequirement(field, bets) : null;
@@ -332,7 +390,7 @@ export class LiveTable {
   }
 
   removeLowest(name) {
-    if (!this.betting()) return this.say("No more bets: wait for the next round.", "error");
+    if (!this.betting()) return this.say(t("live.bets_closed"), "error");
     const bets = this.bets;
     const stack = stackFor(bets[name] ?? 0, this.config.chips);
     if (!stack.length) return undefined;
@@ -363,7 +421,7 @@ export class LiveTable {
     this.el.ringBar.setAttribute("stroke-dashoffset", String(RING_LENGTH * (1 - fraction)));
     this.el.ringText.textContent = typeof deadline === "number" ? String(Math.ceil(left)) : "";
     this.el.ring.dataset.urgent = String(left > 0 && left <= 3);
-    this.el.ring.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
+    this.el.ring.setAttribute("aria-label", t("live.seconds_left", { count: Math.ceil(left) }));
   }
 
   render() {
@@ -392,7 +450,7 @@ export class LiveTable {
       const name = wrap.dataset.spot;
       this.drawStack(wrap.querySelector(".stack"), bets[name] ?? 0);
       wrap.querySelector(".spot__tip").textContent =
-        bets[name] ? `${fieldTitle(name)}: ${formatMoney(bets[name])}` : fieldTitle(name);
+        bets[name] ? t("bet.placed", { field: fieldTitle(name), amount: formatMoney(bets[name]) }) : fieldTitle(name);
       wrap.querySelector(".spot").classList.toggle("is-open", state.phase === "betting");
     }
     const decided = this.folded() ? []
@@ -401,7 +459,7 @@ export class LiveTable {
       const stack = h("span.stack", {});
       this.drawStack(stack, amount);
       return h("div.spot-wrap", { dataset: { spot: name } },
-        h("div.spot.spot--decision", { "aria-label": `${fieldTitle(name)}: ${formatMoney(amount)}` },
+        h("div.spot.spot--decision", { "aria-label": t("bet.placed", { field: fieldTitle(name), amount: formatMoney(amount) }) },
           h("span.spot__name", {}, fieldTitle(name)), stack));
     }));
     this.el.clear.hidden = state.phase !== "betting";
@@ -411,12 +469,12 @@ export class LiveTable {
     fillCards(this.el.board, state.board ?? [], dealt ? 5 : 0);
     fillCards(this.el.player, state.player_cards ?? [], dealt ? 2 : 0);
     const settlement = seat?.settlement ?? null;
-    this.el.playerHand.textContent = settlement?.player_hand?.name ?? (dealt ? state.player_hand?.name ?? "" : "");
-    this.el.dealerHand.textContent = settlement?.dealer_hand?.name ?? "";
+    this.el.playerHand.textContent = handName(settlement?.player_hand ?? (dealt ? state.player_hand : null));
+    this.el.dealerHand.textContent = handName(settlement?.dealer_hand);
     const bonus = seat?.bonus ?? null;
     this.el.bonus.hidden = !bonus;
     if (bonus) {
-      const { text, won } = bonusText(bonus);
+      const { text, won } = bonusText(bonus, this.gameOf());
       this.el.bonus.textContent = text;
       this.el.bonus.classList.toggle("is-win", won);
     }
@@ -425,7 +483,7 @@ export class LiveTable {
     this.el.decisions.replaceChildren(...actions.map((action) => h(`button.btn.btn--action.btn--${action}`, {
       type: "button", dataset: { action }, onclick: () => this.send({ type: "decide", action }),
     }, actionTitle(action), seat.action_stakes?.[action] ? ` ${formatMoney(seat.action_stakes[action])}` : "")));
-    if (seat?.pending) this.el.decisions.append(h("span", { id: "pending" }, `You chose ${actionTitle(seat.pending)}`));
+    if (seat?.pending) this.el.decisions.append(h("span", { id: "pending" }, t("live.you_chose", { action: actionTitle(seat.pending) })));
 
     this.el.result.hidden = !settlement;
     if (settlement) {
@@ -433,21 +491,22 @@ export class LiveTable {
       const qualification = qualificationText(settlement);
       this.el.result.replaceChildren(...[
         h("p.result__headline", { id: "result-headline" }, resultHeadline(settlement, sides)),
-        h("p.result__amount", { id: "result-net", dataset: { net } }, `${net > 0 ? "+" : ""}${formatMoney(net)}`),
+        h("p.result__amount", { id: "result-net", dataset: { net } }, formatMoney(net, { signed: true })),
         qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
         settlementTable(settlement),
         this.recordUrl ? h("button.btn.btn--small", {
           type: "button", id: "verify-round",
-          onclick: () => { this.el.rules.hidden = true; this.history.openRecord({ record: this.recordUrl }); },
-        }, "VERIFY THIS ROUND") : null].filter(Boolean)); // replaceChildren would write "null"
+          onclick: () => { this.el.rules.hidden = true; this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
+        }, t("live.verify_round")) : null].filter(Boolean)); // replaceChildren would write "null"
     }
     const fairness = state.fairness;
-    this.el.fair.textContent = state.dealing === "studio" ? (state.round ? `Round ${state.round} · ${STUDIO_NOTE}` : STUDIO_NOTE)
+    this.el.fair.textContent = state.dealing === "studio"
+      ? (state.round ? t("live.round_studio", { round: state.round, note: studioNote() }) : studioNote())
       : fairness
-      ? `Round ${state.round} · commitment ${fairness.commitment}`
-        + (fairness.client_seed ? ` · client seed ${fairness.client_seed}` : "")
-        + (fairness.server_seed ? ` · server seed ${fairness.server_seed}` : "")
-      : "";
+        ? t("live.fair_line", { round: state.round, commitment: fairness.commitment })
+          + (fairness.client_seed ? ` · ${t("live.fair_client", { seed: fairness.client_seed })}` : "")
+          + (fairness.server_seed ? ` · ${t("live.fair_server", { seed: fairness.server_seed })}` : "")
+        : "";
     this.tick();
   }
 
@@ -472,14 +531,17 @@ export class LiveTable {
 
 const root = document.getElementById("app");
 const tableId = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
-if (!tableId) {
-  root.replaceChildren(h("p.message", { dataset: { kind: "error" } }, "No table chosen. ",
-    h("a", { href: "./#/" }, "Back to the lobby")));
-} else {
+launch();
+useLanguage(preferredLanguage(LANGUAGE_KEY)).catch(() => {}).finally(() => {
+  if (!tableId) {
+    root.replaceChildren(h("p.message", { dataset: { kind: "error" } }, `${t("live.no_table")} `,
+      h("a", { href: "./#/" }, t("page.back_to_lobby"))));
+    return;
+  }
   const live = new LiveTable(root, new Api(), tableId);
   window.dealerpokerLive = live; // for the browser tests and the curious
-  useLanguage(preferredLanguage("dealerpoker.language")).catch(() => {}).then(() => live.start()).catch((error) => {
+  live.start().catch((error) => {
     root.replaceChildren(h("p.message", { dataset: { kind: "error" }, role: "alert" },
-      `Cannot join the table: ${error.message}`));
+      t("live.cannot_join", { error: error.message })));
   });
-}
+});

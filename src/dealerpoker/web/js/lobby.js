@@ -1,8 +1,9 @@
 // The lobby: a list of sections, each loaded from the server. Other parts (live tables) add a
 // section with addLobbySection(loader); a loader returns {title, entries: [{title, subtitle, href}]}.
 
-import { gameTitle, h } from "./dom.js";
+import { fieldTitle, gameTitle, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { errorText, languageSwitch } from "./locale.js";
 import { formatMoney } from "./money.js";
 
 const sections = [];
@@ -19,7 +20,7 @@ addLobbySection(async (api, context) => ({
     id: game.id,
     kind: "solo",
     title: gameTitle(game),
-    subtitle: game.fields.map((f) => `${f.name.length <= 2 ? f.name.toUpperCase() : f.name} ${formatMoney(f.min)}–${formatMoney(f.max)}`)
+    subtitle: game.fields.map((f) => `${fieldTitle(f.name)} ${formatMoney(f.min)}–${formatMoney(f.max)}`)
       .join(" · "),
     href: `#/play/${encodeURIComponent(game.id)}`,
   })),
@@ -30,9 +31,10 @@ export async function renderLobby(root, api, context) {
   const list = h("div.lobby__sections");
   root.replaceChildren(h("section.lobby", {},
     h("header.hud", {},
-      h("h1.hud__title", {}, "dealerpoker casino"),
-      h("div.meters", {}, h("div.meter", {}, h("span.meter__label", {}, "Balance"), balance))),
-    h("p.lobby__intro", {}, "Choose a table. Chips, limits and paytables come from the server."),
+      h("h1.hud__title", {}, t("lobby.title")),
+      h("div.meters", {}, h("div.meter", {}, h("span.meter__label", {}, t("meter.balance")), balance)),
+      h("div.hud__buttons", {}, languageSwitch())),
+    h("p.lobby__intro", {}, t("lobby.intro")),
     list));
   api.balance().then(({ balance: b }) => { balance.textContent = formatMoney(b); }).catch(() => {});
   for (const loader of sections) {
@@ -47,7 +49,8 @@ export async function renderLobby(root, api, context) {
             h("span.lobby__name", {}, entry.title),
             entry.subtitle ? h("span.lobby__sub", {}, entry.subtitle) : null))))));
     } catch (error) {
-      list.append(h("p.message", { dataset: { kind: "error" } }, `A lobby section failed to load: ${error.message}`));
+      list.append(h("p.message", { dataset: { kind: "error" } },
+        t("lobby.section_failed", { error: errorText(error.payload, error.message) })));
     }
   }
 }

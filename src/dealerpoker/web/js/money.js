@@ -1,21 +1,75 @@
-// Money and chip arithmetic for display. Amounts are integer minor units (cents), never floats.
+// Money and chip arithmetic for display. Amounts are integer minor units, never floats; the
+// player's currency (its ISO 4217 exponent, or a configured one such as mBTC) and language say how
+// one is written: formatMoney is the one function that turns an amount into text on every page.
 // Pure functions: no DOM, no network; the tests import them in the browser.
 
-/** "1,234.50" for 123450 minor units. */
-export function formatMoney(minor) {
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(Math.trunc(minor));
-  const major = Math.trunc(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const cents = String(abs % 100).padStart(2, "0");
-  return `${sign}${major}.${cents}`;
+let currency = { code: "EUR", exponent: 2, symbol: "€" };
+let locale = "en";
+let formatters = new Map();
+
+/** The currency ({code, exponent, symbol}, as GET /api/games gives it) and language amounts are written in. */
+export function setMoneyFormat(next, language = locale) {
+  if (next?.code) {
+    const iso = currencyOf(next.code === currency.code ? null : next.code);
+    currency = { code: next.code, exponent: next.exponent ?? iso.exponent, symbol: next.symbol ?? next.code };
+  }
+  locale = language || "en";
+  formatters = new Map();
 }
 
-/** The short face value printed on a chip: 100 -> "1", 2500 -> "25", 50 -> "0.50", 100000 -> "1K". */
+export function moneyFormat() {
+  return { ...currency, language: locale };
+}
+
+/** Another currency than the player's (a live table's in the lobby): its ISO exponent. */
+function currencyOf(code) {
+  if (!code || code === currency.code) return currency;
+  let exponent = 2;
+  try {
+    exponent = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits;
+  } catch {
+    // Not an ISO code: two decimals, the code as its symbol.
+  }
+  return { code, exponent, symbol: code };
+}
+
+function formatter(money, signed, bare) {
+  const key = `${money.code}/${signed}/${bare}`;
+  if (!formatters.has(key)) {
+    const digits = { minimumFractionDigits: money.exponent, maximumFractionDigits: money.exponent };
+    const sign = signed ? { signDisplay: "exceptZero" } : {};
+    let format;
+    try {
+      // A code ISO 4217 does not know (mBTC) throws: written as a number and its symbol.
+      if (bare) throw new RangeError("bare");
+      format = new Intl.NumberFormat(locale, { style: "currency", currency: money.code, ...digits, ...sign });
+    } catch {
+      const number = new Intl.NumberFormat(locale, { ...digits, ...sign });
+      format = { format: (value) => (bare ? number.format(value) : `${number.format(value)}\u00a0${money.symbol}`) };
+    }
+    formatters.set(key, format);
+  }
+  return formatters.get(key);
+}
+
+/**
+ * An amount of minor units in the player's currency and language: "€1,234.50", "1.234,50 €",
+ * "¥1,000", "1,00000 mBTC". `signed`: "+" before a gain; `bare`: the number without the currency;
+ * `currency`: another currency's code (a live table's).
+ */
+export function formatMoney(minor, { signed = false, bare = false, currency: code = null } = {}) {
+  const money = currencyOf(code);
+  return formatter(money, signed, bare).format(Math.trunc(minor) / 10 ** money.exponent);
+}
+
+/** The short face value printed on a chip: 100 -> "1", 2500 -> "25", 50 -> "0.50", 100000 -> "1K" (EUR). */
 export function chipFace(minor) {
-  if (minor % 100 !== 0) return formatMoney(minor);
-  const major = minor / 100;
-  if (major >= 1000 && major % 1000 === 0) return `${major / 1000}K`;
-  return String(major);
+  const unit = 10 ** currency.exponent;
+  const value = minor / unit;
+  if (minor % unit === 0 && value >= 1000 && value % 1000 === 0) return `${value / 1000}K`;
+  const fraction = minor % unit === 0 ? 0 : Math.min(2, currency.exponent);
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: fraction, maximumFractionDigits: currency.exponent })
+    .format(value);
 }
 
 /**

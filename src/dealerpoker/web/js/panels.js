@@ -2,9 +2,10 @@
 // Everything shown comes from the server (GET /api/games, GET /api/rounds).
 
 import { fillCards } from "./cards.js";
-import { actionTitle, fieldTitle, h } from "./dom.js";
-import { formatMoney } from "./money.js";
+import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { handName, localParams } from "./locale.js";
+import { formatMoney } from "./money.js";
 import { handRanking } from "./ranking.js";
 import { fairnessCheck, signedLoader } from "./verify.js";
 
@@ -23,7 +24,7 @@ export function paytableRows(raw) {
   if (!raw) return [];
   if (Array.isArray(raw)) {
     return raw.map((row) => ({
-      hand: row.name ?? row.hand ?? row.label ?? slugTitle(row.category ?? "?"),
+      hand: row.key ? t(row.key, localParams(row.params)) : row.name ?? row.hand ?? row.label ?? slugTitle(row.category ?? "?"),
       pays: row.pays ?? row.odds ?? row.payout,
     }));
   }
@@ -37,11 +38,14 @@ export function paytableRows(raw) {
 }
 
 export function paytableNote(raw) {
-  return raw && !Array.isArray(raw) && typeof raw === "object" ? raw.note ?? raw.description ?? null : null;
+  if (!raw || Array.isArray(raw) || typeof raw !== "object") return null;
+  if (raw.note_key) return t(raw.note_key, localParams(raw.note_params));
+  return raw.note ?? raw.description ?? null;
 }
 
 function pays(value) {
-  return typeof value === "number" ? `${value} to 1` : String(value);
+  if (typeof value === "number") return t("paytable.pays", { pays: value });
+  return value === "push" ? t("paytable.push") : String(value);
 }
 
 export function paytableTable(field, raw) {
@@ -49,8 +53,8 @@ export function paytableTable(field, raw) {
   const note = paytableNote(raw);
   return h("div.paytable", { dataset: { paytable: field } },
     h("table", {},
-      h("caption", {}, `${fieldTitle(field)} paytable`),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Pays"))),
+      h("caption", {}, t("paytable.caption", { field: fieldTitle(field) })),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("paytable.hand")), h("th", { scope: "col" }, t("paytable.pays_header")))),
       h("tbody", {}, rows.map((row) => h("tr", {}, h("td", {}, row.hand), h("td", {}, pays(row.pays)))))),
     note ? h("p.paytable__note", {}, note) : null);
 }
@@ -60,17 +64,18 @@ export function limitSign(game, name, min, max) {
   const paytable = paytableOf(game, name);
   return h("div.minmax", {
     tabindex: "0", dataset: { minmax: name },
-    "aria-label": t("sign.label", { field: fieldTitle(name), min: formatMoney(min), max: formatMoney(max) }),
+    "aria-label": t("spot.limits", { field: fieldTitle(name), min: formatMoney(min), max: formatMoney(max) }),
   },
-  h("span.minmax__row", {}, t("sign.min", { amount: formatMoney(min) })),
-  h("span.minmax__row", {}, t("sign.max", { amount: formatMoney(max) })),
+  h("span.minmax__row", {}, t("spot.min", { amount: formatMoney(min) })),
+  h("span.minmax__row", {}, t("spot.max", { amount: formatMoney(max) })),
   paytable ? h("div.minmax__pop", { role: "tooltip" }, paytableTable(name, paytable)) : null);
 }
 
 export function formatRtp(value) {
-  if (value === null || value === undefined) return "not published yet";
-  const percent = value <= 1.5 ? value * 100 : value;
-  return `${percent.toFixed(2)}%`;
+  if (value === null || value === undefined) return t("rules.rtp_pending");
+  const fraction = value <= 1.5 ? value : value / 100;
+  return new Intl.NumberFormat(document.documentElement.lang || "en",
+    { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fraction);
 }
 
 /** The rules & paytable panel for one game. */
@@ -79,10 +84,10 @@ export function rulesPanel(game) {
     ([key, value]) => ["string", "number", "boolean"].includes(typeof value)
       && !["game", "title", "rules_version"].includes(key));
   return h("div.panel__body", {},
-    h("p", {}, `${game.title} — rules version ${game.rules?.rules_version ?? "?"}.`),
-    h("h3", {}, "Bets, limits and return to player"),
+    h("p", { id: "rules-version" }, t("rules.version", { game: gameTitle(game), version: game.rules?.rules_version ?? "?" })),
+    h("h3", {}, t("rules.limits_title")),
     h("table.limits", {},
-      h("thead", {}, h("tr", {}, ["Bet", "Min", "Max", "RTP"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["rules.bet", "rules.min", "rules.max", "rules.rtp"].map((key) => h("th", { scope: "col" }, t(key))))),
       h("tbody", {}, Object.keys({ ...Object.fromEntries(game.fields.map((f) => [f.name, 1])), ...(game.rtp ?? {}) })
         .map((name) => {
           const field = game.fields.find((f) => f.name === name);
@@ -91,11 +96,11 @@ export function rulesPanel(game) {
             h("td", {}, field ? formatMoney(field.min) : "—"),
             h("td", {}, field ? formatMoney(field.max) : "—"),
             // A bet placed by a decision (flop, turn, river, raise) is part of the Ante's game.
-            h("td.rtp", {}, !field && game.rtp?.[name] == null ? "in the Ante's RTP" : formatRtp(game.rtp?.[name])));
+            h("td.rtp", {}, !field && game.rtp?.[name] == null ? t("rules.rtp_in_ante") : formatRtp(game.rtp?.[name])));
         }))),
     game.fields.filter((f) => paytableOf(game, f.name)).map((f) => paytableTable(f.name, paytableOf(game, f.name))),
     handRanking(),
-    settings.length ? h("h3", {}, "Table settings") : null,
+    settings.length ? h("h3", {}, t("rules.settings")) : null,
     settings.length ? h("dl.settings", {}, settings.flatMap(([key, value]) =>
       [h("dt", {}, slugTitle(key)), h("dd", {}, String(value))])) : null);
 }
@@ -103,17 +108,17 @@ export function rulesPanel(game) {
 function roundSummary(round) {
   const settlement = round.settlement;
   const net = settlement ? settlement.net : null;
-  return `${round.game === "casino-holdem" ? "Casino Hold'em" : round.game === "texas-bonus" ? "Texas Bonus" : round.game}`
-    + ` · bet ${formatMoney(Object.values(round.bets ?? {}).reduce((a, b) => a + b, 0))}`
-    + (net === null ? " · open" : ` · ${net >= 0 ? "+" : ""}${formatMoney(net)}`);
+  return `${gameTitle({ id: round.game, title: round.game })}`
+    + ` · ${t("history.bet", { amount: formatMoney(Object.values(round.bets ?? {}).reduce((a, b) => a + b, 0)) })}`
+    + (net === null ? ` · ${t("history.open")}` : ` · ${formatMoney(net, { signed: true })}`);
 }
 
 /** The history list; `onOpen(round)` opens its replay. */
 export function historyList(rounds, onOpen) {
-  if (!rounds.length) return h("p.empty", {}, "No rounds played yet.");
+  if (!rounds.length) return h("p.empty", {}, t("history.empty"));
   return h("ol.history", {}, rounds.map((round) => h("li", {},
     h("button.btn.btn--link", { type: "button", dataset: { round: round.id }, onclick: () => onOpen(round) },
-      `Round ${round.id}`, h("span.history__summary", {}, roundSummary(round))))));
+      t("history.round", { id: round.id }), h("span.history__summary", {}, roundSummary(round))))));
 }
 
 /**
@@ -133,7 +138,7 @@ export function replayView(round, api = null) {
   const caption = h("p.replay__step", { "aria-live": "polite" });
   const list = h("ol.replay__steps", {}, steps.map((step, i) => h("li", { dataset: { step: i } },
     `${actionTitle(step.action ?? step.step ?? "?")}`,
-    step.stake ? ` — stake ${formatMoney(step.stake)}` : "",
+    step.stake ? ` — ${t("replay.stake", { amount: formatMoney(step.stake) })}` : "",
     step.source && step.source !== "player" ? ` (${step.source})` : "")));
   const show = () => {
     const frame = frames ? frames[index] : round;
@@ -142,22 +147,22 @@ export function replayView(round, api = null) {
     fillCards(cards.board, frame.board ?? [], 5, { small: true });
     fillCards(cards.player, frame.player_cards ?? [], 2, { small: true });
     const label = typeof step === "object" && step ? actionTitle(step.action ?? step.step ?? "") : String(step ?? "");
-    const stake = step?.stake ? ` (stake ${formatMoney(step.stake)})` : "";
-    const hand = frame.player_hand?.name ? ` — you: ${frame.player_hand.name}` : "";
-    caption.textContent = `Step ${index + 1} of ${count}: ${label}${stake}${hand}`;
+    const stake = step?.stake ? ` (${t("replay.stake", { amount: formatMoney(step.stake) })})` : "";
+    const hand = frame.player_hand?.name ? ` — ${t("result.your_hand", { hand: handName(frame.player_hand) })}` : "";
+    caption.textContent = `${t("replay.step", { step: index + 1, count })}: ${label}${stake}${hand}`;
     for (const li of list.children) li.classList.toggle("is-current", Number(li.dataset.step) === index);
     prev.disabled = index === 0;
     next.disabled = index >= count - 1;
   };
-  const prev = h("button.btn", { type: "button", onclick: () => { index -= 1; show(); } }, "◀ PREV STEP");
-  const next = h("button.btn", { type: "button", onclick: () => { index += 1; show(); } }, "NEXT STEP ▶");
+  const prev = h("button.btn", { type: "button", onclick: () => { index -= 1; show(); } }, t("replay.prev"));
+  const next = h("button.btn", { type: "button", onclick: () => { index += 1; show(); } }, t("replay.next"));
   const settlement = round.settlement;
   const view = h("div.replay", { dataset: { replayRound: round.id } },
     h("p", {}, roundSummary(round)),
     h("div.replay__table", {},
-      h("span.replay__label", {}, "Dealer"), cards.dealer,
-      h("span.replay__label", {}, "Board"), cards.board,
-      h("span.replay__label", {}, "You"), cards.player),
+      h("span.replay__label", {}, t("zone.dealer")), cards.dealer,
+      h("span.replay__label", {}, t("zone.board")), cards.board,
+      h("span.replay__label", {}, t("zone.you")), cards.player),
     caption,
     h("div.replay__nav", {}, prev, next),
     list,
@@ -165,30 +170,41 @@ export function replayView(round, api = null) {
     fairnessCheck(round, { signed: api && round.status === "settled"
       ? signedLoader(api, `/api/rounds/${encodeURIComponent(round.id)}/record`) : null }));
   if (count) show();
-  else caption.textContent = "This round has no recorded steps.";
+  else caption.textContent = t("replay.no_steps");
   return view;
 }
 
 /** The winning lines and amounts of a settlement. */
 export function settlementTable(settlement) {
   return h("table.lines", {},
-    h("thead", {}, h("tr", {}, ["Bet", "Stake", "Returned", "Net"].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, ["rules.bet", "lines.stake", "lines.returned", "lines.net"]
+      .map((key) => h("th", { scope: "col" }, t(key))))),
     h("tbody", {}, (settlement.lines ?? []).map((line) =>
       h(`tr.${line.net > 0 ? "line--win" : line.net < 0 ? "line--lose" : "line--push"}`, { dataset: { line: line.field } },
         h("th", { scope: "row" }, fieldTitle(line.field)),
         h("td", {}, formatMoney(line.stake)),
         h("td", {}, formatMoney(line.returned)),
-        h("td", {}, `${line.net > 0 ? "+" : ""}${formatMoney(line.net)}`)))));
+        h("td", {}, formatMoney(line.net, { signed: true }))))));
+}
+
+/** The paytable line a Bonus was paid by, in the player's language (the server's English otherwise). */
+function bonusLine(bonus, game) {
+  const raw = game ? paytableOf(game, bonus.field ?? "bonus") : null;
+  const rows = Array.isArray(raw) ? raw : raw?.rows ?? [];
+  const row = rows.find((r) => r.key && bonus.line && r.hand === bonus.line)
+    ?? rows.find((r) => r.key?.startsWith("paytable.bonus.") && r.key.slice("paytable.bonus.".length).split("+").includes(bonus.hand));
+  if (row && (bonus.line || bonus.status !== "lost")) return t(row.key, localParams(row.params));
+  return bonus.line ?? bonus.name ?? "";
 }
 
 /** The Bonus result paid on the hole cards (solo and live): its text, and whether it won. */
-export function bonusText(bonus) {
+export function bonusText(bonus, game = null) {
   const title = fieldTitle(bonus.field ?? "bonus");
-  const name = bonus.line ?? bonus.name ?? "";
+  const name = bonusLine(bonus, game);
   const net = bonus.net ?? (bonus.returned !== undefined ? bonus.returned - (bonus.stake ?? 0) : null);
   const won = net !== null && net > 0;
-  if (bonus.status === "pending" || bonus.pending) return { text: `${title}: waits for the showdown`, won };
-  if (won) return { text: `${title} wins +${formatMoney(net)}${name ? ` — ${name}` : ""}`, won };
-  if (net !== null && net < 0) return { text: `${title} loses${name ? ` — ${name}` : ""}`, won };
+  if (bonus.status === "pending" || bonus.pending) return { text: t("bonus.pending", { field: title }), won };
+  if (won) return { text: `${t("result.side_wins", { field: title, amount: formatMoney(net, { signed: true }) })}${name ? ` — ${name}` : ""}`, won };
+  if (net !== null && net < 0) return { text: `${t("result.side_lost", { field: title })}${name ? ` — ${name}` : ""}`, won };
   return { text: `${title}${name ? `: ${name}` : ""}`, won };
 }

@@ -3,6 +3,7 @@
 
 import { fieldTitle } from "./dom.js";
 import { t } from "./i18n.js";
+import { handName } from "./locale.js";
 import { formatMoney } from "./money.js";
 
 /** The optional opening fields (Bonus, AA): side bets settled on their own paytable. */
@@ -38,7 +39,7 @@ export function resultHeadline(settlement, sides) {
  * qualification, or the round ended before the reveal). */
 export function qualificationText(settlement) {
   if (settlement?.dealer_qualifies === true) {
-    return t("result.dealer_qualifies", { hand: settlement.dealer_hand?.name ?? "" });
+    return t("result.dealer_qualifies", { hand: handName(settlement.dealer_hand) });
   }
   if (settlement?.dealer_qualifies === false) return t("result.dealer_not_qualifies");
   return null;

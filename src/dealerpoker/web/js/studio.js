@@ -3,10 +3,14 @@
 // street by street, as for any live table.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
-export const STUDIO_NOTE = "Cards dealt by the studio";
+/** "Cards dealt by the studio", in the page's language (read when the page is drawn). */
+export function studioNote() {
+  return t("studio.note");
+}
 const VIDEO_FILE = /\.(m3u8|mp4|webm|ogv|ogg|mov)([?#]|$)/i;
-const STREETS = { hole: "the hole cards", flop: "the flop", turn: "the turn", river: "the river" };
+const STREETS = { hole: "studio.dealing.hole", flop: "studio.dealing.flop", turn: "studio.dealing.turn", river: "studio.dealing.river" };
 
 /**
  * The studio's stream for `config.video_url`, or null (no stream, or one this browser cannot
@@ -19,11 +23,11 @@ export function studioVideo(config) {
   if (!url) return null;
   const box = h("div.live__video", { id: "studio-video", dataset: { state: "loading" } });
   if (!VIDEO_FILE.test(url)) {
-    box.append(h("iframe", { src: url, title: "The studio's video", allow: "autoplay; fullscreen" }));
+    box.append(h("iframe", { src: url, title: t("studio.video"), allow: "autoplay; fullscreen" }));
     box.dataset.state = "embedded";
     return box;
   }
-  const video = h("video", { src: url, autoplay: true, playsinline: true, "aria-label": "The studio's video" });
+  const video = h("video", { src: url, autoplay: true, playsinline: true, "aria-label": t("studio.video") });
   video.muted = true; // browsers play muted video without a click
   if (/\.m3u8([?#]|$)/i.test(url) && !video.canPlayType("application/vnd.apple.mpegurl")) return null;
   video.addEventListener("playing", () => { box.dataset.state = "playing"; });
@@ -38,5 +42,6 @@ export function studioVideo(config) {
 /** "Dealing the flop" while the studio's dealer deals a street. */
 export function dealingTitle(state) {
   const street = state.expect?.street;
-  return street ? `Dealing ${STREETS[street] ?? street}` : "Dealing";
+  if (!street) return t("live.phase.dealing");
+  return STREETS[street] ? t(STREETS[street]) : `${t("live.phase.dealing")} ${street}`;
 }

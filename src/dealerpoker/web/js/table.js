@@ -8,8 +8,10 @@ import { closedByRequirement, dependants } from "./betting.js";
 import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
 import { FeltPointer } from "./felt-pointer.js";
 import { t } from "./i18n.js";
-import { chipFace, fewestChips, formatMoney, stackFor } from "./money.js";
+import { errorText, handName, languageSwitch } from "./locale.js";
+import { chipFace, fewestChips, formatMoney, moneyFormat, stackFor } from "./money.js";
 import { bonusText, historyList, limitSign, replayView, rulesPanel, settlementTable } from "./panels.js";
+import { Responsible } from "./responsible.js";
 import { qualificationText, resultHeadline, sideFields } from "./result.js";
 import { nextDealLine } from "./verify.js";
 
@@ -42,6 +44,7 @@ export class Table {
     this.dealKey = null;
     this.refusals = new Map(); // field -> what clears its red border: "closed", "deal" or "change"
     this.onKey = (event) => this.handleKey(event);
+    this.rg = new Responsible(api, { idle: () => this.phase !== "playing" && !this.busy });
   }
 
   get phase() {
@@ -60,11 +63,13 @@ export class Table {
     document.addEventListener("keydown", this.onKey);
     this.render();
     await this.resync({ quiet: true });
+    await this.rg.refresh();
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     this.pointer?.destroy();
+    this.rg.destroy();
   }
 
   build() {
@@ -75,52 +80,57 @@ export class Table {
       (this.el[id] = h("output.meter__value", { id, "aria-labelledby": `${id}-label` }, "—")));
     this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
     this.el.nextDeal = nextDealLine(this.api);
-    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": "Dealer's cards" });
-    this.el.board = h("div.cards", { id: "board-cards", "aria-label": "Community cards" });
-    this.el.player = h("div.cards", { id: "player-cards", "aria-label": "Your cards" });
+    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": t("play.dealer_cards") });
+    this.el.board = h("div.cards", { id: "board-cards", "aria-label": t("play.board_cards") });
+    this.el.player = h("div.cards", { id: "player-cards", "aria-label": t("play.your_cards") });
     this.el.dealerHand = h("p.hand-name", { id: "dealer-hand" });
     this.el.playerHand = h("p.hand-name", { id: "player-hand" });
     this.el.bonus = h("p.bonus-result", { id: "bonus-result", hidden: true });
     this.el.spots = h("div.spots", { id: "spots" });
     this.el.decisionSpots = h("div.spots.spots--decisions", { id: "decision-spots" });
-    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": "Result" });
-    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": "Chips" });
+    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": t("play.result") });
+    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": t("play.chips") });
     this.el.controls = h("div.controls", { id: "controls" });
-    this.el.rulesPanel = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": "Rules and paytables" });
-    this.el.historyPanel = h("aside.panel", { id: "history-panel", hidden: true, "aria-label": "History" });
+    this.el.rulesPanel = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("play.rules") });
+    this.el.historyPanel = h("aside.panel", { id: "history-panel", hidden: true, "aria-label": t("play.history") });
+    this.el.limitsPanel = h("aside.panel", { id: "limits-panel", hidden: true, "aria-label": t("rg.limits_title") });
 
     for (const field of game.fields) this.el.spots.append(this.spotFor(field));
     game.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
       type: "button", role: "radio", "aria-checked": "false",
-      "aria-label": `Chip ${formatMoney(chip)} (key ${index + 1})`,
-      title: `Chip ${formatMoney(chip)} — key ${index + 1}`,
+      "aria-label": t("play.chip_key", { amount: formatMoney(chip), key: index + 1 }),
+      title: t("play.chip_key", { amount: formatMoney(chip), key: index + 1 }),
       dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] },
       onclick: () => this.selectChip(index),
     }, h("span.chip__face", {}, chipFace(chip)))));
 
     this.root.replaceChildren(h(`section.table.table--${game.id}`, { dataset: { game: game.id } },
       h("header.hud", {},
-        h("a.btn.btn--ghost", { href: "#/", id: "lobby-link" }, "◀ LOBBY"),
+        h("a.btn.btn--ghost", { href: "#/", id: "lobby-link" }, t("btn.lobby")),
         h("h1.hud__title", {}, gameTitle(game)),
-        h("div.meters", {}, meter("balance", "Balance"), meter("total-bet", "Total bet"), meter("last-win", t("hud.last_win"))),
+        h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")), meter("last-win", t("meter.last_win"))),
         h("div.hud__buttons", {},
           h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.togglePanel("rules") },
-            t("hud.rules_button")),
+            t("btn.rules")),
           h("button.btn.btn--ghost", { type: "button", id: "history-button", onclick: () => this.togglePanel("history") },
-            "HISTORY"))),
+            t("btn.history")),
+          h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.togglePanel("limits") },
+            t("btn.limits")),
+          languageSwitch())),
       this.el.message,
       this.el.nextDeal,
       h("div.felt", {},
-        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, "Dealer"), this.el.dealer, this.el.dealerHand),
-        h("div.zone.zone--board", {}, h("h2.zone__title", {}, "Board"), this.el.board),
-        h("div.zone.zone--player", {}, h("h2.zone__title", {}, "You"), this.el.player, this.el.playerHand, this.el.bonus),
-        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, "Bets"),
+        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
+        h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
+        h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("zone.you")), this.el.player, this.el.playerHand, this.el.bonus),
+        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("zone.bets")),
           h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
         this.el.result),
       h("div.rail", {}, this.el.controls, this.el.tray),
       h("p.table-help", { id: "table-help" }, t(FeltPointer.helpKey(game.id))),
       this.el.rulesPanel,
-      this.el.historyPanel));
+      this.el.historyPanel,
+      this.el.limitsPanel));
     this.pointer = new FeltPointer({
       table: this.root.querySelector(".table"), game: game.id,
       open: () => this.phase === "betting" && !this.busy,
@@ -135,7 +145,7 @@ export class Table {
     const tip = h("span.spot__tip", { role: "tooltip", id: `tip-${field.name}` }, fieldTitle(field.name));
     const spot = h("button.spot", {
       type: "button", dataset: { field: field.name }, "aria-describedby": `tip-${field.name}`,
-      "aria-label": `${fieldTitle(field.name)} betting field`,
+      "aria-label": t("spot.field", { field: fieldTitle(field.name) }),
       onclick: (event) => {
         if (event.ctrlKey || event.metaKey) this.removeLastChip(field.name);
         else if (!this.pointer.lift(field.name, event)) this.placeChip(field.name);
@@ -201,8 +211,8 @@ export class Table {
     }
     const settlement = round?.settlement ?? null;
     const playerHand = settlement?.player_hand ?? round?.player_hand ?? null;
-    this.el.playerHand.textContent = playerHand?.name ?? "";
-    this.el.dealerHand.textContent = settlement?.dealer_hand?.name ?? "";
+    this.el.playerHand.textContent = handName(playerHand);
+    this.el.dealerHand.textContent = handName(settlement?.dealer_hand);
     this.renderBonus(round?.bonus ?? null);
     this.renderResult(settlement);
     this.renderControls(phase);
@@ -246,7 +256,7 @@ export class Table {
       this.el.bonus.hidden = true;
       return;
     }
-    const { text, won } = bonusText(bonus);
+    const { text, won } = bonusText(bonus, this.game);
     this.el.bonus.textContent = text;
     this.el.bonus.classList.toggle("is-win", won);
     this.el.bonus.hidden = false;
@@ -264,11 +274,11 @@ export class Table {
     this.el.result.replaceChildren(...[
       h("p.result__headline", { id: "result-headline" }, headline),
       h("p.result__amount", { id: "result-amount" },
-        `Returned ${formatMoney(settlement.total_returned)} of ${formatMoney(settlement.total_stake)}`
-        + ` (${net > 0 ? "+" : ""}${formatMoney(net)})`),
+        t("result.returned", { returned: formatMoney(settlement.total_returned), stake: formatMoney(settlement.total_stake),
+          net: formatMoney(net, { signed: true }) })),
       qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
-      settlement.dealer_hand?.name ? h("p.result__note", {}, `Dealer: ${settlement.dealer_hand.name}`) : null,
-      settlement.player_hand?.name ? h("p.result__note", {}, `You: ${settlement.player_hand.name}`) : null,
+      settlement.dealer_hand?.name ? h("p.result__note", {}, t("result.dealer_hand", { hand: handName(settlement.dealer_hand) })) : null,
+      settlement.player_hand?.name ? h("p.result__note", {}, t("result.your_hand", { hand: handName(settlement.player_hand) })) : null,
       settlementTable(settlement)].filter(Boolean));
     this.el.result.classList.toggle("is-win", net > 0);
     this.el.result.hidden = false;
@@ -280,9 +290,9 @@ export class Table {
     }, label);
     const controls = [];
     if (phase === "betting") {
-      controls.push(button("clear", "CLEAR", () => this.clear(), { disabled: this.busy || !sum(Object.values(this.pending)) }));
-      controls.push(button("deal", "DEAL", () => this.deal(), { "aria-keyshortcuts": "Enter", class: "btn btn--action btn--primary" }));
-      if (this.lastBets) controls.push(button("rebet", "REBET", () => this.rebet()));
+      controls.push(button("clear", t("btn.clear"), () => this.clear(), { disabled: this.busy || !sum(Object.values(this.pending)) }));
+      controls.push(button("deal", t("btn.deal"), () => this.deal(), { "aria-keyshortcuts": "Enter", class: "btn btn--action btn--primary" }));
+      if (this.lastBets) controls.push(button("rebet", t("btn.rebet"), () => this.rebet()));
     } else if (phase === "playing") {
       const order = (a) => { const i = ACTION_ORDER.indexOf(a); return i < 0 ? ACTION_ORDER.length : i; };
       for (const action of [...(this.round.legal_actions ?? [])].sort((a, b) => order(a) - order(b))) {
@@ -293,12 +303,12 @@ export class Table {
             dataset: { action },
             class: `btn btn--action btn--decision btn--${action}`,
             "aria-keyshortcuts": key ? key.toUpperCase() : undefined,
-            title: key ? `Key ${key.toUpperCase()}` : undefined,
+            title: key ? t("play.key", { key: key.toUpperCase() }) : undefined,
           }));
       }
     } else {
-      controls.push(button("new-game", "NEW GAME", () => this.newGame(), { class: "btn btn--action btn--primary" }));
-      controls.push(button("rebet", "REBET", () => this.rebet()));
+      controls.push(button("new-game", t("btn.new_game"), () => this.newGame(), { class: "btn btn--action btn--primary" }));
+      controls.push(button("rebet", t("btn.rebet"), () => this.rebet()));
     }
     this.el.controls.replaceChildren(...controls);
   }
@@ -309,7 +319,7 @@ export class Table {
     this.el.message.setAttribute("role", kind === "error" ? "alert" : "status");
     if (kind === "error" && this.lastError === "connection") {
       this.el.message.append(" ", h("button.btn.btn--small", { type: "button", id: "reconnect", onclick: () => this.resync() },
-        "RECONNECT"));
+        t("btn.reconnect")));
     }
   }
 
@@ -335,8 +345,8 @@ export class Table {
 
   /** Why `name` takes no chip now (null when it is open), in words for the player. */
   closedReason(name) {
-    if (this.phase === "playing") return "Bets are closed while the round is in play.";
-    if (this.phase === "settled") return "The round is over: click NEW GAME to bet again, or REBET.";
+    if (this.phase === "playing") return t("bet.closed_playing");
+    if (this.phase === "settled") return t("bet.closed_settled");
     return closedByRequirement(this.field(name), this.pending);
   }
 
@@ -348,17 +358,17 @@ export class Table {
     const field = this.field(name);
     const amount = (this.pending[name] ?? 0) + chip;
     if (amount > field.max) {
-      return this.refuse(name, `${fieldTitle(name)} max is ${formatMoney(field.max)}: `
-        + `another ${formatMoney(chip)} chip would make ${formatMoney(amount)}.`);
+      return this.refuse(name, t("bet.over_max_chip", { field: fieldTitle(name), max: formatMoney(field.max),
+        chip: formatMoney(chip), amount: formatMoney(amount) }));
     }
     const total = sum(Object.values(this.pending)) + chip;
     if (this.balance !== null && total > this.balance) {
-      return this.refuse(name, `Not enough balance: ${formatMoney(total)} in bets, balance ${formatMoney(this.balance)}.`);
+      return this.refuse(name, t("bet.over_balance", { total: formatMoney(total), balance: formatMoney(this.balance) }));
     }
     this.pending[name] = amount;
     (this.placed[name] ??= []).push(chip);
     this.betsChanged();
-    this.message(`${fieldTitle(name)}: ${formatMoney(amount)}`);
+    this.message(t("bet.placed", { field: fieldTitle(name), amount: formatMoney(amount) }));
     this.render();
   }
 
@@ -374,8 +384,9 @@ export class Table {
     // A field that needs this one (Bonus/AA needs the Ante) cannot stay without it.
     const orphans = dependants(this.game.fields, name).filter((f) => this.pending[f.name] && !amount);
     for (const orphan of orphans) this.setAmount(orphan.name, 0, []);
-    const note = orphans.length ? ` ${orphans.map((f) => fieldTitle(f.name)).join(", ")} returned: it needs ${fieldTitle(name)}.` : "";
-    this.message(`${fieldTitle(name)}: ${formatMoney(amount)}.${note}`);
+    const note = orphans.length
+      ? ` ${t("bet.orphans_returned", { fields: orphans.map((f) => fieldTitle(f.name)).join(", "), field: fieldTitle(name) })}` : "";
+    this.message(`${t("bet.placed", { field: fieldTitle(name), amount: formatMoney(amount) })}${note}`);
     this.render();
   }
 
@@ -383,7 +394,7 @@ export class Table {
   removeLowestChip(name) {
     if (this.busy || this.phase !== "betting") return;
     const amount = this.pending[name] ?? 0;
-    if (!amount) return this.refuse(name, `No chips on ${fieldTitle(name)} to remove.`);
+    if (!amount) return this.refuse(name, t("bet.nothing_to_remove", { field: fieldTitle(name) }));
     const stack = fewestChips(amount, this.game.chips) ?? [amount];
     const lowest = stack[stack.length - 1];
     const history = [...(this.placed[name] ?? [])];
@@ -397,7 +408,7 @@ export class Table {
   removeLastChip(name) {
     if (this.busy || this.phase !== "betting") return;
     const amount = this.pending[name] ?? 0;
-    if (!amount) return this.refuse(name, `No chips on ${fieldTitle(name)} to remove.`);
+    if (!amount) return this.refuse(name, t("bet.nothing_to_remove", { field: fieldTitle(name) }));
     const history = [...(this.placed[name] ?? [])];
     const chip = history.length ? history.pop() : (fewestChips(amount, this.game.chips) ?? [amount]).at(-1);
     this.setAmount(name, amount - chip, history);
@@ -414,7 +425,7 @@ export class Table {
     this.pending = {};
     this.placed = {};
     this.betsChanged();
-    this.message("All chips removed.");
+    this.message(t("bet.cleared"));
     this.render();
   }
 
@@ -433,12 +444,10 @@ export class Table {
 
   failed(error, what) {
     this.lastError = error instanceof ApiError && error.lostConnection ? "connection" : "refused";
-    let text = error instanceof ApiError ? error.message : String(error);
-    const { balance, needed } = error.payload ?? {};
-    if (error.code === "insufficient_funds" && Number.isInteger(balance) && Number.isInteger(needed)) {
-      text = `not enough balance: ${formatMoney(needed)} needed, balance ${formatMoney(balance)}.`;
-    }
+    const text = error instanceof ApiError
+      ? (error.lostConnection ? t("page.connection_lost") : errorText(error.payload, error.message)) : String(error);
     this.message(`${what}: ${text}`, "error");
+    if (error.payload?.reason === "reality_check") this.rg.refresh();
   }
 
   showRound(view) {
@@ -465,13 +474,13 @@ export class Table {
         const mine = (open.rounds ?? []).find((r) => r.game === this.game.id);
         if (mine) {
           this.showRound(await this.api.round(mine.id));
-          this.message("Your open round was restored.");
+          this.message(t("play.restored"));
         } else if (this.round?.status === "open") {
           this.showRound(await this.api.round(this.round.id));
         } else {
           const other = (open.rounds ?? [])[0];
-          if (other) this.message(`You have an open round at another table (${other.game}); finish it there.`, "error");
-          else if (!quiet) this.message("Connected.");
+          if (other) this.message(t("play.open_elsewhere", { game: t(`game.${other.game}`) }), "error");
+          else if (!quiet) this.message(t("play.connected"));
         }
         if (!this.lastBets) {
           const settled = await this.api.rounds({ status: "settled", limit: 20 });
@@ -481,7 +490,7 @@ export class Table {
         this.lastError = null;
       });
     } catch (error) {
-      this.failed(error, "Could not load the table");
+      this.failed(error, t("play.load_failed"));
     }
   }
 
@@ -489,17 +498,18 @@ export class Table {
     const total = sum(Object.values(bets));
     for (const field of this.game.fields) {
       const amount = bets[field.name] ?? 0;
-      if (!field.optional && !amount) return [field.name, `Place an ${fieldTitle(field.name)} bet to deal (min ${formatMoney(field.min)}).`];
-      if (amount && amount < field.min) return [field.name, `${fieldTitle(field.name)} min is ${formatMoney(field.min)}.`];
-      if (amount > field.max) return [field.name, `${fieldTitle(field.name)} max is ${formatMoney(field.max)}.`];
+      const named = { field: fieldTitle(field.name), min: formatMoney(field.min), max: formatMoney(field.max) };
+      if (!field.optional && !amount) return [field.name, t("bet.place_required", named)];
+      if (amount && amount < field.min) return [field.name, t("bet.below_min", named)];
+      if (amount > field.max) return [field.name, t("bet.above_max", named)];
     }
     if (this.balance !== null && total > this.balance) {
-      return [null, `Not enough balance: the bets need ${formatMoney(total)}, balance ${formatMoney(this.balance)}.`];
+      return [null, t("bet.need_balance", { total: formatMoney(total), balance: formatMoney(this.balance) })];
     }
     return null;
   }
 
-  async deal(bets = this.pending, { what = "DEAL refused" } = {}) {
+  async deal(bets = this.pending, { what = t("bet.deal_refused") } = {}) {
     if (this.busy || this.phase === "playing") return;
     const problem = this.checkBets(bets);
     if (problem) return this.refuse(problem[0], `${what}: ${problem[1]}`, "deal");
@@ -511,7 +521,8 @@ export class Table {
         this.pending = {};
         this.placed = {};
         this.showRound(view);
-        this.message(view.status === "settled" ? "Round settled." : "Cards dealt: make your decision.");
+        this.message(view.status === "settled" ? t("play.settled") : t("play.dealt"));
+        if (view.status === "settled") this.rg.refresh();
       });
     } catch (error) {
       if (!(error instanceof ApiError && error.lostConnection)) this.dealKey = null;
@@ -537,10 +548,11 @@ export class Table {
       await this.request(async () => {
         const view = await this.api.act(id, action, this.round.steps.length);
         this.showRound(view);
-        this.message(view.status === "settled" ? "Round settled." : `${actionTitle(action)}: next decision.`);
+        this.message(view.status === "settled" ? t("play.settled") : t("play.next_decision", { action: actionTitle(action) }));
+        if (view.status === "settled") this.rg.refresh();
       });
     } catch (error) {
-      this.failed(error, `${actionTitle(action)} refused`);
+      this.failed(error, t("bet.action_refused", { action: actionTitle(action) }));
       // Whatever happened, show what the server holds.
       try {
         this.showRound(await this.api.round(id));
@@ -556,19 +568,19 @@ export class Table {
     this.round = null;
     this.pending = {};
     this.placed = {};
-    this.message("Place your bets.");
+    this.message(t("play.place_bets"));
     this.render();
   }
 
   async rebet() {
     if (this.busy || this.phase === "playing") return;
-    if (!this.lastBets || !Object.keys(this.lastBets).length) return this.refuse(null, "REBET: no previous round to repeat.");
+    if (!this.lastBets || !Object.keys(this.lastBets).length) return this.refuse(null, t("bet.no_rebet"));
     const bets = { ...this.lastBets };
     const problem = this.checkBets(bets);
-    if (problem) return this.refuse(problem[0], `REBET refused: ${problem[1]}`);
+    if (problem) return this.refuse(problem[0], `${t("bet.rebet_refused")}: ${problem[1]}`);
     const previous = this.round;
     this.round = null;
-    await this.deal(bets, { what: "REBET refused" });
+    await this.deal(bets, { what: t("bet.rebet_refused") });
     if (!this.round) this.round = previous;
     this.render();
   }
@@ -579,14 +591,20 @@ export class Table {
   panelBar(panel) {
     return h("div.panel__bar", {},
       h("button.btn.btn--small", { type: "button", dataset: { panelTab: "rules" }, onclick: () => this.showPanel("rules") },
-        t("hud.rules_button")),
+        t("btn.rules")),
       h("button.btn.btn--small", { type: "button", dataset: { panelTab: "history" }, onclick: () => this.showPanel("history") },
-        "HISTORY"),
-      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, "CLOSE ✕"));
+        t("btn.history")),
+      h("button.btn.btn--small", { type: "button", dataset: { panelTab: "limits" }, onclick: () => this.showPanel("limits") },
+        t("btn.limits")),
+      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, t("btn.close")));
+  }
+
+  panelOf(which) {
+    return { rules: this.el.rulesPanel, history: this.el.historyPanel, limits: this.el.limitsPanel }[which];
   }
 
   async togglePanel(which) {
-    const panel = which === "rules" ? this.el.rulesPanel : this.el.historyPanel;
+    const panel = this.panelOf(which);
     if (!panel.hidden) {
       panel.hidden = true;
       return;
@@ -595,27 +613,28 @@ export class Table {
   }
 
   async showPanel(which) {
-    const panel = which === "rules" ? this.el.rulesPanel : this.el.historyPanel;
-    const other = which === "rules" ? this.el.historyPanel : this.el.rulesPanel;
-    other.hidden = true;
+    const panel = this.panelOf(which);
+    for (const other of ["rules", "history", "limits"]) if (other !== which) this.panelOf(other).hidden = true;
     const bar = this.panelBar(panel);
-    if (which === "rules") {
+    if (which === "limits") {
+      panel.replaceChildren(bar, h("h2", {}, t("rg.limits_title")), await this.rg.panel());
+    } else if (which === "rules") {
       try {
         // The server fills in the exact RTPs in the background after it starts: ask again.
-        const fresh = (await this.api.games()).games.find((g) => g.id === this.game.id);
+        const fresh = (await this.api.games(moneyFormat().code)).games.find((g) => g.id === this.game.id);
         if (fresh) this.game.rtp = fresh.rtp;
       } catch {
         // Keep the RTPs we have; the panel still shows the rules.
       }
-      panel.replaceChildren(bar, h("h2", {}, t("hud.rules_title")), rulesPanel(this.game));
+      panel.replaceChildren(bar, h("h2", {}, t("panel.rules")), rulesPanel(this.game));
     } else {
-      panel.replaceChildren(bar, h("h2", {}, "History"), h("p", {}, "Loading…"));
+      panel.replaceChildren(bar, h("h2", {}, t("panel.history")), h("p", {}, t("panel.loading")));
       panel.hidden = false;
       try {
         const { rounds } = await this.api.rounds({ status: "settled", limit: 20 });
-        panel.replaceChildren(bar, h("h2", {}, "History"), historyList(rounds, (round) => this.openReplay(round)));
+        panel.replaceChildren(bar, h("h2", {}, t("panel.history")), historyList(rounds, (round) => this.openReplay(round)));
       } catch (error) {
-        panel.replaceChildren(bar, h("h2", {}, "History"), h("p.message", { dataset: { kind: "error" } }, error.message));
+        panel.replaceChildren(bar, h("h2", {}, t("panel.history")), h("p.message", { dataset: { kind: "error" } }, errorText(error.payload, error.message)));
       }
     }
     panel.hidden = false;
@@ -624,13 +643,13 @@ export class Table {
   async openReplay(summary) {
     const panel = this.el.historyPanel;
     const bar = this.panelBar(panel);
-    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showPanel("history") }, "◀ ALL ROUNDS");
+    const back = h("button.btn.btn--small", { type: "button", onclick: () => this.showPanel("history") }, t("panel.all_rounds"));
     try {
       const [round, replay] = await Promise.all([this.api.round(summary.id), this.api.replay(summary.id)]);
       round.frames = replay.frames;
-      panel.replaceChildren(bar, h("h2", {}, `Replay of round ${round.id}`), back, replayView(round, this.api));
+      panel.replaceChildren(bar, h("h2", {}, t("panel.replay_of", { id: round.id })), back, replayView(round, this.api));
     } catch (error) {
-      panel.replaceChildren(bar, h("h2", {}, "Replay"), back, h("p.message", { dataset: { kind: "error" } }, error.message));
+      panel.replaceChildren(bar, h("h2", {}, t("panel.replay")), back, h("p.message", { dataset: { kind: "error" } }, errorText(error.payload, error.message)));
     }
   }
 
@@ -641,6 +660,7 @@ export class Table {
     if (key === "escape") {
       this.el.rulesPanel.hidden = true;
       this.el.historyPanel.hidden = true;
+      this.el.limitsPanel.hidden = true;
       return;
     }
     if (/^[1-9]$/.test(key)) {

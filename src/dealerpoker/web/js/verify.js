@@ -7,6 +7,7 @@
 
 import { h } from "./dom.js";
 import { checkRound } from "./fairness.js";
+import { t } from "./i18n.js";
 import { checkSigned } from "./signature.js";
 
 /** What `fairnessCheck`'s `signed` option fetches, through the page's API client. */
@@ -35,7 +36,7 @@ export function fairnessCheck(round, { signed = null } = {}) {
     disabled: !revealed,
     onclick: async () => {
       button.disabled = true;
-      result.replaceChildren(h("p", {}, "Checking…"));
+      result.replaceChildren(h("p", {}, t("fair.checking")));
       try {
         const { checks } = await checkRound(round);
         if (signed) {
@@ -45,22 +46,22 @@ export function fairnessCheck(round, { signed = null } = {}) {
         const ok = checks.every((check) => check.ok);
         result.dataset.ok = String(ok);
         result.replaceChildren(
-          h("p.fair__verdict", {}, ok ? "✔ VERIFIED: this deal was fixed before your bets" : "✘ NOT VERIFIED"),
+          h("p.fair__verdict", {}, ok ? t("fair.verified") : t("fair.not_verified")),
           h("ul.fair__checks", {}, checks.map((check) => h("li", { dataset: { ok: String(check.ok) } },
             `${check.ok ? "✔" : "✘"} ${check.subject}: ${check.message}`))));
       } catch (error) {
         result.dataset.ok = "false";
-        result.replaceChildren(h("p.fair__verdict", {}, `✘ could not check: ${error.message}`));
+        result.replaceChildren(h("p.fair__verdict", {}, t("fair.could_not_check", { error: error.message })));
       } finally {
         button.disabled = false;
       }
     },
-  }, "VERIFY THIS DEAL");
+  }, t("fair.verify"));
   return h("div.replay__fair", {},
-    h("p", {}, `Commitment: ${fairness.commitment}`),
+    h("p", {}, t("fair.commitment", { commitment: fairness.commitment })),
     h("p", {}, revealed
-      ? `Server seed: ${fairness.server_seed} · client seed: ${fairness.client_seed} · nonce: ${fairness.nonce}`
-      : "The server seed is revealed once the round is settled."),
+      ? t("fair.seeds", { server_seed: fairness.server_seed, client_seed: fairness.client_seed, nonce: fairness.nonce })
+      : t("fair.seed_later")),
     button,
     result);
 }
@@ -74,14 +75,14 @@ export function nextDealLine(api) {
   let shownFor = null;
   const display = (label, commitment, detail) => {
     line.dataset.commitment = commitment;
-    line.title = `SHA-256 commitment: ${commitment}`;
+    line.title = t("fair.commitment", { commitment });
     line.textContent = `${label}: SHA-256 ${commitment.slice(0, 16)}…${detail}`;
   };
   line.show = async (round) => {
     if (round?.status === "open" && round.fairness?.commitment) {
       shownFor = null;
       const f = round.fairness;
-      display("This deal is committed", f.commitment, ` · client seed "${f.client_seed}" · nonce ${f.nonce}`);
+      display(t("fair.this_deal"), f.commitment, ` · ${t("fair.seed_nonce", { client_seed: f.client_seed, nonce: f.nonce })}`);
       return;
     }
     const key = round ? `${round.id}:${round.status}` : "no round";
@@ -89,8 +90,8 @@ export function nextDealLine(api) {
     shownFor = key;
     try {
       const info = await api.call("GET", "/api/fairness");
-      display("Your next deal is committed", info.next_commitment,
-        ` · client seed "${info.client_seed}" · nonce ${info.next_nonce}`);
+      display(t("fair.next_deal"), info.next_commitment,
+        ` · ${t("fair.seed_nonce", { client_seed: info.client_seed, nonce: info.next_nonce })}`);
     } catch {
       shownFor = null; // try again on the next render
     }

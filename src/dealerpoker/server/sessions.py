@@ -1,0 +1,189 @@
+"""Players' sessions: every bearer token expires when idle and after an absolute lifetime, and can
+be ended (``POST /api/session/logout``) or revoked with all its player's others
+(``POST /api/session/revoke-all``, ``dealerpoker admin revoke-sessions PLAYER``).
+
+A token comes from ``POST /api/session`` (a demo player: ``players.token_hash``) or an operator's
+launch (``operator_sessions``). The ``sessions`` table (migration 0013) keeps each token's life:
+when it began (the row it came from), when it was last used, and when and why it ended. A token
+gets its row the first time it authenticates; revoking all of a player's sessions writes the
+rows of tokens never used yet too, so none of them can start afterwards.
+
+Authentication is cached per process: a token checked in the last ``REFRESH_SECONDS`` (of the
+server's clock) is not read again, its expiry is computed from memory; after that the next
+request reads its row (a logout or revocation by another process counts from then) and writes
+its last use. So a busy token costs one small write every ``REFRESH_SECONDS``, not one per
+request, and idle time is measured to within that.
+
+>>> from datetime import UTC, datetime, timedelta
+>>> policy = Policy(idle_seconds=1800, max_seconds=43_200)
+>>> start = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+>>> policy.expired(start, start + timedelta(minutes=20), start + timedelta(minutes=45)) is None
+True
+>>> policy.expired(start, start, start + timedelta(minutes=31))
+'session expired: no request for more than 30 minutes (the idle limit)'
+>>> policy.expired(start, start + timedelta(hours=12), start + timedelta(hours=12, seconds=1))
+'session expired: older than 12 hours (the session limit)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from dealerpoker.server.accounts import AuthenticationError, token_hash
+from dealerpoker.server.clock import Clock, timestamp
+from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.schema import operator_sessions, players, sessions
+
+REFRESH_SECONDS = 5.0
+"""How long a process trusts what it read of a token (a logout elsewhere counts after this)."""
+_CACHE_SIZE = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How long sessions last (``Settings.session_idle_seconds``, ``session_max_seconds``)."""
+
+    idle_seconds: float
+    max_seconds: float
+
+    def expired(self, created: datetime, last_seen: datetime, now: datetime) -> str | None:
+        """Why a session begun at ``created`` and last used at ``last_seen`` is over at ``now``."""
+        if (now - created).total_seconds() > self.max_seconds:
+            return f"session expired: older than {_duration(self.max_seconds)} (the session limit)"
+        if (now - last_seen).total_seconds() > self.idle_seconds:
+            idle = _duration(self.idle_seconds)
+            return f"session expired: no request for more than {idle} (the idle limit)"
+        return None
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("hours", 3600), ("minutes", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"{count} {unit[:-1] if count == 1 else unit}"
+    return f"{seconds:g} seconds"
+
+
+@dataclass(slots=True)
+class _Known:
+    player_id: str
+    created: datetime
+    last_seen: datetime
+    checked: datetime
+
+
+class Sessions:
+    """Authenticates bearer tokens and ends sessions (one per server process)."""
+
+    def __init__(self, database: Database, clock: Clock, policy: Policy, *, operators: bool) -> None:
+        self.database = database
+        self.clock = clock
+        self.policy = policy
+        self.operators = operators
+        self._known: dict[str, _Known] = {}
+
+    async def authenticate(self, token: str) -> str:
+        """The player of a live session's token; else ``AuthenticationError`` saying whether the
+        token is unknown, expired (idle or too old) or ended (logged out, revoked)."""
+        key, now = token_hash(token), self.clock()
+        known = self._known.get(key)
+        if known is not None and (now - known.checked).total_seconds() < REFRESH_SECONDS:
+            self._check(key, known, now)
+            known.last_seen = now
+            return known.player_id
+        async with self.database.transaction() as connection:
+            known = await self._read(connection, key, now, known)
+            self._check(key, known, now)
+            await connection.execute(update(sessions).where(sessions.c.token_hash == key)
+                                     .values(last_seen_at=timestamp(now)))
+        known.last_seen = known.checked = now
+        if len(self._known) >= _CACHE_SIZE:
+            self._known.clear()
+        self._known[key] = known
+        return known.player_id
+
+    def _check(self, key: str, known: _Known, now: datetime) -> None:
+        why = self.policy.expired(known.created, known.last_seen, now)
+        if why is not None:
+            self._known.pop(key, None)
+            raise AuthenticationError(f"{why}: create a new session with POST /api/session", reason="expired")
+
+    async def _read(self, connection: Connection, key: str, now: datetime, cached: _Known | None) -> _Known:
+        row = (await connection.execute(select(sessions).where(sessions.c.token_hash == key))).first()
+        if row is None:
+            begun = await self._origin(connection, key)
+            if begun is None:
+                raise AuthenticationError("unknown token: create a session with POST /api/session",
+                                          reason="unknown")
+            player_id, created = begun
+            await connection.execute(_insert(connection).values(
+                token_hash=key, player_id=player_id, created_at=created, last_seen_at=timestamp(now))
+                .on_conflict_do_nothing(index_elements=["token_hash"]))
+            return _Known(player_id, _moment(created), now, now)
+        if row.ended_at is not None:
+            raise AuthenticationError(f"session ended ({row.end_reason}) at {row.ended_at}: create a new "
+                                      "session with POST /api/session", reason="ended")
+        last_seen = _moment(row.last_seen_at)
+        if cached is not None and cached.last_seen > last_seen:
+            last_seen = cached.last_seen
+        return _Known(str(row.player_id), _moment(row.created_at), last_seen, now)
+
+    async def _origin(self, connection: Connection, key: str) -> tuple[str, str] | None:
+        """The player and beginning of a token never seen here: a demo player's or an operator's."""
+        row = (await connection.execute(select(players.c.id, players.c.created_at)
+                                        .where(players.c.token_hash == key))).first()
+        if row is None and self.operators:
+            row = (await connection.execute(
+                select(operator_sessions.c.player_id, operator_sessions.c.created_at)
+                .where(operator_sessions.c.token_hash == key))).first()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    async def end(self, token: str) -> int:
+        """Log out: the session of ``token`` ends now (it must be a live one)."""
+        await self.authenticate(token)
+        key = token_hash(token)
+        async with self.database.transaction() as connection:
+            result = await connection.execute(
+                update(sessions).where(sessions.c.token_hash == key, sessions.c.ended_at.is_(None))
+                .values(ended_at=timestamp(self.clock()), end_reason="logout"))
+        self._known.pop(key, None)
+        return int(result.rowcount or 0)
+
+    async def end_all(self, player_id: str, *, reason: str = "revoked") -> int:
+        """Revoke every session of ``player_id`` (those never used yet too); the number ended."""
+        count = await end_all_sessions(self.database, player_id, at=timestamp(self.clock()), reason=reason)
+        for key in [key for key, known in self._known.items() if known.player_id == player_id]:
+            del self._known[key]
+        return count
+
+
+async def end_all_sessions(database: Database, player_id: str, *, at: str, reason: str = "revoked") -> int:
+    """End every session of a player: write the rows of its tokens never used, then end them all
+    (also used by ``dealerpoker admin revoke-sessions``)."""
+    async with database.transaction() as connection:
+        demo = select(players.c.token_hash, players.c.created_at).where(players.c.id == player_id)
+        launched = select(operator_sessions.c.token_hash, operator_sessions.c.created_at).where(
+            operator_sessions.c.player_id == player_id)
+        tokens = [*(await connection.execute(demo)).all(), *(await connection.execute(launched)).all()]
+        for key, created in tokens:
+            await connection.execute(_insert(connection).values(
+                token_hash=key, player_id=player_id, created_at=created, last_seen_at=created)
+                .on_conflict_do_nothing(index_elements=["token_hash"]))
+        result = await connection.execute(
+            update(sessions).where(sessions.c.player_id == player_id, sessions.c.ended_at.is_(None))
+            .values(ended_at=at, end_reason=reason))
+        return int(result.rowcount or 0)
+
+
+def _insert(connection: Connection) -> Any:
+    dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
+    return dialect.insert(sessions)
+
+
+def _moment(text: str) -> datetime:
+    return datetime.fromisoformat(text)
