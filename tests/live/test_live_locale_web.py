@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from tests.live.conftest import ManualClock, live_server
 from tests.support.browser import ARTIFACTS
+from tests.web.test_locale_web import english_left
 
 from dealerpoker.messages import catalogue, render
 
@@ -47,6 +48,7 @@ def test_a_german_player_at_a_live_table(browser: Any, tmp_path: Path) -> None:
         page.wait_for_function("window.dealerpokerLive.seat?.bets?.ante === 100")
         page.locator("#total-bet").filter(has_text="1,00\u00a0€").wait_for()
         page.screenshot(path=str(ARTIFACTS / "i18n-de-live.png"))
+        assert not english_left(page, "de")
 
         # The switch: Spanish, remembered for the next page.
         with page.expect_navigation():

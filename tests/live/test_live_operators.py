@@ -18,6 +18,7 @@ import pytest
 from tests.support.operator import OperatorDemo
 from tests.support.servers import serving
 
+from dealerpoker.fairness.verify import verify_record
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.live.service import LiveSettings, live_extension
 from dealerpoker.server.operators.config import parse_operators
@@ -54,6 +55,7 @@ def launch(base: str, operator: OperatorDemo, name: str, table: str) -> TableSoc
     body = session.json()
     socket = TableSocket(f"ws{base[4:]}/ws/tables/{table}", {"Authorization": f"Bearer {body['token']}"})
     socket.name, socket.player_id = name, body["player_id"]  # type: ignore[attr-defined]
+    socket.token = body["token"]  # type: ignore[attr-defined]
     return socket
 
 
@@ -116,6 +118,25 @@ wallet_timeout_seconds = 0.5
             while _pending(database):
                 assert time.monotonic() < deadline, "the outbox did not drain"
                 time.sleep(0.5)
+            for player in players:  # each seat's signed record verifies, its money from the wallet
+                token = player.token  # type: ignore[attr-defined]
+                numbers = [
+                    row["number"]
+                    for row in _rows(
+                        database,
+                        "SELECT number FROM live_seats WHERE player_id = ? AND total_returned IS NOT NULL "
+                        "ORDER BY number LIMIT 2",
+                        player.player_id,
+                    )
+                ]  # type: ignore[attr-defined]
+                for number in numbers:
+                    record = httpx.get(
+                        f"{server.url}/api/tables/casino-live/rounds/{number}/record",
+                        headers={"Authorization": f"Bearer {token}"},
+                        timeout=WAIT,
+                    ).json()
+                    assert any(e["account"] == player.player_id for e in record["ledger"])  # type: ignore[attr-defined]
+                    assert not [f for f in verify_record(record) if not f.ok], record["round_id"]
         ours = _transactions(database)
         assert not [t for t in ours.values() if t["kind"] == "bet" and t["status"] in ("sending", "unknown")]
         sat_out = 0

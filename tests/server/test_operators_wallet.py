@@ -16,6 +16,7 @@ from tests.support.operator import OperatorDemo
 
 from conftest import TestClient, make_client
 from dealerpoker.cli import main
+from dealerpoker.fairness.verify import verify_record
 from dealerpoker.server.operators.config import parse_operators
 from dealerpoker.server.operators.signing import sign
 
@@ -113,6 +114,9 @@ def test_rounds_move_the_players_money_in_the_operators_ledger(
         kinds = [t["kind"] for t in record["transactions"]]
         assert kinds.count("win") == 1 and "bet" in kinds  # every round closes with a win (0 after a fold)
         assert all(call["answer"] and "token" not in call["request"] for call in record["calls"])
+        audit = player.get(f"/api/rounds/{round_id}/record").json()  # the signed audit record
+        assert audit["wallet"]["calls"] == record["calls"] and not audit["wallet"]["credit_pending"]
+        assert not [finding for finding in verify_record(audit) if not finding.ok]
     applied = [t for t in operator.transactions(player.name) if t.get("applied")]
     ids = [t["transaction_id"] for t in applied]
     assert len(ids) == len(set(ids))

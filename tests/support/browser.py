@@ -44,9 +44,10 @@ def chromium() -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("browser tests: the playwright package is not installed (pip install -e '.[test]')")
-    from playwright.sync_api import Page
+    from playwright.sync_api import Frame, Page
 
     Page.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
+    Frame.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:

@@ -20,7 +20,7 @@ import pytest
 
 from dealerpoker.evaluator.api import evaluate
 from dealerpoker.evaluator.categories import category_of, ranks_of
-from dealerpoker.messages import catalogue, render
+from dealerpoker.messages import PLACEHOLDER, catalogue, render
 from dealerpoker.server.responsible.policy import Profile
 
 from .test_web_table import Table
@@ -77,6 +77,25 @@ def new_page(browser: Any, width: int, errors: list[str]) -> Any:
             if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
     page.set_default_timeout(int(os.environ.get("DEALERPOKER_BROWSER_TIMEOUT_MS", "15000")))
     return page
+
+
+def english_left(page: Any, language: str) -> list[str]:
+    """English catalogue texts (their longest fixed part, 8 characters or more) the page still
+    shows in ``language``: its visible text, labels and titles. Texts the language shares with
+    English (names, "RTP") are not English left over."""
+    english, other = catalogue("en"), catalogue(language)
+    theirs = " ".join(other.values())
+    shown = page.evaluate("""() => [document.body.innerText,
+        ...[...document.querySelectorAll('[aria-label], [title]')].map((el) =>
+            `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''}`)].join(' ')""")
+    left = []
+    for key, text in english.items():
+        if key.startswith(("admin.", "error.code.")) or other.get(key) == text:
+            continue
+        chunk = max(PLACEHOLDER.split(text), key=len).strip()
+        if len(chunk) >= 8 and chunk not in theirs and chunk in shown:
+            left.append(f"{key}: {chunk}")
+    return left
 
 
 def hand_name(hand: dict[str, Any], language: str) -> str:
@@ -186,6 +205,15 @@ def test_a_player_in_their_currency_and_language(browser: Any, server: LiveServe
     assert table.message() == f"{text['bet.deal_refused']}: {reason}"
     assert server.balance(table.token) == before
     page.screenshot(path=str(ARTIFACTS / f"i18n-{language}-{currency.lower()}-refused.png"))
+    assert not english_left(page, language)
+    # The panels too: rules (RTP, hand ranking, the rules' version) and the history's replay.
+    page.locator("#rules-button").click()
+    page.locator("#rules-version").wait_for()
+    assert not english_left(page, language)
+    page.locator("#rules-panel [data-panel-tab='history']").click()
+    page.locator("#history-panel [data-round]").first.click()
+    page.locator("#history-panel .replay").wait_for()
+    assert not english_left(page, language)
     page.context.close()
     assert not errors, errors
 

@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -13,6 +15,7 @@ from typing import Any
 
 from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import Rules
+from dealerpoker.server.logs import log_config
 from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
 from dealerpoker.server.settings import (
@@ -101,6 +104,11 @@ def register(subparsers: Any) -> None:
     edge.add_argument("--rate-limit", action="append", default=[], metavar="NAME=LIMIT",
                       help="a rate limit, e.g. session=10/minute or request=off; repeatable "
                            "(names and defaults: docs/operations.md#rate-limits)")
+    parser.add_argument("--log-format", choices=("json", "text"), default="json",
+                        help="log lines as JSON objects (default; each with the request_id of the request "
+                             "being served) or as plain text")
+    parser.add_argument("--access-log", action="store_true",
+                        help="log one line per request (method, path, route, status, duration, client)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
@@ -179,9 +187,11 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(args.workers, bool) or args.workers < 1:
         raise SettingsError(f"--workers: expected an integer >= 1, got {args.workers!r}")
     settings = settings_of(args)
+    logs = log_config(args.log_level, getattr(args, "log_format", "json"),
+                      access=getattr(args, "access_log", False))
     if args.workers == 1:
         uvicorn.run(build_app(args), host=args.host, port=args.port, log_level=args.log_level,
-                    ws_max_size=settings.max_frame_bytes, **_UVICORN)
+                    ws_max_size=settings.max_frame_bytes, log_config=logs, **_UVICORN)
         return 0
     if is_sqlite(settings.database_url):
         raise SettingsError(f"--workers {args.workers}: several processes need a PostgreSQL database "
@@ -190,15 +200,23 @@ def run(args: argparse.Namespace) -> int:
     if not (args.redis or os.environ.get("DEALERPOKER_REDIS_URL")):
         raise SettingsError(f"--workers {args.workers}: several processes need Redis (--redis URL) "
                             "to share the live tables")
+    metrics_directory = None
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # /metrics sums the workers' values
+        metrics_directory = tempfile.mkdtemp(prefix="dealerpoker-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_directory
     asyncio.run(prepare_database(settings))
     os.environ[WORKER_OPTIONS] = json.dumps({key: value for key, value in vars(args).items()
                                              if key != "func"})
     # uvicorn replaces a worker that does not answer its health check within the timeout (5 s by
     # default); a worker starved of CPU on a busy 2-core machine is not hung, and replacing it
     # would cut its players' connections.
-    uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, host=args.host, port=args.port,
-                log_level=args.log_level, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **_UVICORN,
-                ws_max_size=settings.max_frame_bytes)
+    try:
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, host=args.host,
+                    port=args.port, log_level=args.log_level, ws_max_size=settings.max_frame_bytes,
+                    timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, log_config=logs, **_UVICORN)
+    finally:
+        if metrics_directory is not None:
+            shutil.rmtree(metrics_directory, ignore_errors=True)
     return 0
 
 

@@ -15,6 +15,7 @@ casino page), ``GET /tables``, ``POST /launch``, ``GET|POST /admin/players``,
 from __future__ import annotations
 
 import asyncio
+import datetime
 import ipaddress
 import json
 import logging
@@ -32,6 +33,7 @@ from dealerpoker.operator_demo.faults import Faults, FaultsError
 from dealerpoker.operator_demo.launch import GAMES, MODES, Launcher, LaunchError
 from dealerpoker.operator_demo.ledger import Answer, Ledger, LedgerError
 from dealerpoker.operator_demo.protocol import ERROR, KINDS, BadRequest, Kind, parse, sign, signed
+from dealerpoker.operator_demo.reconcile import compare
 
 log = logging.getLogger("dealerpoker.operator_demo")
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -104,6 +106,19 @@ def _count(body: dict[str, Any], name: str, default: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise BadRequest(f"{name} must be an integer, 0 or more")
     return value
+
+
+def _day(text: str | None, default: datetime.date, name: str) -> datetime.date:
+    if text is None:
+        return default
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise BadRequest(f"{name} must be a day, YYYY-MM-DD") from None
+
+
+def _epoch(day: datetime.date) -> float:
+    return datetime.datetime.combine(day, datetime.time(), datetime.UTC).timestamp()
 
 
 def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launcher) -> Starlette:
@@ -228,6 +243,32 @@ def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launche
             return JSONResponse({"error": str(failed), "answer": failed.answer}, failed.status)
         return JSONResponse(answer | {"token": token})
 
+    async def reconcile(request: Request) -> Response:
+        """``?since=YYYY-MM-DD&until=YYYY-MM-DD`` (UTC days; default today): dealerpoker's list
+        against this ledger."""
+        query = request.query_params
+        unknown = set(query) - {"since", "until"}
+        if unknown:
+            return JSONResponse({"error": f"unknown query parameter {sorted(unknown)[0]!r}"}, 422)
+        today = datetime.datetime.now(datetime.UTC).date()
+        try:
+            since = _day(query.get("since"), today, "since")
+            until = _day(query.get("until"), since + datetime.timedelta(days=1), "until")
+            if until <= since:
+                raise BadRequest("until must be after since")
+        except BadRequest as problem:
+            return JSONResponse({"error": str(problem)}, 422)
+        try:
+            theirs = await asyncio.to_thread(launcher.transactions, since.isoformat(), until.isoformat())
+        except LaunchError as failed:
+            return JSONResponse({"error": str(failed)}, 502)
+        rows = theirs["transactions"]
+        mine = ledger.by_ids([row["transaction_id"] for row in rows])
+        period = ledger.created_between(_epoch(since), _epoch(until))
+        return JSONResponse({"since": since.isoformat(), "until": until.isoformat(),
+                             "transactions": len(rows), **compare(rows, mine, period),
+                             "summary": theirs.get("summary")})
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
@@ -242,6 +283,7 @@ def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launche
         Route("/admin/sessions/{token}", _loopback_only(sessions), methods=["DELETE"]),
         Route("/admin/transactions", _loopback_only(transactions)),
         Route("/admin/faults", _loopback_only(fault_settings), methods=["GET", "PUT"]),
+        Route("/admin/reconcile", _loopback_only(reconcile)),
     ]
     app = Starlette(routes=routes)
     app.state.ledger, app.state.faults = ledger, faults

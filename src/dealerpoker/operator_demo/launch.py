@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urlencode, urljoin
 
 from dealerpoker.operator_demo.protocol import sign
 
@@ -48,18 +48,35 @@ class Launcher:
             headers={"Content-Type": "application/json", "X-Operator-Id": self.operator_id,
                      "X-Signature": sign(self.secret, raw)},
         )
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                answer = json.loads(response.read())
-        except urllib.error.HTTPError as refused:
-            detail = refused.read().decode(errors="replace")[:500]
-            raise LaunchError(f"dealerpoker refused the launch ({refused.code}): {detail}",
-                              answer=detail) from None
-        except (OSError, ValueError) as failed:
-            raise LaunchError(f"dealerpoker at {self.game_url} did not answer the launch: {failed}") from None
+        answer = self._signed(request, "the launch")
         if not isinstance(answer, dict) or not isinstance(answer.get("url"), str):
             raise LaunchError("dealerpoker's launch answer has no url", answer=answer)
         return answer | {"url": urljoin(self.game_url.rstrip("/") + "/", answer["url"])}
+
+    def transactions(self, since: str, until: str) -> dict[str, Any]:
+        """dealerpoker's record of this operator's wallet transactions created in [since, until):
+        ``GET /operator/v1/transactions``, ``X-Signature`` over the raw query string (a GET has no
+        body). Blocking (urllib)."""
+        query = urlencode({"since": since, "until": until})
+        request = urllib.request.Request(
+            urljoin(self.game_url.rstrip("/") + "/", f"operator/v1/transactions?{query}"),
+            headers={"X-Operator-Id": self.operator_id, "X-Signature": sign(self.secret, query.encode())})
+        found = self._signed(request, "the transactions list")
+        if not isinstance(found, dict) or not isinstance(found.get("transactions"), list):
+            raise LaunchError("dealerpoker's transactions answer has no transactions list")
+        return found
+
+    def _signed(self, request: urllib.request.Request, what: str) -> Any:
+        """The JSON answer to a signed request; :class:`LaunchError` naming ``what`` if refused or lost."""
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as refused:
+            detail = refused.read().decode(errors="replace")[:500]
+            message = f"dealerpoker refused {what} ({refused.code}): {detail}"
+            raise LaunchError(message, answer=detail) from None
+        except (OSError, ValueError) as failed:
+            raise LaunchError(f"dealerpoker at {self.game_url} did not answer {what}: {failed}") from None
 
     def tables(self) -> list[dict[str, Any]]:
         """dealerpoker's live tables (``GET /api/tables``), for the page's table list. dealerpoker

@@ -162,6 +162,23 @@ class Ledger:
         rows = self.connection.execute(query + " ORDER BY seq LIMIT ?", [*parameters, limit])
         return [{name: _plain(name, row[name]) for name in TRANSACTION_FIELDS} for row in rows]
 
+    def by_ids(self, transaction_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The ledger's rows of these transaction ids (those it has), by id."""
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(transaction_ids), 500):
+            chunk = transaction_ids[start:start + 500]
+            marks = ", ".join("?" * len(chunk))
+            query = f"SELECT * FROM transactions WHERE transaction_id IN ({marks})"
+            for row in self.connection.execute(query, chunk):
+                found[row["transaction_id"]] = {name: _plain(name, row[name]) for name in TRANSACTION_FIELDS}
+        return found
+
+    def created_between(self, since: float, until: float) -> list[dict[str, Any]]:
+        """The rows created in [since, until) (epoch seconds)."""
+        rows = self.connection.execute("SELECT * FROM transactions WHERE created_at >= ? AND created_at < ?"
+                                       " ORDER BY seq", (since, until))
+        return [{name: _plain(name, row[name]) for name in TRANSACTION_FIELDS} for row in rows]
+
     # -- the wallet -------------------------------------------------------------------------
 
     def balance_of(self, request: WalletRequest) -> Answer:

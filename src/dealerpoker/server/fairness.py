@@ -27,6 +27,8 @@ from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.dealing import draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.ledger import txid
+from dealerpoker.server.operators.launch import REMOTE_PREFIX
+from dealerpoker.server.operators.reconcile import wallet_ledger
 from dealerpoker.server.rounds.plan import decision_point
 from dealerpoker.server.schema import ledger_entries, players, rounds, rules_documents
 
@@ -170,7 +172,10 @@ async def round_record(
     view = json.loads(row.view)
     steps = json.loads(row.steps)
     query = select(ledger_entries).where(ledger_entries.c.round_id == row.id).order_by(ledger_entries.c.id)
-    entries = (await connection.execute(query)).all()
+    entries = [{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
+                "at": e.created_at} for e in (await connection.execute(query)).all()]
+    if not entries and str(row.player_id).startswith(REMOTE_PREFIX):
+        entries = await wallet_ledger(connection, str(row.id), str(row.currency))
     return build_record(
         round_id=row.id,
         game=row.game,
@@ -189,8 +194,7 @@ async def round_record(
         bets=json.loads(row.bets),
         dealt={"player": view["player_cards"], "dealer": view["dealer_cards"], "board": view["board"]},
         actions=_actions(row.id, row.player_id, games.get(row.game), steps[1:]),
-        ledger=[{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
-                 "at": e.created_at} for e in entries],
+        ledger=entries,
         settlement=view["settlement"],
         currency=row.currency,
     )

@@ -36,6 +36,7 @@ from sqlalchemy import bindparam, func, insert, select, text, update
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games.currency import is_house_account
 from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.edge.metrics import count_postings
 from dealerpoker.server.schema import accounts, ledger_entries
 
 BETS, BONUS, SETTLE = "bets", "bonus", "settle"
@@ -171,6 +172,7 @@ async def post(
     await connection.run(_ENTER, [
         {"txid": txid, "account_id": account, "amount": amount, "round_id": round_id, "memo": memo,
          "created_at": at} for txid, account, amount, memo in rows])
+    count_postings(transfers)
     return {player: balances[player] + delta for player, delta in moves.items()}
 
 

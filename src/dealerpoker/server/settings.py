@@ -81,6 +81,8 @@ class Settings:
     rate_limits: Mapping[str, str] = field(default_factory=dict)
     """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
     ``edge.ratelimit.DEFAULT_LIMITS`` (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    metrics: bool = True
+    """Serve ``/metrics`` (Prometheus; ``$DEALERPOKER_METRICS=0``: not served)."""
     session_idle_seconds: float = 1800.0
     """A player's session (bearer token) unused this long expires (``$DEALERPOKER_SESSION_IDLE_SECONDS``)."""
     session_max_seconds: float = 43_200.0
@@ -193,6 +195,8 @@ def edge_settings_from_env(env: Mapping[str, str]) -> dict[str, object]:
     if env.get("DEALERPOKER_FRAME_ANCESTORS"):
         values["extra_frame_ancestors"] = tuple(
             origin.strip() for origin in env["DEALERPOKER_FRAME_ANCESTORS"].split(",") if origin.strip())
+    if "DEALERPOKER_METRICS" in env:
+        values["metrics"] = env["DEALERPOKER_METRICS"].strip().lower() in ("1", "true", "yes", "on")
     if "DEALERPOKER_DOCS" in env:
         values["docs"] = env["DEALERPOKER_DOCS"].strip().lower() in ("1", "true", "yes", "on")
     if env.get("DEALERPOKER_RATE_LIMITS"):

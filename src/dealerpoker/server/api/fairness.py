@@ -9,9 +9,12 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from dealerpoker.fairness import CLIENT_SEED_MAX_LENGTH
+from dealerpoker.fairness.checks import record_digest
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.api.models import Open, Strict
 from dealerpoker.server.fairness import FairnessService, published_rules, published_rules_document
+from dealerpoker.server.operators.api import round_wallet
+from dealerpoker.server.operators.wallet import is_remote
 from dealerpoker.server.services import Services
 from dealerpoker.server.signing import RecordSigner
 
@@ -72,8 +75,15 @@ async def get_round_record(
     request: Request,
 ) -> JSONResponse:
     """The full audit record of a settled round, signed by the server: check it with
-    ``dealerpoker verify --round-file FILE --server URL``."""
-    return JSONResponse(signer_of(request).sign(await fairness.record(player, round_id)))
+    ``dealerpoker verify --round-file FILE --server URL``. An operator's real-money player's
+    round also holds its ``wallet``: every wallet transaction and call with its answer, and
+    whether a credit it owes is still pending (docs/operators.md)."""
+    record = await fairness.record(player, round_id)
+    services: Services = request.app.state.services
+    if services.operators and is_remote(player):
+        record = {**record, "wallet": await round_wallet(services.database, round_id)}
+        record["record_digest"] = record_digest(record)  # the digest covers the wallet too
+    return JSONResponse(signer_of(request).sign(record))
 
 
 class PublicKeyOut(Strict):

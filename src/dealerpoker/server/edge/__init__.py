@@ -1,9 +1,9 @@
 """The server's edge: what every request and WebSocket passes before the application sees it,
 wrapped around the whole app (FastAPI's error middleware and the round-step fast path included).
 
-From the outside in: request ids, structured access logs, metrics and the security headers
-(``context``), the rate limits (``ratelimit``), then the body limit (``bodylimit``). See
-docs/operations.md, "Hardening".
+From the outside in: the security headers (``headers``); request ids, metrics, access logs and
+``/metrics`` (``context``); the rate limits (``ratelimit``); the body limit (``bodylimit``). See
+docs/operations.md, "Hardening" and "Metrics and logs".
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from starlette.types import ASGIApp
 
 from dealerpoker.server.edge.bodylimit import BodyLimit
+from dealerpoker.server.edge.context import RequestContext
 from dealerpoker.server.edge.headers import SecurityHeaders, origin_of, security_headers
 from dealerpoker.server.edge.ratelimit import RateLimit
 from dealerpoker.server.settings import Settings
@@ -30,6 +31,7 @@ def edge(settings: Settings) -> Edge:
         stack = BodyLimit(stack, settings.max_body_bytes)
         if app.state.services.limiter is not None:
             stack = RateLimit(stack, app.state.services.limiter)
+        stack = RequestContext(stack, serve_metrics=settings.metrics, paths=app.openapi()["paths"])
         return SecurityHeaders(stack, security_headers(settings.frame_ancestors, video_origins(app)))
 
     return wrap

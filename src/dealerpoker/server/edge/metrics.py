@@ -8,6 +8,8 @@ sum over all workers (the client library's multiprocess mode; gauges sum the liv
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -30,6 +32,17 @@ WALLET_CALLS = Counter("dealerpoker_wallet_calls", "Calls to an operator's walle
                        ["operator", "operation", "outcome"])
 """For the operator wallet client: ``WALLET_CALLS.labels(operator=..., operation="bet",
 outcome="ok").inc()``."""
+
+def count_round(game: str, outcome: object, kind: str) -> None:
+    """A settled round (solo) or seat (live), by game and outcome (``win``, ``fold``, ...)."""
+    ROUNDS.labels(game=game, outcome=str(getattr(outcome, "value", outcome)), kind=kind).inc()
+
+
+def count_postings(transfers: Iterable[Any]) -> None:
+    """Transfers written by ``ledger.post`` (in a unit of work that may still roll back)."""
+    for transfer in transfers:
+        LEDGER_POSTINGS.labels(memo=str(getattr(transfer, "memo", "") or "")).inc()
+
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 

@@ -23,10 +23,13 @@ from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.fairness.live_record import build_live_record, live_action, reveals_of
 from dealerpoker.games import get_game
 from dealerpoker.games.base import place_of
+from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.fairness import store_rules_document
+from dealerpoker.server.operators.launch import REMOTE_PREFIX
+from dealerpoker.server.operators.reconcile import wallet_ledger
 from dealerpoker.server.schema import ledger_entries, live_rounds, live_seats, rules_documents
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.table import RESTART_REASON
@@ -131,7 +134,12 @@ async def _record(connection: Connection, row: Row[Any], seats: list[Row[Any]],
     query = select(ledger_entries).where(ledger_entries.c.round_id == round_id)
     if player_id is not None:
         query = query.where(ledger_entries.c.txid.startswith(f"{round_id}:{player_id}:", autoescape=True))
-    entries = (await connection.execute(query.order_by(ledger_entries.c.id))).all()
+    posted = (await connection.execute(query.order_by(ledger_entries.c.id))).all()
+    entries = [{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
+                "at": e.created_at} for e in posted]
+    if any(str(seat.player_id).startswith(REMOTE_PREFIX) for seat in seats):  # operators' players' money
+        entries += await wallet_ledger(connection, round_id, str(stored.get("currency") or DEFAULT_CURRENCY),
+                                       player_id)
     times = [(str(event), float(at)) for event, at in stored.get("times", [])]
     first = {event: at for event, at in reversed(times)}
     reveals = [(event.removeprefix("reveal:"), _iso(at)) for event, at in times
@@ -156,8 +164,7 @@ async def _record(connection: Connection, row: Row[Any], seats: list[Row[Any]],
         fairness=fairness,
         deck=stored["deck"],
         seats=[_seat(round_id, seat) for seat in sorted(seats, key=lambda s: str(s.player_id))],
-        ledger=[{"txid": e.txid, "account": e.account_id, "amount": int(e.amount), "memo": e.memo,
-                 "at": e.created_at} for e in entries],
+        ledger=entries,
         currency=stored.get("currency"),
         studio=_studio(stored) if stored.get("dealing") == "studio" else None,
         restarts=_restarts(times),

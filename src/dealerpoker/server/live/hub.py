@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dealerpoker.server.edge.metrics import LIVE_PLAYERS
+
 QUEUE_LIMIT = 256
 FANOUT_BATCH = 250
 
@@ -70,6 +72,7 @@ class LocalHub:
         mine = self._players.setdefault((connection.table_id, connection.player_id), set())
         if not mine and connection.counted:
             self._counts[connection.table_id] = self._counts.get(connection.table_id, 0) + 1
+            LIVE_PLAYERS.labels(table=connection.table_id).inc()
         mine.add(connection)
 
     def leave(self, connection: Connection) -> None:
@@ -82,6 +85,7 @@ class LocalHub:
                 del self._players[key]
                 if connection.counted:
                     self._counts[connection.table_id] -= 1
+                    LIVE_PLAYERS.labels(table=connection.table_id).dec()
 
     def watchers(self, table_id: str) -> int:
         """Distinct players connected to the table in this process."""

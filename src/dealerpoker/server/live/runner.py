@@ -46,6 +46,7 @@ from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
 from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.messages import render
+from dealerpoker.server.edge.metrics import count_round
 from dealerpoker.server.live.dealer import LAST_ROUNDS, DealerDesk
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
@@ -372,6 +373,10 @@ class TableRunner(DealerDesk):
         finished = core.finish(rnd, self.table, now=now)
         await self._commit(to_record(finished, self.fairness), step="settle",
                            debits={}, credits=core.returns(rnd))
+        for seat in finished.seats.values():
+            settlement = getattr(seat.state, "settlement", None)
+            if settlement is not None:
+                count_round(self.table.game, settlement.outcome, "live")
         self.round = finished
         await self._ended("settled")
 

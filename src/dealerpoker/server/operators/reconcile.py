@@ -15,8 +15,9 @@ from typing import Any
 from sqlalchemy import select
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.currency import house_account
 from dealerpoker.server.clock import timestamp
-from dealerpoker.server.db import Database
+from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.schema import operator_players, wallet_transactions
 
 _COLUMNS = (
@@ -113,3 +114,45 @@ def summary(found: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]
     for currency in totals.values():
         currency["net"] = {"amount": currency["wins"]["amount"] - currency["bets"]["amount"]}
     return totals
+
+
+async def wallet_ledger(
+    connection: Connection, round_id: str, currency: str, player_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The money operators' real-money players moved in a round (a solo round, or a live round
+    ``{table}/{number}``), as the ledger here would hold it for a round record: both entries of
+    each transfer (the house of ``currency`` on the other side), from the bets the operator took
+    (``confirmed``) and the wins owed (delivered or not); ``player_id``: only theirs."""
+    query = select(wallet_transactions).where(wallet_transactions.c.round_id == round_id)
+    if player_id is not None:
+        query = query.where(wallet_transactions.c.player_id == player_id)
+    found = await connection.execute(
+        query.order_by(wallet_transactions.c.created_at, wallet_transactions.c.transaction_id)
+    )
+    house = house_account(currency)
+    entries: list[dict[str, Any]] = []
+    for moved in found.mappings():
+        if moved["kind"] == "bet" and moved["status"] == "confirmed":
+            amount = -int(moved["amount"])
+        elif moved["kind"] == "win" and int(moved["amount"]):
+            amount = int(moved["amount"])
+        else:
+            continue
+        memo = str(moved["txid"]).rsplit(":", 1)[-1]
+        entries += [
+            {
+                "txid": moved["txid"],
+                "account": moved["player_id"],
+                "amount": amount,
+                "memo": memo,
+                "at": moved["created_at"],
+            },
+            {
+                "txid": moved["txid"],
+                "account": house,
+                "amount": -amount,
+                "memo": memo,
+                "at": moved["created_at"],
+            },
+        ]
+    return entries

@@ -37,6 +37,7 @@ from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
+from dealerpoker.server.edge.metrics import count_postings
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.sql import SqlRoundStore
 from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead
@@ -169,6 +170,7 @@ class PostgresRoundStore(SqlRoundStore):
                      *(values[name] for name in _ROUND_COLUMNS), read.responsible_gaming]
         if not await self._write(_OPEN, arguments):
             return None
+        count_postings(opening.money.transfers)  # committed (ledger.post counts on the other paths)
         self._known.wrote(read.player_id, balance, values)
         return view
 
@@ -181,6 +183,7 @@ class PostgresRoundStore(SqlRoundStore):
         if not await self._write(_STEP, arguments):
             self._known.forget(step.round_id, player_id)
             return None
+        count_postings(step.money.transfers)
         self._known.wrote(player_id, balance, {**read.row, **changes})
         return view
 

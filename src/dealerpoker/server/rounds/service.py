@@ -30,6 +30,7 @@ from dealerpoker.games import AnyGame, RoundState, payments
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
+from dealerpoker.server.edge.metrics import count_round
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.ledger import BETS, Transfer, txid
 from dealerpoker.server.offer import Offer
@@ -234,6 +235,9 @@ class RoundService:
             return False
         await self.wallet.committed(planned.money)
         self._states.remember(planned.round_id, planned.steps, planned.state)
+        settlement = planned.view.get("settlement")
+        if settlement is not None:
+            count_round(str(planned.view.get("game")), settlement.get("outcome"), "solo")
         return True
 
     async def complete_abandoned(self) -> int:

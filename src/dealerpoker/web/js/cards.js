@@ -1,13 +1,16 @@
 // Drawing cards (CSS cards: rank, suit pip, red or black; a patterned back when face down).
 
+import { has, t } from "./i18n.js";
+
 const SUITS = { c: ["♣", "clubs"], d: ["♦", "diamonds"], h: ["♥", "hearts"], s: ["♠", "spades"] };
 const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
-const RANK_NAMES = { T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+const SUIT_NAMES = { c: "card.suit.clubs", d: "card.suit.diamonds", h: "card.suit.hearts", s: "card.suit.spades" };
 
+/** "Ten of hearts", "Zehn Herz": a card's name for screen readers, in the page's language. */
 export function cardLabel(text) {
   const [rank, suit] = [text.slice(0, -1), text.slice(-1)];
-  const name = RANK_NAMES[rank] ?? rank;
-  return `${name} of ${SUITS[suit]?.[1] ?? suit}`;
+  const name = has(`rank.${rank}_one`) ? t(`rank.${rank}_one`) : rank;
+  return t("card.label", { rank: name, suit: SUIT_NAMES[suit] ? t(SUIT_NAMES[suit]) : suit });
 }
 
 /** A face-up card for "As", "Td", ... or a face-down card when `text` is null. */
@@ -17,7 +20,7 @@ export function cardElement(text, { small = false } = {}) {
   if (!text) {
     el.classList.add("card--back");
     el.setAttribute("role", "img");
-    el.setAttribute("aria-label", "face-down card");
+    el.setAttribute("aria-label", t("card.back"));
     el.dataset.card = "back";
     return el;
   }

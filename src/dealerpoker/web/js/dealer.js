@@ -9,6 +9,7 @@
 
 import { cardElement } from "./cards.js";
 import { fieldTitle, h } from "./dom.js";
+import { useLanguage } from "./i18n.js";
 import { formatMoney } from "./money.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
@@ -311,5 +312,6 @@ if (!tableId) {
 } else {
   const dealerConsole = new DealerConsole(root, tableId);
   window.dealerpokerDealer = dealerConsole; // for the browser tests and the curious
-  dealerConsole.start();
+  // The console is the studio staff's, in English; its cards are named from the catalogue.
+  useLanguage("en").catch(() => {}).finally(() => dealerConsole.start());
 }
