@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from tests.server.conftest import FakeClock, Player, TestClient, play_out
+from tests.server.conftest import LONG_SESSIONS, FakeClock, Player, TestClient, play_out
 from tests.support.databases import fresh_database
 
 from dealerpoker.analysis.moments import bet_moments
@@ -38,7 +38,7 @@ def played(database_url: str) -> Iterator[tuple[TestClient, dict[str, Any]]]:
 
 def _play(database_url: str) -> Iterator[tuple[TestClient, dict[str, Any]]]:
     clock = FakeClock()
-    app = create_app(Settings(database_url=database_url), rng=random.Random(18), clock=clock,
+    app = create_app(Settings(database_url=database_url, **LONG_SESSIONS), rng=random.Random(18), clock=clock,
                      analysis_cache=DiskCache())
     with TestClient(app) as client:
         players = [Player(client) for _ in range(3)]

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from tests.live.conftest import live_server
+from tests.live.conftest import LONG_SESSIONS, live_server
 from tests.live.records_support import play_players
 from tests.support.servers import ServeProcess
 
@@ -148,7 +148,7 @@ def test_unusable_anchors_are_one_line_and_exit_2(deployment: Any) -> None:
 def test_live_records_are_signed_too(tmp_path: Path) -> None:
     url, players, _clock, _table = play_players(tmp_path)
     alice = {"Authorization": f"Bearer {players['alice'].token}"}
-    with live_server(url) as (base, _app):
+    with live_server(url, **LONG_SESSIONS) as (base, _app):  # alice's token was made on the fake clock
         record = httpx.get(f"{base}/api/tables/audit-t/rounds/1/record", headers=alice).json()
         key = bytes.fromhex(httpx.get(f"{base}/api/fairness/public-key").json()["public_key"])
         published = httpx.get(f"{base}/api/rules/{record['rules_fingerprint']}").json()
@@ -195,3 +195,42 @@ def test_export_signs_every_record_with_the_deployments_key(deployment: Any) -> 
     assert done.returncode == 0 and "records written unsigned" in done.stderr
     refused = verify("--round-file", str(unsigned), "--server", url)
     assert refused.returncode == 1 and "the record is not signed" in refused.stdout
+
+
+def test_studio_records_are_signed_too(tmp_path: Path) -> None:
+    """A studio table's rounds (no seeds: the card reports) are exported signed, verify with the
+    deployment's key and published rules, and a forged paytable in one fails."""
+    import asyncio
+    import sqlite3
+
+    from tests.live.test_studio_records import FakeClock, _rounds
+
+    asyncio.run(_rounds(f"sqlite:///{tmp_path}/studio.db", FakeClock()))
+    key = tmp_path / "signing.key"
+    public = tmp_path / "public-key.json"
+    public.write_text(json.dumps(RecordSigner.from_file(str(key)).public_document()))
+    approved = tmp_path / "approved"
+    approved.mkdir()
+    with sqlite3.connect(tmp_path / "studio.db") as connection:
+        for fingerprint, document in connection.execute("SELECT fingerprint, document FROM rules_documents"):
+            (approved / f"{fingerprint}.json").write_text(document)
+    export = tmp_path / "studio.jsonl"
+    command = [COMMAND, "export", "--since", "2000-01-01", "--database", f"sqlite:///{tmp_path}/studio.db",
+               "--signing-key", str(key), "--output", str(export)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in export.read_text().splitlines()]
+    assert len(records) == 2 and all(r["dealing"] == "studio" and "signature" in r for r in records)
+    anchors = ["--public-key", str(public), "--rules-dir", str(approved)]
+    checked = verify("--round-file", str(export), *anchors)
+    assert checked.returncode == 0 and "2 of 2 rounds verified" in checked.stdout, checked.stdout
+
+    forged = copy.deepcopy(records[0])
+    forged["rules"]["bonus_paytable"][0]["pays"] += 20
+    forged["rules_fingerprint"] = rules_sha256(forged["rules"])
+    forged["record_digest"] = record_digest(forged)
+    path = tmp_path / "forged-studio.json"
+    path.write_text(json.dumps(forged))
+    assert verify("--round-file", str(path)).returncode == 0  # consistent inside
+    done = verify("--round-file", str(path), *anchors)
+    assert done.returncode == 1 and {"signature", "rules_approved"} <= set(mismatches(done)), done.stdout

@@ -49,6 +49,21 @@ def test_a_german_player_at_a_live_table(browser: Any, tmp_path: Path) -> None:
         page.locator("#total-bet").filter(has_text="1,00\u00a0€").wait_for()
         page.screenshot(path=str(ARTIFACTS / "i18n-de-live.png"))
         assert not english_left(page, "de")
+        # The limits panel: a session stake limit set here refuses the next bet over it, in German.
+        page.locator("#limits-button").click()
+        page.locator("#limit-stake_session").fill("1")
+        page.locator("[data-set-limit='stake_session']").click()
+        applies = page.locator("[data-limit='stake_session'] .limits__applies")
+        applies.filter(has_text="1,00\u00a0€").wait_for()
+        assert not english_left(page, "de")
+        page.locator("#limits-panel .panel__close").click()
+        page.locator(".spot[data-field='ante']").click()  # 2,00 € could stake 10,00 €: over the limit
+        euros = {"at_stake": 1000, "left": 100, "limit": 100, "used": 0}
+        refused = render("error.rg.stake_session", {name: f"{value // 100},{value % 100:02d}\u00a0€"
+                                                    for name, value in euros.items()}, "de")
+        page.locator("#message").filter(has_text=refused).wait_for()
+        ante = page.evaluate("window.dealerpokerLive.seat?.bets?.ante")
+        assert ante == 100, "the bet over the limit was not taken"
 
         # The switch: Spanish, remembered for the next page.
         with page.expect_navigation():

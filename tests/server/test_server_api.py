@@ -192,7 +192,7 @@ def test_bad_actions_are_4xx_and_change_nothing(client: TestClient, player: Play
         ({"action": 5, "step": 1}, 422, "invalid_request"),
         ({"action": "bet", "step": 1, "extra": 1}, 422, "invalid_request"),
         ({"action": "bet"}, 422, "invalid_request"),   # no step: a retry could not be told apart
-        ({"action": "bet", "step": 1.0}, 422, "invalid_request"),
+        ({"action": "bet", "step": 1.5}, 422, "invalid_request"),   # 1.0 is the integer 1
         ({}, 422, "invalid_request"),
     ):
         response = player.post(f"/api/rounds/{view['id']}/actions", body)

@@ -36,6 +36,8 @@ from dealerpoker.server.api import session as session_api
 from dealerpoker.server.api.docs import install_docs
 from dealerpoker.server.api.errors import install_error_handlers
 from dealerpoker.server.api.fairness import install_fairness_api
+from dealerpoker.server.api.methods import MethodAnswers
+from dealerpoker.server.api.openapi import exact_openapi
 from dealerpoker.server.backoffice.api import install_backoffice
 from dealerpoker.server.clock import Clock, system_clock
 from dealerpoker.server.currencies import load_currencies
@@ -210,6 +212,9 @@ def create_app(
         fastpath.install(app, services)
     app.add_middleware(TextGuard)  # outside the fast path: no text breaking the rule reaches it
     app.add_middleware(WebSocketOrigins, allowed=settings.websocket_origins)
+    app.add_middleware(MethodAnswers, routes=lambda: app.routes)
+    app.openapi = exact_openapi(app.openapi, services.games,  # type: ignore[method-assign]
+                                sorted(offer.engines))
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     if settings.docs:

@@ -30,7 +30,8 @@ class FairnessInfoOut(Strict):
 
 class ClientSeedIn(Strict):
     client_seed: str = Field(min_length=1, max_length=CLIENT_SEED_MAX_LENGTH, examples=["my lucky seed"],
-                             description="1-128 printable ASCII characters")
+                             description="1-128 printable ASCII characters",
+                             json_schema_extra={"pattern": "^[ -~]+$"})
 
 
 class RoundRecordOut(Open):

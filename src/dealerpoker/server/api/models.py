@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+import pydantic
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+
+def _whole(value: Any) -> Any:
+    """A float with no fraction is that integer (JSON Schema's ``integer`` includes ``67.0``)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Integer = Annotated[int, BeforeValidator(_whole), pydantic.Strict()]
+"""A JSON integer: an int, or a number with no fraction (``67.0``); never a bool or a string."""
 
 
 class Strict(BaseModel):
@@ -139,7 +149,7 @@ class ReplayOut(Strict):
 
 class RoundIn(Strict):
     game: str = Field(max_length=64, examples=["texas-bonus"])
-    bets: dict[str, StrictInt] = Field(examples=[{"ante": 100, "bonus": 100}],
+    bets: dict[str, Integer] = Field(examples=[{"ante": 100, "bonus": 100}],
                                        description="field -> amount in minor units (cents)")
     idempotency_key: str | None = Field(
         default=None, min_length=1, max_length=128,
@@ -148,7 +158,7 @@ class RoundIn(Strict):
 
 class ActionIn(Strict):
     action: str = Field(max_length=32, examples=["bet"])
-    step: StrictInt = Field(
+    step: Integer = Field(
         ge=1, le=100, examples=[1],
         description="the step this action is meant to be (the round's current len(steps)); "
                     "required: a retry of a step that already happened returns the round unchanged, "

@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
-from pydantic import Field, StrictInt
+from pydantic import Field
 
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
-from dealerpoker.server.api.models import Strict
+from dealerpoker.server.api.models import Integer, Strict
 
 router = APIRouter(tags=["responsible gaming"], dependencies=[Depends(reject_unknown_query)])
 
@@ -27,11 +27,11 @@ class LimitsIn(Strict):
     """Only the limits named change; null removes one (after the cooling-off, as a raise does)."""
 
     model_config = Strict.model_config | {"extra": "forbid"}
-    loss_day: StrictInt | None = _LIMIT
-    loss_session: StrictInt | None = _LIMIT
-    stake_day: StrictInt | None = _LIMIT
-    stake_session: StrictInt | None = _LIMIT
-    session_minutes: StrictInt | None = Field(default=None, ge=1, le=1440,
+    loss_day: Integer | None = _LIMIT
+    loss_session: Integer | None = _LIMIT
+    stake_day: Integer | None = _LIMIT
+    stake_session: Integer | None = _LIMIT
+    session_minutes: Integer | None = Field(default=None, ge=1, le=1440,
                                               description="minutes of play per session; null: no limit")
 
 
@@ -40,7 +40,7 @@ class RealityCheckIn(Strict):
 
 
 class BreakIn(Strict):
-    hours: StrictInt = Field(ge=1, le=24 * 365,
+    hours: Integer = Field(ge=1, le=24 * 365,
                              description="no bets for this many hours (cannot be shortened)")
 
 

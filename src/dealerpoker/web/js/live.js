@@ -283,6 +283,8 @@ export class LiveTable {
         h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() }, t("btn.rules")),
         h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
           t("live.my_rounds_button")),
+        h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.toggleLimits() },
+          t("btn.limits")),
         languageSwitch(),
         h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
           meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
@@ -300,7 +302,23 @@ export class LiveTable {
       h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
       this.el.fair,
       this.el.rules,
-      this.el.history));
+      this.el.history,
+      (this.el.limits = h("aside.panel", { id: "limits-panel", hidden: true, "aria-label": t("rg.limits_title") }))));
+  }
+
+  /** The player's limits (the same panel as the solo table's; the server checks them before bets). */
+  async toggleLimits() {
+    const panel = this.el.limits;
+    if (!panel.hidden) {
+      panel.hidden = true;
+      return;
+    }
+    this.el.history.hidden = true;
+    this.el.rules.hidden = true;
+    const close = h("div.panel__bar", {},
+      h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, t("btn.close")));
+    panel.replaceChildren(close, h("h2", {}, t("rg.limits_title")), await this.rg.panel());
+    panel.hidden = false;
   }
 
   toggleRules() {
@@ -310,6 +328,7 @@ export class LiveTable {
       return;
     }
     this.el.history.hidden = true;
+    this.el.limits.hidden = true;
     panel.replaceChildren(
       h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } },
         t("btn.close"))),
@@ -324,6 +343,7 @@ export class LiveTable {
       return;
     }
     this.el.rules.hidden = true;
+    this.el.limits.hidden = true;
     await this.showHistory();
   }
 
