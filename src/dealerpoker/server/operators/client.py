@@ -10,13 +10,12 @@ dropped connection, any other status code or body leaves the outcome *unknown* (
 from __future__ import annotations
 
 import json
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import aiohttp
 from sqlalchemy import insert
 
 from dealerpoker.server import jsonin
@@ -45,13 +44,20 @@ class WalletClient:
     def __init__(self, database: Database, now: Callable[[], str], *, max_connections: int = 64) -> None:
         self.database = database
         self.now = now
-        # TCP_NODELAY: a request's headers and body go out in separate writes; without it each
-        # call waits out the peer's delayed ACK (about 40 ms on Linux).
-        transport = httpx.AsyncHTTPTransport(
-            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
-            socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
-        )
-        self.http = httpx.AsyncClient(transport=transport)
+        self.max_connections = max_connections
+        self._http: aiohttp.ClientSession | None = None
+
+    def _session(self) -> aiohttp.ClientSession:
+        # aiohttp rather than httpx: measured on this machine, a call costs the caller about a
+        # seventh of the CPU (0.3 ms against 2.2 ms, client and a trivial server together), and
+        # the wallet's calls are most of a seamless round's CPU. Created in the running loop, at
+        # the first call; TCP_NODELAY (aiohttp's default) spares each call the peer's delayed ACK.
+        if self._http is None or self._http.closed:
+            self._http = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self.max_connections),
+                skip_auto_headers=("User-Agent",),
+            )
+        return self._http
 
     async def call(
         self, operator: Operator, call: str, body: dict[str, Any], *, timeout: float, keep: bool = True
@@ -67,14 +73,18 @@ class WalletClient:
         at, started = self.now(), time.monotonic()
         http_status: int | None = None
         try:
-            response = await self.http.post(
-                operator.wallet_endpoint(call), content=raw, headers=headers, timeout=max(timeout, 0.001)
-            )
-            http_status, text = response.status_code, response.text
+            async with self._session().post(
+                operator.wallet_endpoint(call),
+                data=raw,
+                headers=headers,
+                timeout=aiohttp.ClientTimeout(total=max(timeout, 0.001)),
+            ) as response:
+                http_status = response.status
+                text = (await response.read()).decode("utf-8", "replace")
             answer = _answer(http_status, text)
-        except httpx.TimeoutException:
+        except TimeoutError:  # asyncio.TimeoutError is TimeoutError on Python 3.11
             text, answer = "timeout", Answer(None, detail="timeout")
-        except httpx.HTTPError as error:
+        except aiohttp.ClientError as error:
             text, answer = f"failed: {type(error).__name__}", Answer(None, detail=type(error).__name__)
         elapsed = int((time.monotonic() - started) * 1000)
         kept = {key: value for key, value in body.items() if key != "token"}
@@ -93,7 +103,8 @@ class WalletClient:
         return answer
 
     async def close(self) -> None:
-        await self.http.aclose()
+        if self._http is not None:
+            await self._http.close()
 
 
 _KEEP = insert(wallet_calls).inline()
