@@ -24,6 +24,7 @@ from dealerpoker.errors import (
 from dealerpoker.games.currency import UnknownCurrencyError
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import domain_error_response
+from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import (
     ConflictError,
     ForbiddenError,
@@ -33,6 +34,7 @@ from dealerpoker.server.errors import (
     WrongCurrencyError,
     error_fields,
 )
+from dealerpoker.server.operators.wallet import WalletRefusedError, WalletUnavailableError
 from dealerpoker.server.responsible import InvalidLimitError, ResponsibleGamingError
 from dealerpoker.tables.table import LiveTableError
 
@@ -55,7 +57,12 @@ CONTRACT: dict[type[DealerPokerError], tuple[int, str]] = {
     InvalidLimitError: (422, "invalid_limit"),
     WrongCurrencyError: (409, "wrong_currency"),
     UnknownCurrencyError: (422, "unknown_currency"),
+    RateLimitedError: (429, "rate_limited"),
+    WalletRefusedError: (409, "wallet_refused"),
+    WalletUnavailableError: (503, "wallet_unavailable"),
 }
+UPSTREAM_FAILURES = {WalletUnavailableError}
+"""Not the request's fault: the operator's wallet did not answer (5xx; the player may retry)."""
 
 
 def every_error_class() -> list[type[DealerPokerError]]:
@@ -74,12 +81,21 @@ def test_each_error_names_its_status_and_code(cls: type[DealerPokerError], expec
 
 @pytest.mark.parametrize("cls", every_error_class(), ids=lambda cls: cls.__name__)
 def test_rest_answers_with_the_status_and_fields_of_the_one_lookup(cls: type[DealerPokerError]) -> None:
-    error = cls("what went wrong", code="no_more_bets") if cls is LiveTableError else cls("what went wrong")
-    assert 400 <= error.status < 500
+    error = example(cls)
+    assert 500 <= error.status < 600 if cls in UPSTREAM_FAILURES else 400 <= error.status < 500
     response = domain_error_response(error)
     assert response.status_code == error.status
     assert json.loads(response.body) == error_fields(error)
-    assert error_fields(error)["message"] == "what went wrong"
+    assert error_fields(error)["message"] == str(error)
+
+
+def example(cls: type[DealerPokerError]) -> DealerPokerError:
+    """An instance of an error class, for the classes whose constructor takes more than a message."""
+    if cls is LiveTableError:
+        return cls("what went wrong", code="no_more_bets")
+    if cls is RateLimitedError:
+        return RateLimitedError("sessions", 30, "5/minute")
+    return cls("what went wrong")
 
 
 def test_the_fields_of_an_error_carry_its_details() -> None:
