@@ -35,9 +35,13 @@ def test_a_german_player_at_a_live_table(browser: Any, tmp_path: Path) -> None:
         assert page.locator("[data-minmax='ante']").inner_text().startswith("Min. 1,00\u00a0€")
         page.locator("#live-phase").filter(has_text=de["live.phase.betting"]).wait_for()
 
-        # The server refuses a Bonus without an Ante: its key and parameters, in German.
+        # A Bonus without an Ante: the page says the field is closed, in German (issue 16 item 8);
+        # the server's own refusal, its key and parameters, in German too.
         page.locator(".chip-tray .chip[data-chip='100']").click()
         page.locator(".spot[data-field='bonus']").click()
+        closed = render("bet.closed_needs", {"field": de["field.bonus"], "needs": de["field.ante"]}, "de")
+        page.locator("#message").filter(has_text=closed).wait_for()
+        page.evaluate("window.dealerpokerLive.sendBets({ bonus: 100 })")
         refusal = render("error.bet.needs_main", {"field": de["field.bonus"], "main": de["field.ante"]}, "de")
         page.locator("#message").filter(has_text=refusal).wait_for()
         page.locator(".spot[data-field='ante']").click()

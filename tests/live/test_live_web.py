@@ -110,7 +110,7 @@ def test_two_browser_players_play_the_same_hand_on_the_clock(browser: Any, tmp_p
                 page.locator("#result").wait_for(state="visible", timeout=60_000)
         finally:
             observer.close()
-        assert two.locator("#result-headline").inner_text() == "Folded"
+        assert two.locator("#result-headline").inner_text() == "You folded"
         assert two.locator("#result-net").get_attribute("data-net") == "-500"
         net_one = int(one.locator("#result-net").get_attribute("data-net") or "0")
         dealer = one.locator("#dealer-cards .card").evaluate_all("cs => cs.map(c => c.dataset.card)")

@@ -118,8 +118,11 @@ def build_live_record(
     ledger: Sequence[Mapping[str, Any]],
     currency: str | None = None,
     studio: Mapping[str, Any] | None = None,
+    restarts: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The record as plain JSON data, keys in reading order, ``record_digest`` last.
+
+    ``restarts``: each decision window opened again after a restart (the key is left out when none was).
 
     ``studio`` (a studio round, no seeds): ``{"cards": [...], "misdeal": ...}`` as described above.
     """
@@ -154,6 +157,8 @@ def build_live_record(
     }
     if currency is not None:  # the currency of every amount above (records since currencies)
         record["currency"] = currency
+    if restarts:
+        record["restarts"] = [dict(restart) for restart in restarts]
     if studio is not None:
         record.update(dealing="studio", cards=[dict(card) for card in studio["cards"]],
                       misdeal=None if studio.get("misdeal") is None else dict(studio["misdeal"]))

@@ -276,6 +276,34 @@ def restore_decisions(rnd: LiveRound, game: LiveGame,
     return replace(rnd, seats=seats, undecided=undecided), invalid
 
 
+#: Why a decision window was opened again after a restart (the audit record's ``restarts``).
+RESTART_REASON = ("the server was down when the decision deadline passed:"
+                  " the players got a fresh decision window")
+
+
+def reopen_missed_decision(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:
+    """After a restart: a decision point whose deadline passed while the server was down gets a
+    fresh window (the table's decision time from ``now``) for whoever has not decided, rather than
+    the timer deciding for them at once; the round notes when the missed deadline was and when
+    the window opened again (``deadline_missed:<point>``, ``reopened:<point>``).
+
+    >>> from dealerpoker.tables.config import parse_tables
+    >>> table = parse_tables('[[tables]]\\nid = "t"\\ngame = "casino-holdem"\\ndecision_seconds = 10')[0]
+    >>> rnd = replace(open_round(table, number=1, now=0.0), phase=Phase.DECISION, point="flop",
+    ...               deadline=50.0, undecided=1)
+    >>> again = reopen_missed_decision(rnd, table, now=80.0)
+    >>> again.deadline, again.times[-2:]
+    (90.0, (('deadline_missed:flop', 50.0), ('reopened:flop', 80.0)))
+    >>> reopen_missed_decision(rnd, table, now=40.0) is rnd  # not passed yet: the stored deadline holds
+    True
+    """
+    if rnd.phase is not Phase.DECISION or rnd.undecided == 0 or not expired(rnd, now):
+        return rnd
+    assert rnd.deadline is not None
+    missed = rnd.at(f"deadline_missed:{rnd.point}", rnd.deadline)
+    return replace(missed, deadline=now + table.decision_seconds).at(f"reopened:{rnd.point}", now)
+
+
 def close_betting(rnd: LiveRound, *, now: float) -> LiveRound:
     """No more bets: the window's deadline has passed."""
     if rnd.phase is not Phase.BETTING:

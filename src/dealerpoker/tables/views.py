@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card, texts_from_indices
+from dealerpoker.cards.encoding import index_to_card, indices_to_cards, texts_from_indices
+from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.base import place_of
+from dealerpoker.games.settlement import HandSummary
 from dealerpoker.tables import studio
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.table import LiveGame, LiveRound, Phase
@@ -39,12 +41,34 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
         view["player_cards"] = texts_from_indices(deck[0:player])
         view["board"] = texts_from_indices(deck[4:4 + board])
         view["dealer_cards"] = texts_from_indices(deck[2:2 + dealer])
+        view["player_hand"] = hand_so_far([*deck[0:player], *deck[4:4 + board]])
     if table.dealing == "studio":
         # What is being dealt (a place and a count: never a card), and why a round was cancelled.
         want = studio.expected(rnd)
         view["expect"] = None if want is None else {k: want[k] for k in ("cards", "to", "street")}
         view["misdeal"] = None if rnd.misdeal is None else rnd.misdeal.to_dict()
     return view
+
+
+def hand_so_far(indices: list[int]) -> dict[str, Any] | None:
+    """The shared player hand as far as it is shown (the rules name it after the deal and after
+    each street): the best five of five to seven cards, or, before the flop, a pair or the high card
+    of the two hole cards.
+
+    >>> hand_so_far([48, 49])["name"], hand_so_far([48, 44])["name"]
+    ('Pair of Aces', 'High Card, Ace')
+    """
+    if len(indices) >= 5:
+        return HandSummary.of_indices(indices).to_dict()
+    if not indices:
+        return None
+    cards = indices_to_cards(indices)
+    ranks = sorted((card.rank for card in cards), reverse=True)
+    paired = len(set(ranks)) < len(ranks)
+    category = HandCategory.ONE_PAIR if paired else HandCategory.HIGH_CARD
+    top = next(r for r in ranks if ranks.count(r) > 1) if paired else ranks[0]
+    name = f"Pair of {top.plural}" if paired else f"High Card, {top.singular}"
+    return {"category": category.slug, "name": name, "best_five": [str(c) for c in cards]}
 
 
 def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] | None:

@@ -32,6 +32,7 @@ from dealerpoker.server.operators.launch import REMOTE_PREFIX
 from dealerpoker.server.operators.reconcile import wallet_ledger
 from dealerpoker.server.schema import ledger_entries, live_rounds, live_seats, rules_documents
 from dealerpoker.tables.config import TableConfig
+from dealerpoker.tables.table import RESTART_REASON
 
 __all__ = ["LiveRecords", "live_records_between", "settled_live_records", "store_table_rules"]
 
@@ -166,7 +167,18 @@ async def _record(connection: Connection, row: Row[Any], seats: list[Row[Any]],
         ledger=entries,
         currency=stored.get("currency"),
         studio=_studio(stored) if stored.get("dealing") == "studio" else None,
+        restarts=_restarts(times),
     )
+
+
+def _restarts(times: list[tuple[str, float]]) -> list[dict[str, Any]]:
+    """Each decision window opened again after a restart (``tables.table.reopen_missed_decision``)."""
+    missed = {event.removeprefix("deadline_missed:"): at for event, at in times
+              if event.startswith("deadline_missed:")}
+    return [{"point": point, "deadline_missed_at": _iso(missed.get(point)), "reopened_at": _iso(at),
+             "reason": RESTART_REASON}
+            for event, at in times if event.startswith("reopened:")
+            for point in [event.removeprefix("reopened:")]]
 
 
 def _studio(stored: Mapping[str, Any]) -> dict[str, Any]:

@@ -220,7 +220,9 @@ class TableRunner(DealerDesk):
         if record is None:
             return False
         rnd, self.fairness = from_record(record, self.game)
-        self.round = await self._restore_pending(rnd)
+        rnd = await self._restore_pending(rnd)
+        # A decision deadline that passed while the server was down: a fresh window, not the timer.
+        self.round = core.reopen_missed_decision(rnd, self.table, now=self.clock())
         if self.table.studio is not None:
             self.last_rounds = [views.round_summary(stored) for stored in
                                 await self.store.recent_rounds(self.table.id, LAST_ROUNDS)

@@ -29,6 +29,7 @@ from dealerpoker.games.payments import most_at_stake
 from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
+from dealerpoker.server.api.games import describe_game
 from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
 from dealerpoker.server.live import controls
@@ -152,12 +153,23 @@ class LiveTables:
                 "phase": state.get("phase", "unknown"), "round": state.get("round"),
                 "deadline": state.get("deadline")}
 
+    def game_document(self, table: TableConfig) -> dict[str, Any]:
+        """The table's game as ``GET /api/games`` describes a game (fields, limits, chips, paytables),
+        under the table's own rules, so the page's rules panel and Min/Max signs show what this
+        table pays; the RTPs are the server's when the table plays the server's rules."""
+        document = describe_game(get_game(table.game, table.rules))
+        shipped = next((g for g in self.services.games_document["games"] if g["id"] == table.game), None)
+        if shipped is not None and _payouts(shipped["rules"]) == _payouts(document["rules"]):
+            document["rtp"] = shipped["rtp"]  # limits, chips and timers change no bet's return
+        return document
+
     async def welcome(self, table_id: str, player_id: str) -> list[str]:
         """What a newcomer is sent first: who they are, the table's state and their own part."""
         runner = self.runners[table_id]
         balance = await self.store.balance(player_id)
         greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
                                     "table": runner.table.to_dict(), "balance": balance,
+                                    "game": self.game_document(runner.table),
                                     "currency": runner.currency,
                                     "process": self.cluster.process_id}
         if self.cluster.owns(table_id):
@@ -224,6 +236,11 @@ class LiveTables:
         if currency != runner.currency:
             raise WrongCurrencyError(key="error.wrong_currency", table_currency=runner.currency,
                                      currency=currency)
+
+
+def _payouts(rules: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in rules.items()
+            if key not in {"limits", "chips", "timeout_actions", "title", "rules_version"}}
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -5,11 +5,13 @@
 import { Api } from "./api.js";
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, h } from "./dom.js";
+import { closedByRequirement } from "./betting.js";
 import { preferredLanguage, t, useLanguage } from "./i18n.js";
 import { LANGUAGE_KEY, errorText, handName, languageSwitch, launch, useCurrency } from "./locale.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
 import { liveReplayView, liveRoundsList } from "./live-history.js";
-import { bonusText, settlementTable } from "./panels.js";
+import { bonusText, limitSign, rulesPanel, settlementTable } from "./panels.js";
+import { qualificationText, resultHeadline, sideFields } from "./result.js";
 import { Responsible } from "./responsible.js";
 import { dealingTitle, studioNote, studioVideo } from "./studio.js";
 
@@ -20,6 +22,9 @@ const PHASE_TITLES = {
   decision: "live.phase.decision", showdown: "live.phase.showdown", pause: "live.phase.pause", unknown: "live.phase.unknown",
 };
 const RING_LENGTH = 2 * Math.PI * 40;
+// A decision the timer took, as its player is told at once.
+const TIMEOUT_KEYS = { fold: "timeout.fold", check: "timeout.check", bet: "timeout.bet", raise: "timeout.raise",
+  call: "timeout.raise" };
 
 function sum(values) {
   return values.reduce((a, b) => a + b, 0);
@@ -34,6 +39,9 @@ export class LiveTable {
     this.state = { phase: "unknown" };
     this.seat = null;
     this.bonusTold = null; // the round whose Bonus result was announced
+    this.timeoutTold = null; // the last decision the timer took for this player, once announced
+    this.lastWin = 0; // what the last round returned (a Bonus paid at the deal counts at once)
+    this.game = null; // the table's game as GET /api/games describes one (fields, paytables)
     this.balance = null;
     this.ledgerMoment = null; // the last money moment whose balance was read (see followLedger)
     this.selected = 0;
@@ -91,6 +99,7 @@ export class LiveTable {
       case "welcome":
         this.retries = 0;
         this.config = message.table;
+        this.game = message.game ?? null;
         this.balance = message.balance;
         useCurrency({ code: message.currency ?? message.table?.currency });
         this.playerId = message.player_id;
@@ -129,6 +138,7 @@ export class LiveTable {
     if (newRound && message.phase === "betting") {
       this.seat = null;
       this.recordUrl = null;
+      this.timeoutNote = null;
       this.say(t("live.place_bets"), "info");
     }
     if (message.event === "no_more_bets") this.say(t("live.no_more_bets"), "info");
@@ -143,6 +153,9 @@ export class LiveTable {
     this.followLedger(message); // the balance, the won Bonus's credit included
     // The Bonus is paid at the deal: say so (once per round).
     const bonus = this.seat?.bonus;
+    if (bonus?.returned > 0 && !this.seat.settlement) this.lastWin = bonus.returned; // paid at the deal
+    if (this.seat?.settlement) this.lastWin = this.seat.settlement.total_returned;
+    this.announceTimeout(message.round);
     if (bonus && bonus.status !== "pending" && this.bonusTold !== message.round && message.phase !== "pause") {
       this.bonusTold = message.round;
       this.say(bonusText(bonus, this.gameOf()).text, bonus.status === "won" ? "win" : "info");
@@ -155,6 +168,23 @@ export class LiveTable {
       this.say(net > 0 ? t("live.you_win", { amount: formatMoney(net) }) : net < 0
         ? t("live.you_lose", { amount: formatMoney(-net) }) : t("live.push"), net > 0 ? "win" : "info");
     }
+  }
+
+  /** "Time ran out: folded": the timer decided for this player; said once, at once, and kept on the felt. */
+  announceTimeout(round) {
+    const steps = this.seat?.steps ?? [];
+    const last = steps[steps.length - 1];
+    if (!last || last.source !== "timeout") return;
+    const told = `${round}|${last.point}`;
+    if (this.timeoutTold === told) return;
+    this.timeoutTold = told;
+    this.timeoutNote = t(TIMEOUT_KEYS[last.action] ?? "timeout.other", { action: actionTitle(last.action) });
+    this.say(this.timeoutNote, "info");
+  }
+
+  /** Folded (by the player or the timer): the main bets' chips have left the table. */
+  folded() {
+    return (this.seat?.steps ?? []).some((step) => step.action === "fold");
   }
 
   /**
@@ -233,26 +263,31 @@ export class LiveTable {
     this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": t("live.your_result") });
     this.el.fair = h("p.live__fair", { id: "fairness" });
     this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": t("live.my_rounds") });
+    this.el.rules = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("btn.rules") });
+    this.el.timeout = h("p.live__timeout", { id: "timeout-note", role: "status", hidden: true });
     this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": t("play.chips") });
     config.chips.forEach((chip, index) => this.el.tray.append(h("button.chip", {
       type: "button", role: "radio", "aria-checked": "false", "aria-label": t("play.chip", { amount: formatMoney(chip) }),
       dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] },
       onclick: () => { this.selected = index; this.render(); },
     }, h("span.chip__face", {}, chipFace(chip)))));
-    for (const [name, limit] of Object.entries(config.limits)) this.el.spots.append(this.spotFor(name, limit));
+    for (const [name, limit] of Object.entries(config.limits)) {
+      if (!this.game || this.game.fields.some((f) => f.name === name)) this.el.spots.append(this.spotFor(name, limit));
+    }
     this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, t("btn.clear"));
 
     this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
       h("header.hud", {},
         h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, t("btn.lobby")),
         h("h1.hud__title", {}, config.title),
+        h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() }, t("btn.rules")),
         h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
           t("live.my_rounds_button")),
         h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.toggleLimits() },
           t("btn.limits")),
         languageSwitch(),
         h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
-          meter("players", t("live.players")))),
+          meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
       h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
       this.el.message,
       studioVideo(config),
@@ -262,10 +297,11 @@ export class LiveTable {
         h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("live.player_hand_shared")), this.el.player,
           this.el.playerHand, this.el.bonus),
         h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("live.your_bets")),
-          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
+          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
         this.el.result),
       h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
       this.el.fair,
+      this.el.rules,
       this.el.history,
       (this.el.limits = h("aside.panel", { id: "limits-panel", hidden: true, "aria-label": t("rg.limits_title") }))));
   }
@@ -278,19 +314,35 @@ export class LiveTable {
       return;
     }
     this.el.history.hidden = true;
+    this.el.rules.hidden = true;
     const close = h("div.panel__bar", {},
       h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, t("btn.close")));
     panel.replaceChildren(close, h("h2", {}, t("rg.limits_title")), await this.rg.panel());
     panel.hidden = false;
   }
 
-  // ---------------------------------------------------------------- my rounds (audit records)
+  toggleRules() {
+    const panel = this.el.rules;
+    if (!panel.hidden) {
+      panel.hidden = true;
+      return;
+    }
+    this.el.history.hidden = true;
+    this.el.limits.hidden = true;
+    panel.replaceChildren(
+      h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } },
+        t("btn.close"))),
+      h("h2", {}, t("panel.rules")),
+      this.game ? rulesPanel({ ...this.game, title: this.config.title }) : null);
+    panel.hidden = false;
+  }
 
   async toggleHistory() {
     if (!this.el.history.hidden) {
       this.el.history.hidden = true;
       return;
     }
+    this.el.rules.hidden = true;
     this.el.limits.hidden = true;
     await this.showHistory();
   }
@@ -335,9 +387,7 @@ export class LiveTable {
       onclick: () => this.addChip(name),
       oncontextmenu: (event) => { event.preventDefault(); this.removeLowest(name); },
     }, h("span.spot__name", {}, fieldTitle(name)), h("span.stack", {}), tip);
-    const sign = h("div.minmax", { dataset: { minmax: name } },
-      h("span.minmax__row", {}, t("spot.min", { amount: formatMoney(limit.min) })),
-      h("span.minmax__row", {}, t("spot.max", { amount: formatMoney(limit.max) })));
+    const sign = limitSign(this.game ?? { fields: [] }, name, limit.min, limit.max);
     return h("div.spot-wrap", { dataset: { spot: name } }, spot, sign);
   }
 
@@ -352,6 +402,9 @@ export class LiveTable {
   addChip(name) {
     if (!this.betting()) return this.say(t("live.bets_closed"), "error");
     const bets = this.bets;
+    const field = this.game?.fields.find((f) => f.name === name);
+    const closed = field ? closedByRequirement(field, bets) : null;
+    if (closed) return this.say(closed, "error");
     bets[name] = (bets[name] ?? 0) + this.config.chips[this.selected];
     return this.sendBets(bets);
   }
@@ -402,11 +455,17 @@ export class LiveTable {
     this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
     this.el.players.textContent = String(state.players ?? "—");
     this.el["total-bet"].textContent = formatMoney(seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
+    this.el["last-win"].textContent = formatMoney(this.lastWin);
     [...this.el.tray.children].forEach((chip, index) => {
       chip.classList.toggle("is-selected", index === this.selected);
       chip.setAttribute("aria-checked", String(index === this.selected));
     });
-    const bets = seat?.bets ?? {};
+    // A fold takes the main bets' chips off the table (side bets wait for their own result).
+    const sides = sideFields(this.game?.fields);
+    const bets = this.folded() && !seat?.settlement
+      ? Object.fromEntries(Object.entries(seat?.bets ?? {}).filter(([name]) => sides.has(name))) : seat?.bets ?? {};
+    this.el.timeout.hidden = !this.timeoutNote;
+    this.el.timeout.textContent = this.timeoutNote ?? "";
     for (const wrap of this.el.spots.children) {
       const name = wrap.dataset.spot;
       this.drawStack(wrap.querySelector(".stack"), bets[name] ?? 0);
@@ -414,7 +473,8 @@ export class LiveTable {
         bets[name] ? t("bet.placed", { field: fieldTitle(name), amount: formatMoney(bets[name]) }) : fieldTitle(name);
       wrap.querySelector(".spot").classList.toggle("is-open", state.phase === "betting");
     }
-    const decided = Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
+    const decided = this.folded() ? []
+      : Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
     this.el.decisionSpots.replaceChildren(...decided.map(([name, amount]) => {
       const stack = h("span.stack", {});
       this.drawStack(stack, amount);
@@ -429,7 +489,7 @@ export class LiveTable {
     fillCards(this.el.board, state.board ?? [], dealt ? 5 : 0);
     fillCards(this.el.player, state.player_cards ?? [], dealt ? 2 : 0);
     const settlement = seat?.settlement ?? null;
-    this.el.playerHand.textContent = handName(settlement?.player_hand);
+    this.el.playerHand.textContent = handName(settlement?.player_hand ?? (dealt ? state.player_hand : null));
     this.el.dealerHand.textContent = handName(settlement?.dealer_hand);
     const bonus = seat?.bonus ?? null;
     this.el.bonus.hidden = !bonus;
@@ -448,17 +508,16 @@ export class LiveTable {
     this.el.result.hidden = !settlement;
     if (settlement) {
       const net = settlement.net;
-      this.el.result.replaceChildren(
-        h("p.result__headline", { id: "result-headline" },
-          t(settlement.outcome === "misdeal" ? "live.result.misdeal"
-            : settlement.outcome === "fold" ? "live.result.fold" : settlement.outcome === "win" ? "result.win"
-              : settlement.outcome === "tie" ? "live.result.tie" : "result.lose")),
+      const qualification = qualificationText(settlement);
+      this.el.result.replaceChildren(...[
+        h("p.result__headline", { id: "result-headline" }, resultHeadline(settlement, sides)),
         h("p.result__amount", { id: "result-net", dataset: { net } }, formatMoney(net, { signed: true })),
+        qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
         settlementTable(settlement),
         this.recordUrl ? h("button.btn.btn--small", {
           type: "button", id: "verify-round",
-          onclick: () => { this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
-        }, t("live.verify_round")) : null);
+          onclick: () => { this.el.rules.hidden = true; this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
+        }, t("live.verify_round")) : null].filter(Boolean)); // replaceChildren would write "null"
     }
     const fairness = state.fairness;
     this.el.fair.textContent = state.dealing === "studio"
@@ -472,7 +531,9 @@ export class LiveTable {
   }
 
   drawStack(container, amount) {
-    container.replaceChildren(...stackFor(amount, this.config.chips).map((chip, level) => {
+    const chips = stackFor(amount, this.config.chips);
+    container.style.setProperty("--n", String(Math.max(1, chips.length - 1))); // a tall stack packs closer
+    container.replaceChildren(...chips.map((chip, level) => {
       const index = this.config.chips.indexOf(chip);
       return h("span.chip.chip--stacked", {
         style: `--level:${level}`, dataset: { chip, colour: CHIP_COLOURS[index % CHIP_COLOURS.length] ?? "plaque" },

@@ -59,6 +59,18 @@ export function paytableTable(field, raw) {
     note ? h("p.paytable__note", {}, note) : null);
 }
 
+/** A field's Min/Max sign (solo and live): its limits, and its paytable on hover and on focus. */
+export function limitSign(game, name, min, max) {
+  const paytable = paytableOf(game, name);
+  return h("div.minmax", {
+    tabindex: "0", dataset: { minmax: name },
+    "aria-label": t("spot.limits", { field: fieldTitle(name), min: formatMoney(min), max: formatMoney(max) }),
+  },
+  h("span.minmax__row", {}, t("spot.min", { amount: formatMoney(min) })),
+  h("span.minmax__row", {}, t("spot.max", { amount: formatMoney(max) })),
+  paytable ? h("div.minmax__pop", { role: "tooltip" }, paytableTable(name, paytable)) : null);
+}
+
 export function formatRtp(value) {
   if (value === null || value === undefined) return t("rules.rtp_pending");
   const fraction = value <= 1.5 ? value : value / 100;

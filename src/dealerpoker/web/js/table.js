@@ -10,7 +10,7 @@ import { FeltPointer } from "./felt-pointer.js";
 import { t } from "./i18n.js";
 import { errorText, handName, languageSwitch } from "./locale.js";
 import { chipFace, fewestChips, formatMoney, moneyFormat, stackFor } from "./money.js";
-import { bonusText, historyList, paytableOf, paytableTable, replayView, rulesPanel, settlementTable } from "./panels.js";
+import { bonusText, historyList, limitSign, replayView, rulesPanel, settlementTable } from "./panels.js";
 import { Responsible } from "./responsible.js";
 import { qualificationText, resultHeadline, sideFields } from "./result.js";
 import { nextDealLine } from "./verify.js";
@@ -156,14 +156,7 @@ export class Table {
         else this.removeLowestChip(field.name);
       },
     }, h("span.spot__name", {}, fieldTitle(field.name)), h("span.stack", {}), tip);
-    const paytable = paytableOf(this.game, field.name);
-    const sign = h("div.minmax", {
-      tabindex: "0", dataset: { minmax: field.name },
-      "aria-label": t("spot.limits", { field: fieldTitle(field.name), min: formatMoney(field.min), max: formatMoney(field.max) }),
-    },
-    h("span.minmax__row", {}, t("spot.min", { amount: formatMoney(field.min) })),
-    h("span.minmax__row", {}, t("spot.max", { amount: formatMoney(field.max) })),
-    paytable ? h("div.minmax__pop", { role: "tooltip" }, paytableTable(field.name, paytable)) : null);
+    const sign = limitSign(this.game, field.name, field.min, field.max);
     return h("div.spot-wrap", { dataset: { spot: field.name } }, spot, sign);
   }
 
