@@ -14,8 +14,7 @@ Reported: rounds/s, request latency, and CPU time per round of the server, the o
 load generator (from /proc), with the reference loop and the load average; after each seamless
 run, once the outbox has delivered every win, whether each player's balance in the operator's
 ledger equals the one dealerpoker shows. Results go to ``benchmarks/RESULTS.md`` ("Seamless
-wallet, fresh processes"). ``benchmarks/seamless.py`` ("Seamless wallet (SQLite)") measures
-Casino Hold'em alone on one server process serving both wallets.
+wallet, fresh processes").
 
     .venv/bin/python benchmarks/operator_wallet.py --seconds 20 --clients 8
 """
@@ -240,8 +239,7 @@ checked). CPU time per complete round from /proc: the server, the PostgreSQL bac
 it (SQLite runs inside the server), the operator, the load generator (this process).
 "ledgers agree": after the run, once the operator's ledger stopped moving, each
 player's balance there equals the one dealerpoker shows. Target: >= 200 rounds/s with the
-seamless wallet. (`benchmarks/seamless.py`, "Seamless wallet (SQLite)", measures Casino Hold'em
-alone on one server process serving both wallets.)
+seamless wallet.
 
 {TABLE_HEAD}
 {rows}
