@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 from tests.support.operator import OperatorDemo
 
 from conftest import TestClient, make_client
@@ -129,10 +130,13 @@ def test_insufficient_funds_refuses_with_the_operators_balance(
     client: TestClient, operator: OperatorDemo
 ) -> None:
     player = Launched(client, operator, "bob-" + str(time.monotonic_ns()), balance=150)
+    counted = {"operator": "demo", "operation": "bet", "outcome": "insufficient_funds"}
+    before = REGISTRY.get_sample_value("dealerpoker_wallet_calls_total", counted) or 0
     refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 200}})
     assert refused.status_code == 409, refused.text
     assert refused.json()["error"] == "insufficient_funds" and refused.json()["balance"] == 150
     assert operator.balance(player.name) == 150
+    assert REGISTRY.get_sample_value("dealerpoker_wallet_calls_total", counted) == before + 1  # /metrics
 
 
 def test_an_unknown_bet_is_refused_and_rolled_back(client: TestClient, operator: OperatorDemo) -> None:

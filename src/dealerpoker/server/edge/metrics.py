@@ -30,8 +30,8 @@ RATE_LIMIT_REFUSALS = Counter("dealerpoker_rate_limit_refusals", "Requests and c
 ERRORS = Counter("dealerpoker_errors", "Server errors: HTTP answers 5xx and faults logged", ["kind"])
 WALLET_CALLS = Counter("dealerpoker_wallet_calls", "Calls to an operator's wallet, by operation and outcome",
                        ["operator", "operation", "outcome"])
-"""For the operator wallet client: ``WALLET_CALLS.labels(operator=..., operation="bet",
-outcome="ok").inc()``."""
+"""Counted by the operator wallet client (``operators/client.py``): outcome is the operator's status
+in lower case, or ``unknown`` (a timeout, a dropped or unreadable answer)."""
 
 def count_round(game: str, outcome: object, kind: str) -> None:
     """A settled round (solo) or seat (live), by game and outcome (``win``, ``fold``, ...)."""

@@ -21,6 +21,7 @@ from sqlalchemy import insert
 from dealerpoker.server import jsonin
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.edge.metrics import WALLET_CALLS
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, sign
 from dealerpoker.server.schema import wallet_calls
@@ -87,6 +88,8 @@ class WalletClient:
         except aiohttp.ClientError as error:
             text, answer = f"failed: {type(error).__name__}", Answer(None, detail=type(error).__name__)
         elapsed = int((time.monotonic() - started) * 1000)
+        outcome = (answer.status or "unknown").lower()
+        WALLET_CALLS.labels(operator=operator.id, operation=call, outcome=outcome).inc()
         kept = {key: value for key, value in body.items() if key != "token"}
         answer.record.update(
             transaction_id=str(body.get("transaction_id", "")),

@@ -9,6 +9,7 @@ import { closedByRequirement } from "./betting.js";
 import { preferredLanguage, t, useLanguage } from "./i18n.js";
 import { LANGUAGE_KEY, errorText, handName, languageSwitch, launch, useCurrency } from "./locale.js";
 import { chipFace, formatMoney, stackFor } from "./money.js";
+import { fly, play, settleFlight, soundSwitch } from "./motion.js";
 import { liveReplayView, liveRoundsList } from "./live-history.js";
 import { bonusText, limitSign, rulesPanel, settlementTable } from "./panels.js";
 import { qualificationText, resultHeadline, sideFields } from "./result.js";
@@ -161,6 +162,11 @@ export class LiveTable {
       this.say(bonusText(bonus, this.gameOf()).text, bonus.status === "won" ? "win" : "info");
     }
     const settlement = this.seat?.settlement;
+    if (settlement && this.flownRound !== message.round) {
+      this.flownRound = message.round; // once drawn: the round's chips go back to the player or to the dealer
+      setTimeout(() => settleFlight(this.el.spots.closest(".felt"), settlement,
+        { player: this.el.balance, dealer: this.el.dealer }), 0);
+    }
     if (settlement?.outcome === "misdeal") {
       this.say(t("live.misdeal_returned", { amount: formatMoney(settlement.total_returned) }), "info");
     } else if (settlement && message.phase === "pause") {
@@ -285,6 +291,7 @@ export class LiveTable {
           t("live.my_rounds_button")),
         h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.toggleLimits() },
           t("btn.limits")),
+        soundSwitch(),
         languageSwitch(),
         h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
           meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
@@ -406,6 +413,9 @@ export class LiveTable {
     const closed = field ? closedByRequirement(field, bets) : null;
     if (closed) return this.say(closed, "error");
     bets[name] = (bets[name] ?? 0) + this.config.chips[this.selected];
+    const tray = this.el.tray.children[this.selected];
+    fly(tray, this.el.spots.querySelector(`[data-spot="${name}"] .spot`), [tray]);
+    play("chip");
     return this.sendBets(bets);
   }
 

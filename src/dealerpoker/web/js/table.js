@@ -7,6 +7,7 @@ import { fillCards } from "./cards.js";
 import { closedByRequirement, dependants } from "./betting.js";
 import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
 import { FeltPointer } from "./felt-pointer.js";
+import { fly, play, settleFlight, soundSwitch } from "./motion.js";
 import { t } from "./i18n.js";
 import { errorText, handName, languageSwitch } from "./locale.js";
 import { chipFace, fewestChips, formatMoney, moneyFormat, stackFor } from "./money.js";
@@ -116,6 +117,7 @@ export class Table {
             t("btn.history")),
           h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.togglePanel("limits") },
             t("btn.limits")),
+          soundSwitch(),
           languageSwitch())),
       this.el.message,
       this.el.nextDeal,
@@ -370,6 +372,10 @@ export class Table {
     this.betsChanged();
     this.message(t("bet.placed", { field: fieldTitle(name), amount: formatMoney(amount) }));
     this.render();
+    const tray = this.el.tray.children[this.selected];
+    const chips = this.el.spots.querySelectorAll(`[data-spot="${name}"] .stack .chip`);
+    fly(tray, chips[chips.length - 1], [tray]);
+    play("chip");
   }
 
   setAmount(name, amount, history) {
@@ -451,7 +457,13 @@ export class Table {
   }
 
   showRound(view) {
+    const settledNow = view.status === "settled" && this.round?.status !== "settled";
     this.round = view;
+    if (settledNow) {
+      // Once drawn: the round's chips go back to the player or to the dealer.
+      setTimeout(() => settleFlight(this.el.spots.closest(".felt"), view.settlement,
+        { player: this.el.balance, dealer: this.el.dealer }), 0);
+    }
     if (typeof view.balance === "number") this.balance = view.balance;
     if (view.status === "open" && view.bonus?.returned > 0) {
       this.lastWin = view.bonus.returned; // the Bonus is paid at the deal: that is this round's win so far
