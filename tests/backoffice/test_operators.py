@@ -55,7 +55,7 @@ def test_the_search_finds_the_rounds_of_an_operator_and_of_its_player(client: An
     of_operator(client, alice, acme, "alice-7")
     of_operator(client, bob, acme, "bob-9")
     alice_round, bob_round, demo_round = settled(alice), settled(bob), settled(demo)
-    support = StaffMember(client, "sue", "support")
+    support = StaffMember(client, f"ops-{secrets.token_hex(3)}", "support")
 
     def ids(**params: Any) -> set[str]:
         answer = support.get("/admin/api/rounds", **params)
@@ -86,7 +86,7 @@ def test_a_rounds_page_shows_its_wallet_calls_beside_its_ledger(client: Any, rol
           insert(wallet_calls).values(
               transaction_id=transaction, call="bet", request=json.dumps({"amount": 100, "round": round_id}),
               http_status=200, answer='{"status": "OK", "balance": 9900}', at=AT, duration_ms=12))
-    member = StaffMember(client, f"m-{role}", role)
+    member = StaffMember(client, f"ops-{role}-{secrets.token_hex(3)}", role)
     page = member.get("/admin/api/round", id=round_id).json()
     assert page["ledger"] and page["wallet"]["credit_pending"] is False
     assert [t["transaction_id"] for t in page["wallet"]["transactions"]] == [transaction]
