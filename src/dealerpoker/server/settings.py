@@ -80,7 +80,8 @@ class Settings:
     """Serve ``/docs`` (Swagger UI, its assets from this server) and ``/redoc``; off by default."""
     rate_limits: Mapping[str, str] = field(default_factory=dict)
     """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
-    ``edge.ratelimit.DEFAULT_LIMITS`` (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    ``edge.ratelimit.DEFAULT_LIMITS`` and ``OPEN_CAPS`` (a number of sockets: ``websockets_open=50``)
+    (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
     metrics: bool = True
     """Serve ``/metrics`` (Prometheus; ``$DEALERPOKER_METRICS=0``: not served)."""
     session_idle_seconds: float = 1800.0

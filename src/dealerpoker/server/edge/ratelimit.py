@@ -11,6 +11,11 @@ memory. Fixed windows (one counter per key and window: one Redis round trip per 
 | ``websocket`` | WebSocket connections | client address |
 | ``websocket_account`` | WebSocket connections of an authenticated player | account |
 
+Two caps count WebSockets open at once, not a rate: ``websockets_open`` per client address (every
+WebSocket path) and ``websockets_open_account`` per account (the players' table sockets). They
+count in this process only (each process and ``--workers`` worker has its own caps: open sockets
+cannot be counted in Redis without leaking counts when a process dies).
+
 A refused request is answered ``429 rate_limited`` with ``Retry-After`` (seconds); a refused
 WebSocket upgrade likewise where the server can answer an upgrade with a response (else the
 upgrade is refused, 403); a refused player's WebSocket is closed with 4429 after an error
@@ -49,12 +54,18 @@ DEFAULT_LIMITS: Mapping[str, str] = {
     "websocket": "120/minute",
     "websocket_account": "30/minute",
 }
+OPEN_CAPS: Mapping[str, str] = {"websockets_open": "100", "websockets_open_account": "10"}
+"""WebSockets open at once (a number, or "off") per address and per account, in each process."""
+OPEN_RETRY_AFTER = 10
+"""The ``Retry-After`` of a refusal for too many open sockets (no window ends: one must close)."""
 """Generous: a person playing never meets them; a script creating accounts, guessing tokens
 or opening sockets in bulk does within the first minute."""
 
 _WHAT = {"session": "sessions created", "auth_failure": "failed authentications", "request": "requests",
          "account": "requests of this account", "websocket": "WebSocket connections",
-         "websocket_account": "WebSocket connections of this account"}
+         "websocket_account": "WebSocket connections of this account",
+         "websockets_open": "WebSockets open from this address", "websockets_open_account":
+         "WebSockets open of this account"}
 _AUTHENTICATING = ("/api/", "/ws/", "/admin/api/", "/admin/ws/", "/operator")
 
 
@@ -88,12 +99,13 @@ def parse_limits(configured: Mapping[str, str]) -> dict[str, list[RateLimitItem]
     >>> "request" in parse_limits({"request": "off"})
     False
     """
-    unknown = sorted(set(configured) - set(DEFAULT_LIMITS))
+    unknown = sorted(set(configured) - set(DEFAULT_LIMITS) - set(OPEN_CAPS))
     if unknown:
-        raise SettingsError(f"rate limit {unknown[0]!r}: unknown (known: {', '.join(DEFAULT_LIMITS)})")
+        known = ", ".join([*DEFAULT_LIMITS, *OPEN_CAPS])
+        raise SettingsError(f"rate limit {unknown[0]!r}: unknown (known: {known})")
     limits: dict[str, list[RateLimitItem]] = {}
     for name, text in {**DEFAULT_LIMITS, **configured}.items():
-        if text.strip().lower() == "off":
+        if name in OPEN_CAPS or text.strip().lower() == "off":
             continue
         try:
             limits[name] = parse_many(text)
@@ -101,6 +113,22 @@ def parse_limits(configured: Mapping[str, str]) -> dict[str, list[RateLimitItem]
             raise SettingsError(f"rate limit {name}: {text!r} is not a limit such as 10/minute or "
                                 "100/hour;1000/day (or off)") from None
     return limits
+
+
+def parse_caps(configured: Mapping[str, str]) -> dict[str, int]:
+    """Each cap of ``OPEN_CAPS`` with ``configured`` over it ("off": none).
+
+    >>> parse_caps({"websockets_open": "5", "websockets_open_account": "off"})
+    {'websockets_open': 5}
+    """
+    caps: dict[str, int] = {}
+    for name, text in {**OPEN_CAPS, **{k: v for k, v in configured.items() if k in OPEN_CAPS}}.items():
+        if text.strip().lower() == "off":
+            continue
+        if not text.strip().isdigit() or int(text) < 1:
+            raise SettingsError(f"rate limit {name}: {text!r} is not a number of sockets such as 50 (or off)")
+        caps[name] = int(text)
+    return caps
 
 
 def storage_for(redis_url: str | None, prefix: str) -> Storage:
@@ -112,8 +140,11 @@ def storage_for(redis_url: str | None, prefix: str) -> Storage:
 class RateLimits:
     """The server's limits and where they count."""
 
-    def __init__(self, limits: Mapping[str, list[RateLimitItem]], storage: Storage) -> None:
+    def __init__(self, limits: Mapping[str, list[RateLimitItem]], storage: Storage,
+                 caps: Mapping[str, int] | None = None) -> None:
         self.limits = dict(limits)
+        self.caps = dict(caps or {})
+        self._open: dict[tuple[str, str], int] = {}  # (cap, address or account) -> sockets open
         self.limiter = FixedWindowRateLimiter(storage)
         self._blocked: dict[str, float] = {}  # address -> until (epoch seconds): auth failures spent
         self.refused = 0
@@ -121,7 +152,29 @@ class RateLimits:
     @classmethod
     def from_settings(cls, settings: Settings) -> RateLimits:
         prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
-        return cls(parse_limits(settings.rate_limits), storage_for(settings.redis_url, prefix))
+        return cls(parse_limits(settings.rate_limits), storage_for(settings.redis_url, prefix),
+                   parse_caps(settings.rate_limits))
+
+    def opened(self, name: str, key: str) -> RateLimitedError | None:
+        """Count one more socket open under cap ``name`` for ``key`` (``closed`` when it ends);
+        the refusal instead when ``key`` has its cap open already."""
+        cap = self.caps.get(name)
+        if cap is None:
+            return None
+        if self._open.get((name, key), 0) >= cap:
+            self.refused += 1
+            count_refusal(name)
+            return RateLimitedError(name, OPEN_RETRY_AFTER, f"{cap} open")
+        self._open[(name, key)] = self._open.get((name, key), 0) + 1
+        return None
+
+    def closed(self, name: str, key: str) -> None:
+        """One socket counted by ``opened`` ended."""
+        left = self._open.get((name, key), 0) - 1
+        if left > 0:
+            self._open[(name, key)] = left
+        else:
+            self._open.pop((name, key), None)
 
     async def hit(self, name: str, key: str) -> RateLimitedError | None:
         """Count one ``name`` for ``key``; the error to answer when that passes a limit."""
@@ -190,7 +243,7 @@ class RateLimit:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
-        if kind not in ("http", "websocket") or not self.limits.limits:
+        if kind not in ("http", "websocket") or not (self.limits.limits or self.limits.caps):
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
@@ -204,6 +257,9 @@ class RateLimit:
                 refusal = await self.limits.hit("request", address)
                 if refusal is None and path == "/api/session" and scope["method"] == "POST":
                     refusal = await self.limits.hit("session", address)
+        opened = kind == "websocket" and refusal is None
+        if opened:
+            refusal = self.limits.opened("websockets_open", address)
         if refusal is not None:
             await _refuse(scope, send, refusal)
             return
@@ -215,7 +271,11 @@ class RateLimit:
                 await limits.failed_authentication(address)
             await send(message)
 
-        await self.app(scope, receive, watching)
+        try:
+            await self.app(scope, receive, watching)
+        finally:
+            if opened:
+                limits.closed("websockets_open", address)
 
 
 async def _refuse(scope: Scope, send: Send, error: RateLimitedError) -> None:

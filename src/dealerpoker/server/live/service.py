@@ -376,19 +376,22 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except RateLimitedError as error:  # the account's requests, or its WebSocket connections below
         await _rate_limited(websocket, live, error)
         return
-    if services.limiter is not None:
-        try:
-            await services.limiter.check_account(player_id, "websocket_account")
-        except RateLimitedError as error:
-            await _rate_limited(websocket, live, error)
-            return
+    limiter = services.limiter  # the account's connections per minute, then its sockets open
+    refusal = limiter and (await limiter.hit("websocket_account", player_id)
+                           or limiter.opened("websockets_open_account", player_id))
+    if refusal:
+        await _rate_limited(websocket, live, refusal)
+        return
     connection = Connection(player_id, table_id)
-    # No await between the snapshot and joining the fan-out: no table event falls in between.
-    for text in await live.welcome(table_id, player_id):
-        connection.push(text)
-    live.hub.join(connection)
-    runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
-    await _converse(websocket, live, connection, session=lambda: services.authenticate(token))
+    try:  # No await between the snapshot and joining the fan-out: no table event falls in between.
+        for text in await live.welcome(table_id, player_id):
+            connection.push(text)
+        live.hub.join(connection)
+        runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
+        await _converse(websocket, live, connection, session=lambda: services.authenticate(token))
+    finally:
+        if limiter is not None:
+            limiter.closed("websockets_open_account", player_id)
 
 
 async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection,
