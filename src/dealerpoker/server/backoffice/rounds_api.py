@@ -16,6 +16,7 @@ from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.fairness import approved_rules, round_record
 from dealerpoker.server.live.audit import table_round_record
+from dealerpoker.server.operators.api import round_wallet
 from dealerpoker.server.schema import ledger_entries, rounds
 from dealerpoker.server.services import Services
 
@@ -35,6 +36,8 @@ async def find_rounds(
     request: Request, _user: RoundViewer,
     round_id: Annotated[str | None, Query(alias="round", max_length=80)] = None,
     player: Annotated[str | None, Query(max_length=40)] = None,
+    operator: Annotated[str | None, Query(max_length=32)] = None,
+    operator_player: Annotated[str | None, Query(max_length=64, description="its operator's id")] = None,
     game: Annotated[str | None, Query(max_length=32)] = None,
     table: Annotated[str | None, Query(max_length=40)] = None,
     since: Annotated[str | None, Query(max_length=32, description="opened at or after (ISO-8601)")] = None,
@@ -48,7 +51,8 @@ async def find_rounds(
 ) -> dict[str, Any]:
     """Rounds matching every given filter, newest first (a live round: one row per seat)."""
     query = search.RoundQuery(
-        round_id=round_id or None, player_id=player or None, game=game or None, table_id=table or None,
+        round_id=round_id or None, player_id=player or None, operator_id=operator or None,
+        operator_player=operator_player or None, game=game or None, table_id=table or None,
         since=since or None, until=until or None, min_stake=min_stake, max_stake=max_stake,
         status=status or None, kind=kind or None, before=before or None, limit=limit)
     async with services_of(request).database.reading() as connection:
@@ -86,7 +90,8 @@ async def _record(services: Services, round_id: str) -> tuple[dict[str, Any], di
 @router.get("/round", responses=error_responses(401, 403, 404))
 async def round_page(request: Request, _user: RoundViewer, round_id: RoundIdQuery) -> dict[str, Any]:
     """A round: what it is, its replay (solo: the player's view after each step), its ledger
-    entries and its audit record (once settled; a live round's has every seat)."""
+    entries, its wallet transactions and calls with the operator (``wallet``; None for a
+    round of no operator's player) and its audit record (once settled; a live round's has every seat)."""
     services = services_of(request)
     about, record = await _record(services, round_id)
     replay = None
@@ -94,8 +99,9 @@ async def round_page(request: Request, _user: RoundViewer, round_id: RoundIdQuer
         replay = await services.rounds.replay(about["player_id"], round_id)
     async with services.database.reading() as connection:
         ledger = await _entries(connection, round_id)
+    wallet = await round_wallet(services.database, round_id)
     return {"round": about, "replay": replay, "ledger": ledger, "record": record,
-            "wallet_calls": None}
+            "wallet": wallet if wallet["transactions"] else None}
 
 
 @router.get("/round/verification", responses=error_responses(401, 403, 404, 409))

@@ -1,5 +1,6 @@
 """Finding rounds for the back office: solo rounds and players' seats at live table rounds, by
-round id, player, game, table, time range, stake range and status, newest first.
+round id, player, operator (and the operator's own player id), game, table, time range, stake
+range and status, newest first.
 
 Each query asks the database for at most ``limit`` rows per kind in index order (``rounds``:
 ``created_at`` and ``(game, created_at)``, ``player_id``; live rounds: ``created_at``; migration
@@ -14,11 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, and_, select
+from sqlalchemy import ColumnElement, Select, and_, select
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server.db import Connection
-from dealerpoker.server.schema import live_rounds, live_seats, rounds
+from dealerpoker.server.schema import live_rounds, live_seats, operator_players, rounds
 
 STATUSES = ("open", "settled")
 KINDS = ("solo", "live")
@@ -35,6 +36,10 @@ class SearchError(DealerPokerError, ValueError):
 class RoundQuery:
     round_id: str | None = None
     player_id: str | None = None
+    operator_id: str | None = None
+    """Only the rounds of this operator's players (``operator_players``)."""
+    operator_player: str | None = None
+    """The operator's own id of its player (with ``operator_id``)."""
     game: str | None = None
     table_id: str | None = None
     since: str | None = None
@@ -55,8 +60,20 @@ class RoundQuery:
             raise SearchError(f"kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
         if self.min_stake is not None and self.max_stake is not None and self.min_stake > self.max_stake:
             raise SearchError(f"min_stake {self.min_stake} is above max_stake {self.max_stake}")
+        if self.operator_player is not None and self.operator_id is None:
+            raise SearchError("operator_player: give the operator too (operator player ids are per operator)")
         if self.since and self.until and self.since >= self.until:
             raise SearchError(f"until {self.until!r} is not after since {self.since!r}")
+
+
+def _of_operator(query: RoundQuery, player_id: ColumnElement[str]) -> ColumnElement[bool] | None:
+    """``player_id`` is one of the operator's players' accounts (None: no operator filter)."""
+    if query.operator_id is None:
+        return None
+    accounts = select(operator_players.c.player_id).where(operator_players.c.operator_id == query.operator_id)
+    if query.operator_player is not None:
+        accounts = accounts.where(operator_players.c.external_id == query.operator_player)
+    return player_id.in_(accounts)
 
 
 def _solo(query: RoundQuery) -> Select[Any] | None:
@@ -70,6 +87,8 @@ def _solo(query: RoundQuery) -> Select[Any] | None:
         conditions.append(rounds.c.id == query.round_id)
     if query.player_id:
         conditions.append(rounds.c.player_id == query.player_id)
+    if (operator := _of_operator(query, rounds.c.player_id)) is not None:
+        conditions.append(operator)
     if query.game:
         conditions.append(rounds.c.game == query.game)
     if query.status:
@@ -112,6 +131,8 @@ def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] |
         conditions.append(live_seats.c.table_id.in_(tables))
     if query.player_id:
         conditions.append(live_seats.c.player_id == query.player_id)
+    if (operator := _of_operator(query, live_seats.c.player_id)) is not None:
+        conditions.append(operator)
     if query.status == "open":
         conditions.append(live_rounds.c.settled_at.is_(None))
     elif query.status == "settled":

@@ -1,5 +1,6 @@
-// Rounds: the search (round id, player, game, table, time and stake ranges, status) and a round's
-// page: the table as the player saw it after each step, its ledger, its record and the one-click
+// Rounds: the search (round id, player, operator and its player id, game, table, time and stake
+// ranges, status) and a round's page: the table as the player saw it after each step, its ledger,
+// its wallet calls with the operator, its record and the one-click
 // verification of its fairness record.
 
 import { h } from "/js/dom.js";
@@ -31,6 +32,8 @@ export async function roundsPage(container) {
   const inputs = {
     round: h("input", { name: "round" }),
     player: h("input", { name: "player" }),
+    operator: h("input", { name: "operator" }),
+    operator_player: h("input", { name: "operator_player" }),
     game: h("select", { name: "game" }, h("option", { value: "" }, t("admin.any")),
       h("option", { value: "texas-bonus" }, t("game.texas-bonus")),
       h("option", { value: "casino-holdem" }, t("game.casino-holdem"))),
@@ -66,6 +69,8 @@ export async function roundsPage(container) {
   container.append(h("h2", {}, t("admin.nav.rounds")),
     h("form.filters", { onsubmit: (event) => { event.preventDefault(); load(false); } },
       field(t("admin.rounds.round"), inputs.round), field(t("admin.rounds.player"), inputs.player),
+      field(t("admin.rounds.operator"), inputs.operator),
+      field(t("admin.rounds.operator_player"), inputs.operator_player),
       field(t("admin.rounds.game"), inputs.game), field(t("admin.rounds.table"), inputs.table),
       field(t("admin.rounds.since"), inputs.since), field(t("admin.rounds.until"), inputs.until),
       field(t("admin.rounds.min_stake"), inputs.min_stake), field(t("admin.rounds.max_stake"), inputs.max_stake),
@@ -92,6 +97,13 @@ function ledgerTable(entries, currency) {
   return table([t("admin.round.txid"), t("admin.round.account"), t("admin.round.amount"), t("admin.round.memo"),
     t("admin.audit.at")], entries.map((entry) => h("tr", {}, cell(entry.txid, "code"), cell(entry.account),
     cell(money(entry.amount, currency), "num"), cell(entry.memo), cell(entry.at))));
+}
+
+function walletTable(wallet) {
+  return table([t("admin.round.transaction"), t("admin.round.call"), t("admin.round.http_status"),
+    t("admin.round.answer"), t("admin.audit.at"), t("admin.round.duration")],
+  wallet.calls.map((call) => h("tr", {}, cell(call.transaction_id, "code"), cell(call.call),
+    cell(call.http_status ?? ""), cell(call.answer ?? "", "code"), cell(call.at), cell(call.duration_ms, "num"))));
 }
 
 function seatsTable(record) {
@@ -134,6 +146,10 @@ export async function roundPage(container, roundId) {
   if (page.replay) container.append(h("h3", {}, t("admin.round.replay")), replayTable(page.replay));
   if (page.record?.seats) container.append(h("h3", {}, t("admin.round.seats")), seatsTable(page.record));
   container.append(h("h3", {}, t("admin.round.ledger")), ledgerTable(page.ledger, currency));
+  if (page.wallet) {
+    container.append(h("h3", {}, t("admin.round.wallet")), walletTable(page.wallet));
+    if (page.wallet.credit_pending) container.append(h("p.message", {}, t("admin.round.credit_pending")));
+  }
   if (can("rounds.verify")) container.append(h("div.actions", {}, verify), verdict);
   if (page.record) {
     container.append(h("h3", {}, t("admin.round.record")),

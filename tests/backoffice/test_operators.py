@@ -1,0 +1,96 @@
+"""The back office and the operators (issue 18 on top of issue 14): the rounds search by operator
+and by the operator's own player id, and a round's page with its wallet transactions and calls.
+
+The operator's player and its wallet rows are written here as the operators module writes them
+(``operator_players``, ``wallet_transactions``, ``wallet_calls``): the search and the page only
+read them, so no operator process is needed."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+import pytest
+from sqlalchemy import insert
+from tests.server.conftest import Player, play_out
+
+from dealerpoker.server.schema import operator_players, wallet_calls, wallet_transactions
+
+from .support import StaffMember
+
+AT = "2026-01-01T00:00:00.000000Z"
+
+
+def write(client: Any, *statements: Any) -> None:
+    services = client.app.state.services
+
+    async def run() -> None:
+        async with services.database.transaction() as connection:
+            for statement in statements:
+                await connection.execute(statement)
+
+    client.portal.call(run)
+
+
+def of_operator(client: Any, player: Player, operator: str, external: str) -> None:
+    """``player``'s account belongs to ``operator``'s player ``external``."""
+    write(client, insert(operator_players).values(
+        operator_id=operator, external_id=external, currency="EUR", mode="real", player_id=player.id,
+        token=None, created_at=AT, updated_at=AT))
+
+
+def operator_id() -> str:
+    """An operator id of this test alone (the PostgreSQL database is shared by a module's tests)."""
+    return f"acme-{secrets.token_hex(4)}"
+
+
+def settled(player: Player) -> str:
+    return str(play_out(player, player.open("texas-bonus", ante=100))[-1]["id"])
+
+
+def test_the_search_finds_the_rounds_of_an_operator_and_of_its_player(client: Any) -> None:
+    alice, bob, demo = Player(client), Player(client), Player(client)
+    acme = operator_id()
+    of_operator(client, alice, acme, "alice-7")
+    of_operator(client, bob, acme, "bob-9")
+    alice_round, bob_round, demo_round = settled(alice), settled(bob), settled(demo)
+    support = StaffMember(client, f"ops-{secrets.token_hex(3)}", "support")
+
+    def ids(**params: Any) -> set[str]:
+        answer = support.get("/admin/api/rounds", **params)
+        assert answer.status_code == 200, answer.text
+        return {row["round_id"] for row in answer.json()["rounds"]}
+
+    assert ids(operator=acme) == {alice_round, bob_round}
+    assert ids(operator=acme, operator_player="bob-9") == {bob_round}
+    assert ids(operator=acme, operator_player="nobody") == set()
+    assert ids(operator="other") == set()
+    assert demo_round in ids() and ids(operator=acme, player=alice.id) == {alice_round}
+    refused = support.get("/admin/api/rounds", operator_player="bob-9")
+    assert refused.status_code == 422 and "operator" in refused.json()["message"]
+
+
+@pytest.mark.parametrize("role", ["admin", "support", "auditor"])
+def test_a_rounds_page_shows_its_wallet_calls_beside_its_ledger(client: Any, role: str) -> None:
+    player, demo = Player(client), Player(client)
+    acme = operator_id()
+    of_operator(client, player, acme, "alice-7")
+    round_id, demo_round = settled(player), settled(demo)
+    transaction = f"{acme}:{round_id}:bet"
+    write(client,
+          insert(wallet_transactions).values(
+              transaction_id=transaction, operator_id=acme, player_id=player.id, currency="EUR", kind="bet",
+              amount=100, round_id=round_id, game="texas-bonus", round_closed=0, txid=f"{round_id}:0",
+              status="confirmed", attempts=1, last_answer="OK", balance=9_900, created_at=AT, updated_at=AT),
+          insert(wallet_calls).values(
+              transaction_id=transaction, call="bet", request=json.dumps({"amount": 100, "round": round_id}),
+              http_status=200, answer='{"status": "OK", "balance": 9900}', at=AT, duration_ms=12))
+    member = StaffMember(client, f"ops-{role}-{secrets.token_hex(3)}", role)
+    page = member.get("/admin/api/round", id=round_id).json()
+    assert page["ledger"] and page["wallet"]["credit_pending"] is False
+    assert [t["transaction_id"] for t in page["wallet"]["transactions"]] == [transaction]
+    call = page["wallet"]["calls"][0]
+    assert call["call"] == "bet" and call["request"] == {"amount": 100, "round": round_id}
+    assert call["http_status"] == 200 and call["duration_ms"] == 12
+    assert member.get("/admin/api/round", id=demo_round).json()["wallet"] is None
