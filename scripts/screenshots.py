@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests.support
+from tests.support.browser import _wait_for_function
 from tests.support.servers import ServeProcess
 
 CHROMIUM = "/usr/bin/chromium"
@@ -157,8 +158,11 @@ def main() -> int:
         print(f"screenshots: {CHROMIUM} is missing (make test installs Debian's chromium when root)",
               file=sys.stderr)
         return 2
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Page, sync_playwright
 
+    # The pages' Content-Security-Policy (no 'unsafe-eval') refuses Playwright's own
+    # wait_for_function: poll through page.evaluate, as the browser tests do.
+    Page.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
     shots = args.only or list(SHOTS)
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:

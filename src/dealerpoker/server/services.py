@@ -91,3 +91,9 @@ class Services:
         if self.limiter is not None:
             await self.limiter.check_account(player_id)
         return player_id
+
+    async def session_alive(self, token: str) -> str:
+        """The player of a token whose session is still live (``AuthenticationError`` once it is
+        over), without using it: neither its idle time nor the account's rate limit counts this."""
+        assert self.sessions is not None, "create_app makes the sessions"
+        return await self.sessions.authenticate(token, use=False)

@@ -87,21 +87,29 @@ class Sessions:
         self.operators = operators
         self._known: dict[str, _Known] = {}
 
-    async def authenticate(self, token: str) -> str:
+    async def authenticate(self, token: str, *, use: bool = True) -> str:
         """The player of a live session's token; else ``AuthenticationError`` saying whether the
-        token is unknown, expired (idle or too old) or ended (logged out, revoked)."""
+        token is unknown, expired (idle or too old) or ended (logged out, revoked). ``use=False``:
+        only whether it is still live (an open WebSocket's check), not a use (idle time goes on)."""
         key, now = token_hash(token), self.clock()
         known = self._known.get(key)
         if known is not None and (now - known.checked).total_seconds() < REFRESH_SECONDS:
             self._check(key, known, now)
-            known.last_seen = now
+            if use:
+                known.last_seen = now
             return known.player_id
-        async with self.database.transaction() as connection:
-            known = await self._read(connection, key, now, known)
-            self._check(key, known, now)
-            await connection.execute(update(sessions).where(sessions.c.token_hash == key)
-                                     .values(last_seen_at=timestamp(now)))
-        known.last_seen = known.checked = now
+        if not use:
+            async with self.database.reading() as connection:
+                known = await self._read(connection, key, now, known)
+        else:
+            async with self.database.transaction() as connection:
+                known = await self._read(connection, key, now, known)
+                self._check(key, known, now)
+                await connection.execute(update(sessions).where(sessions.c.token_hash == key)
+                                         .values(last_seen_at=timestamp(now)))
+            known.last_seen = now
+        self._check(key, known, now)
+        known.checked = now
         if len(self._known) >= _CACHE_SIZE:
             self._known.clear()
         self._known[key] = known

@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -32,7 +32,7 @@ from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unkno
 from dealerpoker.server.api.games import describe_game
 from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
-from dealerpoker.server.live import controls
+from dealerpoker.server.live import controls, session_watch
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
@@ -388,36 +388,36 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             connection.push(text)
         live.hub.join(connection)
         runner.wakeup.set()  # an idle table it owns opens its betting window (others: within a second)
-        await _converse(websocket, live, connection, session=lambda: services.authenticate(token))
+        await _converse(websocket, live, connection, session=lambda use: (
+            services.authenticate(token) if use else services.session_alive(token)))
     finally:
         if limiter is not None:
             limiter.closed("websockets_open_account", player_id)
 
 
 async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection,
-                    session: Callable[[], Awaitable[str]] | None = None) -> None:
+                    session: session_watch.Session | None = None) -> None:
     """Until the client leaves: each message it sends handled (by the table's owner), the reply
     queued behind what the fan-out queued for it, and the queue written out by a sender task.
 
-    ``session`` checks the player's session before each message (a message is a use of it): once
-    it expired or ended, the reply is ``unauthorized`` and the socket is closed with 4401."""
+    ``session`` checks the player's session before each message (a message is a use of it) and
+    every few seconds (``session_watch``): once it expired or ended, an ``unauthorized`` error
+    and the socket closed with 4401."""
     sender = asyncio.create_task(_send(websocket, connection))
+    tasks = [sender]
+    if session is not None:
+        tasks.append(asyncio.create_task(session_watch.watch(websocket, live.now, sender, session)))
     try:
         while True:
             try:
                 message = await _receive(websocket)
                 if session is not None:
-                    await session()
+                    await session(True)
             except InvalidTextError as error:
                 connection.push(serialise({"type": "error", **error_fields(error)}, live.now()))
                 continue
             except AuthenticationError as error:
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await sender
-                with contextlib.suppress(Exception):
-                    await websocket.send_text(serialise(_error("unauthorized", str(error)), live.now()))
-                    await websocket.close(code=4401)
+                await session_watch.unauthorized(websocket, live.now(), sender, error)
                 return
             reply = await live.intent(connection.table_id, connection.player_id, message)
             connection.push(serialise(reply, live.now()))
@@ -425,9 +425,10 @@ async def _converse(websocket: WebSocket, live: LiveTables, connection: Connecti
         pass
     finally:
         live.hub.leave(connection)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
 
 @router.websocket("/ws/dealer/{table_id}")
