@@ -1,5 +1,6 @@
 """The back office and the operators (issue 18 on top of issue 14): the rounds search by operator
-and by the operator's own player id, and a round's page with its wallet transactions and calls.
+and by the operator's own player id, a round's page with its wallet transactions and calls, and a
+player found by operator and shown with their operator, limits and restriction.
 
 The operator's player and its wallet rows are written here as the operators module writes them
 (``operator_players``, ``wallet_transactions``, ``wallet_calls``): the search and the page only
@@ -94,3 +95,40 @@ def test_a_rounds_page_shows_its_wallet_calls_beside_its_ledger(client: Any, rol
     assert call["call"] == "bet" and call["request"] == {"amount": 100, "round": round_id}
     assert call["http_status"] == 200 and call["duration_ms"] == 12
     assert member.get("/admin/api/round", id=demo_round).json()["wallet"] is None
+
+
+@pytest.mark.parametrize("role", ["admin", "support", "auditor"])
+def test_a_player_is_found_by_operator_and_shows_it_with_their_limits(client: Any, role: str) -> None:
+    player, demo = Player(client), Player(client)
+    acme = operator_id()
+    of_operator(client, player, acme, "carol-3")
+    member = StaffMember(client, f"ops-{role}-{secrets.token_hex(3)}", role)
+    found = member.get("/admin/api/players", operator=acme, operator_player="carol-3")
+    assert found.status_code == 200, found.text
+    assert found.json()["accounts"] == [{"player_id": player.id, "currency": "EUR", "mode": "real"}]
+    assert member.get("/admin/api/players", operator=acme, operator_player="nobody").status_code == 404
+    assert member.get("/admin/api/players", operator=acme).status_code == 422
+    page = member.get(f"/admin/api/players/{player.id}").json()
+    assert page["operator"] == {"operator": acme, "operator_player": "carol-3", "mode": "real"}
+    assert set(page["responsible_gaming"]["limits"]["loss_day"]) >= {"applies", "player", "operator"}
+    assert page["responsible_gaming"]["restriction"] is None
+    assert member.get(f"/admin/api/players/{demo.id}").json()["operator"] is None
+
+
+def test_a_players_page_shows_the_operators_limits_and_restriction(client: Any) -> None:
+    player = Player(client)
+    acme = operator_id()
+    of_operator(client, player, acme, "dave-1")
+    responsible = client.app.state.services.responsible
+
+    by = f"operator:{acme}"
+
+    async def restrict() -> None:
+        await responsible.set_limits(player.id, {"stake_day": 5_000}, source="operator", by=by)
+        await responsible.restrict(player.id, "cool_off", None, by=by, reason="asked for it")
+
+    client.portal.call(restrict)
+    auditor = StaffMember(client, f"ops-aud-{secrets.token_hex(3)}", "auditor")
+    rg = auditor.get(f"/admin/api/players/{player.id}").json()["responsible_gaming"]
+    assert rg["limits"]["stake_day"]["operator"] == 5_000 and rg["limits"]["stake_day"]["applies"] == 5_000
+    assert rg["restriction"]["kind"] == "cool_off"

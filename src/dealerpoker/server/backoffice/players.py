@@ -16,7 +16,7 @@ from dealerpoker.server.accounts import ensure_house
 from dealerpoker.server.backoffice import audit
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
-from dealerpoker.server.schema import accounts, ledger_entries
+from dealerpoker.server.schema import accounts, ledger_entries, operator_players
 
 REASON_LENGTH = (3, 200)
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -36,6 +36,24 @@ async def account(connection: Connection, player_id: str) -> dict[str, Any]:
         raise NotFoundError(f"no player {player_id!r}")
     return {"player_id": player_id, "balance": int(row["balance"]), "currency": row["currency"],
             "created_at": row["created_at"]}
+
+
+async def operator_of(connection: Connection, player_id: str) -> dict[str, Any] | None:
+    """The operator whose player this account is (None: an embedded demo player)."""
+    row = (await connection.execute(
+        select(operator_players.c.operator_id, operator_players.c.external_id, operator_players.c.mode)
+        .where(operator_players.c.player_id == player_id))).mappings().first()
+    return None if row is None else {"operator": row["operator_id"], "operator_player": row["external_id"],
+                                     "mode": row["mode"]}
+
+
+async def of_operator(connection: Connection, operator_id: str, external_id: str) -> list[dict[str, Any]]:
+    """Every account here of the operator's player ``external_id`` (one per currency and mode)."""
+    rows = (await connection.execute(
+        select(operator_players.c.player_id, operator_players.c.currency, operator_players.c.mode)
+        .where(operator_players.c.operator_id == operator_id, operator_players.c.external_id == external_id)
+        .order_by(operator_players.c.currency, operator_players.c.mode))).mappings().all()
+    return [dict(row) for row in rows]
 
 
 async def adjustments(connection: Connection, player_id: str) -> list[dict[str, Any]]:

@@ -1,17 +1,19 @@
-"""The back office's players page: account, history, responsible gaming, manual adjustments."""
+"""The back office's players page: found by id or by operator and the operator's player id;
+account, operator, history, responsible gaming, manual adjustments."""
 
 from __future__ import annotations
 
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field
 
 from dealerpoker.server.api.deps import error_responses, reject_unknown_query
 from dealerpoker.server.backoffice import players, search
 from dealerpoker.server.backoffice.deps import PlayerAdjuster, PlayerViewer, services_of
 from dealerpoker.server.backoffice.rounds_api import live_games
+from dealerpoker.server.errors import NotFoundError
 
 router = APIRouter(prefix="/admin/api", tags=["back office"], dependencies=[Depends(reject_unknown_query)])
 PlayerId = Annotated[str, Path(max_length=40, description="the player's id")]
@@ -24,17 +26,32 @@ class AdjustmentIn(BaseModel):
                             description="idempotency key: the same key again moves nothing")
 
 
+@router.get("/players", responses=error_responses(401, 403, 404, 422))
+async def find_player(
+    request: Request, _user: PlayerViewer,
+    operator: Annotated[str, Query(min_length=1, max_length=32)],
+    operator_player: Annotated[str, Query(min_length=1, max_length=64, description="its operator's id")],
+) -> dict[str, Any]:
+    """The accounts here of an operator's player (one per currency and mode; 404 for none)."""
+    async with services_of(request).database.reading() as connection:
+        found = await players.of_operator(connection, operator, operator_player)
+    if not found:
+        raise NotFoundError(f"operator {operator!r} has no player {operator_player!r} here")
+    return {"operator": operator, "operator_player": operator_player, "accounts": found}
+
+
 @router.get("/players/{player_id}", responses=error_responses(401, 403, 404))
 async def player_page(player_id: PlayerId, request: Request, _user: PlayerViewer) -> dict[str, Any]:
-    """A player's balance, newest rounds, responsible-gaming limits and restrictions (with their
-    history) and manual adjustments."""
+    """A player's balance, operator (None: an embedded demo player), newest rounds,
+    responsible-gaming limits and restrictions (with their history) and manual adjustments."""
     services = services_of(request)
     async with services.database.reading() as connection:
         found = await players.account(connection, player_id)
         rounds = await search.search(connection, search.RoundQuery(player_id=player_id, limit=20),
                                      live_games(request))
         adjusted = await players.adjustments(connection, player_id)
-    return {"account": found, "rounds": rounds, "adjustments": adjusted,
+        operator = await players.operator_of(connection, player_id)
+    return {"account": found, "operator": operator, "rounds": rounds, "adjustments": adjusted,
             "responsible_gaming": await services.responsible.status(player_id),
             "responsible_gaming_events": await services.responsible.events(player_id)}
 

@@ -1,23 +1,52 @@
-// Players: by id, their balance, newest rounds, responsible-gaming limits and restriction, manual
+// Players: by id or by operator and the operator's player id; their operator, balance, newest rounds, responsible-gaming limits and restriction, manual
 // adjustments; an admin adjusts a balance with a mandatory reason (its own ledger entry).
 
 import { h } from "/js/dom.js";
 import { t } from "/js/i18n.js";
 import { cell, field, money, table } from "./format.js";
-import { get, post } from "./http.js";
+import { get, post, query } from "./http.js";
 import { roundRows } from "./rounds.js";
 import { can, errorText } from "./state.js";
 
+async function findByOperator(operator, operatorPlayer, results) {
+  try {
+    const found = await get(`/players${query({ operator, operator_player: operatorPlayer })}`);
+    if (found.accounts.length === 1) {
+      location.hash = `#player/${found.accounts[0].player_id}`;
+      return;
+    }
+    results.replaceChildren(h("h3", {}, t("admin.players.accounts")),
+      table([t("admin.players.id"), t("admin.players.currency"), t("admin.players.mode")],
+        found.accounts.map((a) => h("tr", {}, h("td", {}, h("a", { href: `#player/${a.player_id}` }, a.player_id)),
+          cell(a.currency), cell(a.mode)))));
+  } catch (error) {
+    results.replaceChildren(h("p.message", { role: "alert" }, errorText(error)));
+  }
+}
+
 export async function playersPage(container) {
   const id = h("input", { name: "player" });
+  const operator = h("input", { name: "operator", required: true });
+  const operatorPlayer = h("input", { name: "operator_player", required: true });
+  const results = h("div.results");
   container.append(h("h2", {}, t("admin.nav.players")),
     h("form.filters", { onsubmit: (event) => { event.preventDefault(); location.hash = `#player/${id.value.trim()}`; } },
-      field(t("admin.players.id"), id), h("button.btn", { type: "submit" }, t("admin.players.open"))));
+      field(t("admin.players.id"), id), h("button.btn", { type: "submit" }, t("admin.players.open"))),
+    h("form.filters.by-operator", {
+      onsubmit: (event) => {
+        event.preventDefault();
+        findByOperator(operator.value.trim(), operatorPlayer.value.trim(), results);
+      },
+    }, field(t("admin.rounds.operator"), operator), field(t("admin.rounds.operator_player"), operatorPlayer),
+    h("button.btn", { type: "submit" }, t("admin.players.by_operator"))),
+    results);
 }
 
 function limitsTable(status) {
-  return table([t("admin.players.limit"), t("admin.players.applies")],
-    Object.entries(status.limits).map(([kind, entry]) => h("tr", {}, cell(kind), cell(entry.applies ?? "—"))));
+  return table([t("admin.players.limit"), t("admin.players.applies"), t("admin.players.set_by_player"),
+    t("admin.players.set_by_operator")],
+  Object.entries(status.limits).map(([kind, entry]) => h("tr", {}, cell(kind), cell(entry.applies ?? "—"),
+    cell(entry.player ?? "—"), cell(entry.operator ?? "—"))));
 }
 
 function adjustForm(playerId, account, done) {
@@ -47,6 +76,8 @@ export async function playerPage(container, playerId) {
   const rg = page.responsible_gaming;
   container.append(h("h2", {}, t("admin.players.title", { id: playerId })),
     h("p.balance", {}, t("admin.players.balance", { balance: money(account.balance, account.currency) })),
+    h("p.operator", {}, page.operator ? t("admin.players.of_operator", { operator: page.operator.operator,
+      player: page.operator.operator_player, mode: page.operator.mode }) : t("admin.players.embedded")),
     h("h3", {}, t("admin.players.rounds")), page.rounds.length ? roundRows(page.rounds) : h("p", {}, t("admin.rounds.none")),
     h("p", {}, h("a", { href: `#rounds` }, t("admin.players.all_rounds"))),
     h("h3", {}, t("admin.players.limits")), limitsTable(rg),
