@@ -1,4 +1,4 @@
-"""Reports (issue 18, page 4): per day, week and month, per game, table and currency; totals equal
+"""Reports (issue 18, page 4): per day, week and month, per game, table, currency and operator; totals equal
 to the cent to the ledger's; the exact RTP and its range from the analysis; CSV; refused to the
 support role."""
 
@@ -22,6 +22,7 @@ from dealerpoker.server import Settings, create_app
 from dealerpoker.server.backoffice import reports
 
 from .support import StaffMember
+from .test_operators import of_operator
 
 DAY = 24 * 3600
 
@@ -113,7 +114,7 @@ def test_csv_and_refusals(played: tuple[TestClient, dict[str, Any]]) -> None:
     csv = admin.get("/admin/api/reports", since="2026-01-01", until="2026-01-03", format="csv")
     assert csv.headers["content-type"].startswith("text/csv")
     lines = csv.text.splitlines()
-    assert lines[0].startswith("period,game,table,currency,rounds,players,staked,returned,ggr")
+    assert lines[0].startswith("period,game,table,currency,operator,rounds,players,staked,returned,ggr")
     assert len(lines) == 5
     support = StaffMember(client, "sup", "support")
     assert support.get("/admin/api/reports").status_code == 403
@@ -126,5 +127,29 @@ def test_an_unfair_day_is_flagged() -> None:
     sums.add(1000, 100_000, 50_000, "f", (100_000, 10_000_000, 0, 0))  # returned half the stakes
     moments = bet_moments(load_rules("casino-holdem"),
                           analysis_document(load_rules("casino-holdem"), DiskCache(), DiskCache()))
-    row = reports._row(("2026-01-01", "casino-holdem", "solo", "EUR"), sums, {"f": moments})
+    row = reports._row(("2026-01-01", "casino-holdem", "solo", "EUR", reports.EMBEDDED), sums, {"f": moments})
     assert row["flagged"] and row["measured_rtp"] == 0.5 and row["range_low"] > 0.5
+
+
+def test_the_report_groups_and_filters_by_operator(played: tuple[TestClient, dict[str, Any]]) -> None:
+    client, facts = played
+    first = facts["players"][0]  # 4 rounds of each game a day; the two others 5 and 6
+    of_operator(client, first, "acme", "first-1")
+    auditor = StaffMember(client, "aud-op", "auditor")
+
+    def rows(**params: Any) -> list[dict[str, Any]]:
+        answer = auditor.get("/admin/api/reports", since="2026-01-01", until="2026-01-03", **params)
+        assert answer.status_code == 200, answer.text
+        return list(answer.json()["rows"])
+
+    everything = rows()
+    assert {r["operator"] for r in everything} == {"acme", reports.EMBEDDED}
+    acme = rows(operator="acme")
+    assert {(r["rounds"], r["players"]) for r in acme} == {(4, 1)} and len(acme) == 4
+    assert {(r["rounds"], r["players"]) for r in rows(operator=reports.EMBEDDED)} == {(11, 2)}
+    assert rows(operator="nobody") == []
+    assert sum(r["staked"] for r in everything) == sum(r["staked"] for r in acme) + sum(
+        r["staked"] for r in rows(operator=reports.EMBEDDED))
+    csv = auditor.get("/admin/api/reports", since="2026-01-01", until="2026-01-03", operator="acme",
+                      format="csv")
+    assert csv.text.splitlines()[0].split(",")[4] == "operator" and ",acme," in csv.text.splitlines()[1]

@@ -42,7 +42,7 @@ def test_an_auditor_reads_the_report_with_its_chart_and_csv(browser: Any, office
         assert page.locator("#page-reports svg.chart rect").count() >= 1
         href = page.locator("#page-reports a.csv").get_attribute("href")
         csv = page.evaluate("(url) => fetch(url).then((r) => r.text())", href)
-        assert csv.startswith("period,game,table,currency,rounds") and len(csv.splitlines()) == 3
+        assert csv.startswith("period,game,table,currency,operator,rounds") and len(csv.splitlines()) == 3
         page.click("nav a[href='#games']")
         page.wait_for_selector("#page-games section.game")
         assert page.locator("#page-games .draft").count() == 0  # no drafts for an auditor

@@ -1,5 +1,6 @@
 """The back office's reports: per day, ISO week or month, per game, table (``solo`` for solo
-rounds) and currency: rounds, players, staked, returned, gross gaming revenue (staked less
+rounds), currency and operator (the operator whose players played, ``embedded`` for the
+embedded demo players): rounds, players, staked, returned, gross gaming revenue (staked less
 returned), hold %, and the measured RTP beside the exact RTP with the range chance leaves it.
 
 Sums come from the settled rounds' own totals (solo ``rounds``, live ``live_seats``), grouped in
@@ -38,6 +39,7 @@ from dealerpoker.server.schema import (
     ledger_entries,
     live_rounds,
     live_seats,
+    operator_players,
     rounds,
     rules_documents,
 )
@@ -46,6 +48,8 @@ PERIODS = ("day", "week", "month")
 RANGE_SIGMAS = 3
 SIDE_FIELDS = ("bonus", "aa")
 SOLO = "solo"
+EMBEDDED = "embedded"
+"""The operator column of the rounds of the embedded demo players (no operator's)."""
 MomentsSource = Callable[[set[str]], Awaitable[Mapping[str, Mapping[str, Moments]]]]
 """Rules fingerprints -> each known one's bets' moments (``Analyses.moments``)."""
 
@@ -100,12 +104,23 @@ async def _solo_days(connection: Connection, since: str, until: str) -> list[Any
     dialect = connection.dialect.name
     ante, side = _bet(rounds.c.bets, MAIN_FIELD, dialect), _side(rounds.c.bets, dialect)
     day = func.substr(rounds.c.settled_at, 1, 10)
+    operator = _operator()
     query = (select(day, rounds.c.game, literal(SOLO), rounds.c.currency, rounds.c.rules_fingerprint,
                     func.count(), func.sum(rounds.c.total_stake), func.sum(rounds.c.total_returned),
-                    func.sum(ante), func.sum(ante * ante), func.sum(side), func.sum(side * side))
+                    func.sum(ante), func.sum(ante * ante), func.sum(side), func.sum(side * side), operator)
+             .select_from(_by_operator(rounds, rounds.c.player_id))
              .where(rounds.c.status == "settled", rounds.c.settled_at >= since, rounds.c.settled_at < until)
-             .group_by(day, rounds.c.game, rounds.c.currency, rounds.c.rules_fingerprint))
+             .group_by(day, rounds.c.game, rounds.c.currency, rounds.c.rules_fingerprint, operator))
     return list(await connection.execute(query))
+
+
+def _operator() -> Any:
+    """The operator of the round's player (``EMBEDDED`` for none), with ``_by_operator`` joined."""
+    return func.coalesce(operator_players.c.operator_id, literal(EMBEDDED))
+
+
+def _by_operator(source: Any, player_id: Any) -> Any:
+    return source.outerjoin(operator_players, operator_players.c.player_id == player_id)
 
 
 def _side(column: Any, dialect: str) -> Any:
@@ -126,35 +141,41 @@ async def _live_days(connection: Connection, since: str, until: str) -> list[Any
     fingerprint, currency = _record_text("rules_fingerprint", dialect), _record_text("currency", dialect)
     joined = live_seats.join(live_rounds, and_(live_rounds.c.table_id == live_seats.c.table_id,
                                                live_rounds.c.number == live_seats.c.number))
+    operator = _operator()
     query = (select(day, rules_documents.c.game, live_seats.c.table_id, currency, fingerprint,
                     func.count(func.distinct(live_seats.c.number)), func.sum(live_seats.c.total_stake),
                     func.sum(func.coalesce(live_seats.c.total_returned, 0)),
-                    func.sum(ante), func.sum(ante * ante), func.sum(side), func.sum(side * side))
-             .select_from(joined.outerjoin(rules_documents, rules_documents.c.fingerprint == fingerprint))
+                    func.sum(ante), func.sum(ante * ante), func.sum(side), func.sum(side * side), operator)
+             .select_from(_by_operator(joined, live_seats.c.player_id)
+                          .outerjoin(rules_documents, rules_documents.c.fingerprint == fingerprint))
              .where(live_rounds.c.settled_at >= since, live_rounds.c.settled_at < until)
-             .group_by(day, rules_documents.c.game, live_seats.c.table_id, currency, fingerprint))
+             .group_by(day, rules_documents.c.game, live_seats.c.table_id, currency, fingerprint, operator))
     return list(await connection.execute(query))
 
 
 async def _players(connection: Connection, since: str, until: str) -> list[Any]:
     day = func.substr(rounds.c.settled_at, 1, 10)
-    solo = (select(day, rounds.c.game, literal(SOLO), rounds.c.currency, rounds.c.player_id).distinct()
+    solo = (select(day, rounds.c.game, literal(SOLO), rounds.c.currency, rounds.c.player_id,
+                   _operator()).distinct()
+            .select_from(_by_operator(rounds, rounds.c.player_id))
             .where(rounds.c.status == "settled", rounds.c.settled_at >= since, rounds.c.settled_at < until))
     live_day = func.substr(live_rounds.c.settled_at, 1, 10)
-    live = (select(live_day, live_seats.c.table_id, live_seats.c.player_id).distinct()
-            .select_from(live_seats.join(live_rounds, and_(live_rounds.c.table_id == live_seats.c.table_id,
-                                                           live_rounds.c.number == live_seats.c.number)))
+    live = (select(live_day, live_seats.c.table_id, live_seats.c.player_id, _operator())
+            .distinct()
+            .select_from(_by_operator(live_seats.join(live_rounds, and_(
+                live_rounds.c.table_id == live_seats.c.table_id,
+                live_rounds.c.number == live_seats.c.number)), live_seats.c.player_id))
             .where(live_rounds.c.settled_at >= since, live_rounds.c.settled_at < until))
     return [*await connection.execute(solo), *(("live", *row) for row in await connection.execute(live))]
 
 
-Groups = dict[tuple[str, str, str, str], Sums]
-"""(period, game, table, currency) -> the group's sums."""
+Groups = dict[tuple[str, str, str, str, str], Sums]
+"""(period, game, table, currency, operator) -> the group's sums."""
 
 
 async def collect(connection: Connection, *, since: str, until: str, period: str) -> Groups:
     """The sums of the rounds settled on the days ``since`` (inclusive) to ``until`` (exclusive,
-    ``YYYY-MM-DD``), by period, game, table and currency."""
+    ``YYYY-MM-DD``), by period, game, table, currency and operator."""
     if period not in PERIODS:
         raise ReportError(f"period: expected one of {', '.join(PERIODS)}, got {period!r}")
     for name, value in (("since", since), ("until", until)):
@@ -170,37 +191,41 @@ async def collect(connection: Connection, *, since: str, until: str, period: str
         day, game_name, table_id, money = str(row[0]), str(row[1] or "unknown"), str(row[2]), str(row[3])
         if table_id != SOLO:
             live_currency[(day, table_id)] = (game_name, money)
-        key = (period_of(day, period), game_name, table_id, money)
+        key = (period_of(day, period), game_name, table_id, money, str(row[12]))
         groups.setdefault(key, Sums()).add(int(row[5]), int(row[6] or 0), int(row[7] or 0), str(row[4]),
                                            (int(value or 0) for value in row[8:12]))
     for row in await _players(connection, since, until):
         if row[0] == "live":
-            _, day, table_id, player = row
+            _, day, table_id, player, operator = row
             game_name, money = live_currency.get((str(day), str(table_id)), ("unknown", ""))
         else:
-            day, game_name, table_id, money, player = row
-        found = groups.get((period_of(str(day), period), str(game_name), str(table_id), str(money)))
+            day, game_name, table_id, money, player, operator = row
+        found = groups.get((period_of(str(day), period), str(game_name), str(table_id), str(money),
+                            str(operator)))
         if found is not None:
             found.players.add(str(player))
     return groups
 
 
 async def rows_of(groups: Groups, moments: MomentsSource, *, game: str | None = None,
-                  table: str | None = None, currency: str | None = None) -> list[dict[str, Any]]:
+                  table: str | None = None, currency: str | None = None,
+                  operator: str | None = None) -> list[dict[str, Any]]:
     """The report's rows (with the exact RTPs of the rules the rounds were played under)."""
     known = await moments({fingerprint for sums in groups.values() for fingerprint in sums.by_fingerprint})
     rows = [_row(key, sums, known) for key, sums in sorted(groups.items())]
     return [row for row in rows if (game is None or row["game"] == game)
             and (table is None or row["table"] == table)
-            and (currency is None or row["currency"] == currency)]
+            and (currency is None or row["currency"] == currency)
+            and (operator is None or row["operator"] == operator)]
 
 
-def _row(key: tuple[str, str, str, str], sums: Sums,
+def _row(key: tuple[str, str, str, str, str], sums: Sums,
          moments: Mapping[str, Mapping[str, Moments]]) -> dict[str, Any]:
-    period, game, table, currency = key
+    period, game, table, currency, operator = key
     ggr = sums.staked - sums.returned
     row: dict[str, Any] = {
-        "period": period, "game": game, "table": table, "currency": currency, "rounds": sums.rounds,
+        "period": period, "game": game, "table": table, "currency": currency, "operator": operator,
+        "rounds": sums.rounds,
         "players": len(sums.players), "staked": sums.staked, "returned": sums.returned, "ggr": ggr,
         "hold": ggr / sums.staked if sums.staked else None,
         "measured_rtp": sums.returned / sums.staked if sums.staked else None,
@@ -221,8 +246,8 @@ def _row(key: tuple[str, str, str, str], sums: Sums,
     return row
 
 
-CSV_COLUMNS = ("period", "game", "table", "currency", "rounds", "players", "staked", "returned", "ggr",
-               "hold", "measured_rtp", "exact_rtp", "range_low", "range_high", "flagged")
+CSV_COLUMNS = ("period", "game", "table", "currency", "operator", "rounds", "players", "staked", "returned",
+               "ggr", "hold", "measured_rtp", "exact_rtp", "range_low", "range_high", "flagged")
 
 
 def csv_text(rows: Iterable[Mapping[str, Any]]) -> str:

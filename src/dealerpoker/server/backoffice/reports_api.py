@@ -33,10 +33,12 @@ async def report(
     game: Annotated[str | None, Query(max_length=32)] = None,
     table: Annotated[str | None, Query(max_length=40, description="a live table, or solo")] = None,
     currency: Annotated[str | None, Query(max_length=8)] = None,
+    operator: Annotated[str | None, Query(max_length=32, description="an operator, or embedded")] = None,
     format: Annotated[str, Query(max_length=4, description="json or csv")] = "json",
 ) -> Any:
     """Rounds settled from ``since`` (default: 30 days before ``until``) to ``until`` (exclusive;
-    default: tomorrow, UTC) by period, game, table and currency."""
+    default: tomorrow, UTC) by period, game, table, currency and operator (``embedded``: the
+    embedded demo players)."""
     services = services_of(request)
     end = until or (services.clock().date() + timedelta(days=1)).isoformat()
     try:
@@ -48,7 +50,7 @@ async def report(
     async with services.database.reading() as connection:
         groups = await reports.collect(connection, since=start, until=end, period=period)
     rows = await reports.rows_of(groups, analyses(request).moments, game=game or None, table=table or None,
-                                 currency=currency or None)
+                                 currency=currency or None, operator=operator or None)
     if format == "csv":
         return Response(reports.csv_text(rows), media_type="text/csv", headers={
             "Content-Disposition": f'attachment; filename="dealerpoker-{period}-{start}-{end}.csv"'})

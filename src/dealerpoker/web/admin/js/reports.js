@@ -1,4 +1,5 @@
-// Reports: per day, ISO week or month, per game, table and currency: rounds, players, staked,
+// Reports: per day, ISO week or month, per game, table, currency and operator (embedded: the demo
+// players): rounds, players, staked,
 // returned, gross gaming revenue, hold, the measured RTP beside the exact RTP and its range
 // (rows outside it flagged), a CSV download and a chart of daily revenue and hold.
 
@@ -62,6 +63,7 @@ export async function reportsPage(container) {
       h("option", { value: "casino-holdem" }, t("game.casino-holdem"))),
     table: h("input", { name: "table", placeholder: "solo" }),
     currency: h("input", { name: "currency", size: 5 }),
+    operator: h("input", { name: "operator", placeholder: "embedded" }),
   };
   const results = h("div.results");
   const download = h("a.btn.secondary.csv", { href: "#", download: "" }, t("admin.reports.csv"));
@@ -78,11 +80,11 @@ export async function reportsPage(container) {
       const currencies = [...new Set(rows.map((r) => r.currency))];
       results.replaceChildren(
         table([t("admin.reports.period"), t("admin.rounds.game"), t("admin.rounds.table"), t("admin.reports.currency"),
-          t("admin.reports.rounds"), t("admin.reports.players"), t("admin.rounds.staked"), t("admin.rounds.returned"),
+          t("admin.rounds.operator"), t("admin.reports.rounds"), t("admin.reports.players"), t("admin.rounds.staked"), t("admin.rounds.returned"),
           t("admin.reports.ggr"), t("admin.reports.hold"), t("admin.reports.measured_rtp"), t("admin.reports.exact_rtp"),
           t("admin.reports.range"), t("admin.reports.flag")],
         rows.map((r) => h(`tr${r.flagged ? ".flagged" : ""}`, {}, cell(r.period), cell(r.game), cell(r.table),
-          cell(r.currency), cell(r.rounds, "num"), cell(r.players, "num"), cell(money(r.staked, r.currency), "num"),
+          cell(r.currency), cell(r.operator), cell(r.rounds, "num"), cell(r.players, "num"), cell(money(r.staked, r.currency), "num"),
           cell(money(r.returned, r.currency), "num"), cell(money(r.ggr, r.currency), "num"), cell(percent(r.hold), "num"),
           cell(percent(r.measured_rtp, 3), "num"), cell(percent(r.exact_rtp, 3), "num"),
           cell(r.range_low === null ? "" : `${percent(r.range_low, 3)} – ${percent(r.range_high, 3)}`, "num"),
@@ -98,6 +100,7 @@ export async function reportsPage(container) {
       field(t("admin.rounds.since"), inputs.since), field(t("admin.rounds.until"), inputs.until),
       field(t("admin.reports.period"), inputs.period), field(t("admin.rounds.game"), inputs.game),
       field(t("admin.rounds.table"), inputs.table), field(t("admin.reports.currency"), inputs.currency),
+      field(t("admin.rounds.operator"), inputs.operator),
       h("button.btn", { type: "submit" }, t("admin.reports.show")), download),
     h("p", {}, t("admin.reports.explain")), results);
   await load();
