@@ -44,11 +44,12 @@ ROUTED_ORIGIN = "http://127.0.0.1:9"  # never contacted: the router answers; 127
 
 @pytest.fixture
 def routed_page(browser: Any, page_errors: list[str]) -> Iterator[Any]:
-    """An empty page (``<main id=app>``) whose ``/js/*`` are the package's scripts, served by
+    """An empty page (``<main id=app>``) whose ``/js/*`` and ``/i18n/*`` are the package's, served by
     Playwright's router (no server, no network): for tests of the page's pure modules."""
     import dealerpoker
 
     scripts = Path(dealerpoker.__file__).parent / "web" / "js"
+    catalogues = scripts.parent / "i18n"  # the modules' texts (js/i18n.js fetches /i18n/{language}.json)
     context = browser.new_context()
     page = context.new_page()
     page.on("pageerror", lambda error: page_errors.append(str(error)))
@@ -59,6 +60,9 @@ def routed_page(browser: Any, page_errors: list[str]) -> Iterator[Any]:
             route.fulfill(status=200, content_type="text/html", body="<!doctype html><main id=app></main>")
         elif path.startswith("/js/") and (scripts / path[4:]).is_file():
             route.fulfill(status=200, content_type="text/javascript", body=(scripts / path[4:]).read_text())
+        elif path.startswith("/i18n/") and (catalogues / path[6:]).is_file():
+            text = (catalogues / path[6:]).read_text()
+            route.fulfill(status=200, content_type="application/json", body=text)
         else:
             route.fulfill(status=404, body="not found")
 

@@ -70,6 +70,8 @@ def render(page: Any, view: dict[str, Any]) -> None:
         type="module",
         content=f"""
         import {{ fairnessCheck }} from "/js/verify.js";
+        import {{ useLanguage }} from "/js/i18n.js";
+        await useLanguage("en");
         document.querySelector("#app").append(fairnessCheck({json.dumps(view)}));
     """,
     )
