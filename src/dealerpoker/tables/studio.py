@@ -100,7 +100,8 @@ def report_card(rnd: LiveRound, game: LiveGame, table: TableConfig, card: Any, *
     except InvalidCardError as error:
         raise LiveTableError(str(error), code="invalid_card") from None
     if index in (rnd.deck or ()):
-        raise LiveTableError(key="error.studio.duplicate_card", code="duplicate_card", card=str(index_to_card(index)))
+        raise LiveTableError(key="error.studio.duplicate_card", code="duplicate_card",
+                             card=str(index_to_card(index)))
     reports = (*rnd.reports, CardReport(index, want["position"], now, source))
     reported = replace(rnd, reports=reports, deck=dealt_cards(reports))
     assert rnd.point is not None
