@@ -140,7 +140,8 @@ def test_an_operators_real_money_player_is_shown_and_never_adjusted_here(client:
     the page shows the balance the operator's wallet last answered, and an adjustment is refused."""
     acme, player_id = operator_id(), f"o_{secrets.token_hex(8)}"
     write(client,
-          insert(accounts).values(id=player_id, kind=REMOTE_KIND, balance=7_300, currency="EUR", created_at=AT),
+          insert(accounts).values(id=player_id, kind=REMOTE_KIND, balance=7_300, currency="EUR",
+                                  created_at=AT),
           insert(players).values(id=player_id, token_hash=secrets.token_hex(32), client_seed="seed", nonce=0,
                                  created_at=AT),
           insert(operator_players).values(operator_id=acme, external_id="erin-5", currency="EUR", mode="real",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -20,7 +21,7 @@ from tests.support.operator import OperatorDemo, sign
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.server.operators.config import parse_operators
 
-from .web_support import BackOffice, signed_in, start_back_office
+from .web_support import PASSWORD, BackOffice, fetch, signed_in, start_back_office
 
 pytestmark = pytest.mark.browser
 
@@ -40,12 +41,16 @@ def operator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OperatorDemo]
         yield demo
 
 
+@dataclass
 class Played:
     """The office, its operator's player (our id, their rounds, the operator's session token) and
     an embedded demo player's rounds."""
 
-    def __init__(self, office: BackOffice, player: str, rounds: list[str], token: str, demo_rounds: list[str]):
-        self.office, self.player, self.rounds, self.token, self.demo_rounds = office, player, rounds, token, demo_rounds
+    office: BackOffice
+    player: str
+    rounds: list[str]
+    token: str
+    demo_rounds: list[str]
 
 
 def launch_token(office: BackOffice, operator: OperatorDemo) -> tuple[str, str]:
@@ -61,13 +66,15 @@ def launch_token(office: BackOffice, operator: OperatorDemo) -> tuple[str, str]:
 
 def settled_in_the_wallet(office: BackOffice, rounds: list[str], timeout: float = 60.0) -> None:
     """Wait until the outbox has paid every round's win (no credit pending)."""
-    from .web_support import PASSWORD
-
     with httpx.Client(base_url=office.url, timeout=60) as http:
         signed = http.post("/admin/api/session", json={"name": "op-auditor", "password": PASSWORD})
         signed.raise_for_status()
         deadline = time.monotonic() + timeout
-        while any(http.get("/admin/api/round", params={"id": r}).json()["wallet"]["credit_pending"] for r in rounds):
+        def pending() -> bool:
+            return any(http.get("/admin/api/round", params={"id": r}).json()["wallet"]["credit_pending"]
+                       for r in rounds)
+
+        while pending():
             assert time.monotonic() < deadline, "the outbox did not pay the wins"
             time.sleep(0.2)
 
@@ -82,8 +89,9 @@ wallet_url = "{operator.url}"
 currencies = ["EUR"]
 frame_ancestors = ["{operator.url}"]
 """)
+    # the report's exact RTPs as `analyze` cached them
     office = start_back_office(tmp_path_factory.mktemp("backoffice"), operators=operators,
-                               analysis_cache=DiskCache())  # the report's exact RTPs, as `analyze` cached them
+                               analysis_cache=DiskCache())
     try:
         office.member("op-admin", "admin")
         office.member("op-support", "support")
@@ -109,7 +117,8 @@ def shown_rounds(page: Any) -> set[str]:
     return set(page.locator("#page-rounds tbody tr td:first-child a").all_inner_texts())
 
 
-def test_support_finds_the_operators_rounds_and_reads_a_rounds_wallet_calls(browser: Any, played: Played) -> None:
+def test_support_finds_the_operators_rounds_and_reads_a_rounds_wallet_calls(browser: Any,
+                                                                            played: Played) -> None:
     with signed_in(browser, played.office, "op-support") as page:
         search(page, "demo", EXTERNAL)
         page.wait_for_function("document.querySelectorAll('#page-rounds tbody tr').length === 2")
@@ -142,20 +151,15 @@ def test_support_finds_a_player_by_operator_but_neither_adjusts_nor_reads_report
         page.fill("form.by-operator input[name=operator_player]", EXTERNAL)
         page.click("form.by-operator button[type=submit]")
         page.wait_for_selector(f"#page-player h2:has-text('{played.player}')")
-        assert "Operator: demo, its player carol-18 (real)" in page.locator("#page-player p.operator").inner_text()
+        shown = page.locator("#page-player p.operator").inner_text()
+        assert f"Operator: demo, its player {EXTERNAL} (real)" in shown
         assert "operator's wallet" in page.locator("#page-player p.balance").inner_text()
         assert page.locator("form.adjust").count() == 0
         assert page.locator("nav a[href='#reports']").count() == 0
-        refused = page.evaluate("""async (player) => {
-            const me = await (await fetch('/admin/api/session')).json();
-            const adjust = await fetch(`/admin/api/players/${player}/adjustments`, {method: 'POST',
-                headers: {'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf},
-                body: JSON.stringify({amount: 100, reason: 'sneaky'})});
-            const report = await fetch('/admin/api/reports?operator=demo');
-            const csv = await fetch('/admin/api/reports?operator=demo&format=csv');
-            return [adjust.status, report.status, csv.status];
-        }""", played.player)
-        assert refused == [403, 403, 403]
+        adjustment = {"amount": 100, "reason": "sneaky"}
+        assert fetch(page, "POST", f"/admin/api/players/{played.player}/adjustments", adjustment)[0] == 403
+        assert fetch(page, "GET", "/admin/api/reports?operator=demo")[0] == 403
+        assert fetch(page, "GET", "/admin/api/reports?operator=demo&format=csv")[0] == 403
 
 
 def test_an_admin_cannot_adjust_an_operators_players_balance(browser: Any, played: Played) -> None:
@@ -163,14 +167,9 @@ def test_an_admin_cannot_adjust_an_operators_players_balance(browser: Any, playe
         page.goto(f"{played.office.url}/admin/#player/{played.player}")
         page.wait_for_selector("#page-player p.balance")
         assert page.locator("form.adjust").count() == 0  # the money is in the operator's wallet
-        refused = page.evaluate("""async (player) => {
-            const me = await (await fetch('/admin/api/session')).json();
-            const adjust = await fetch(`/admin/api/players/${player}/adjustments`, {method: 'POST',
-                headers: {'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf},
-                body: JSON.stringify({amount: 100, reason: 'goodwill'})});
-            return [adjust.status, (await adjust.json()).message];
-        }""", played.player)
-        assert refused[0] == 422 and "operator's wallet" in refused[1]
+        status, answer = fetch(page, "POST", f"/admin/api/players/{played.player}/adjustments",
+                               {"amount": 100, "reason": "goodwill"})
+        assert status == 422 and "operator's wallet" in answer["message"]
 
 
 def test_an_auditor_reads_the_report_by_operator(browser: Any, played: Played) -> None:
@@ -179,8 +178,8 @@ def test_an_auditor_reads_the_report_by_operator(browser: Any, played: Played) -
         page.wait_for_selector("#page-reports table.grid tbody tr")
         operator_column = "#page-reports tbody tr td:nth-child(5)"
         assert sorted(page.locator(operator_column).all_inner_texts()) == ["demo", "embedded"]
-        rounds = dict(zip(page.locator(operator_column).all_inner_texts(),
-                          page.locator("#page-reports tbody tr td:nth-child(6)").all_inner_texts(), strict=True))
+        counts = page.locator("#page-reports tbody tr td:nth-child(6)").all_inner_texts()
+        rounds = dict(zip(page.locator(operator_column).all_inner_texts(), counts, strict=True))
         assert rounds == {"demo": "2", "embedded": "1"}
         page.fill("#page-reports input[name=operator]", "demo")
         page.click("#page-reports form.filters button[type=submit]")

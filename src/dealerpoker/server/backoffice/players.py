@@ -38,7 +38,8 @@ async def account(connection: Connection, player_id: str) -> dict[str, Any]:
     if row is None or row["kind"] not in ("player", REMOTE_KIND):
         raise NotFoundError(f"no player {player_id!r}")
     return {"player_id": player_id, "balance": int(row["balance"]), "currency": row["currency"],
-            "created_at": row["created_at"], "wallet": "operator" if row["kind"] == REMOTE_KIND else "embedded"}
+            "created_at": row["created_at"],
+            "wallet": "operator" if row["kind"] == REMOTE_KIND else "embedded"}
 
 
 async def operator_of(connection: Connection, player_id: str) -> dict[str, Any] | None:
@@ -83,7 +84,8 @@ async def adjust(connection: Connection, player_id: str, amount: object, reason:
         raise AdjustmentError("a house account is not adjusted by hand")
     before = await account(connection, player_id)
     if before["wallet"] == "operator":
-        raise AdjustmentError("this player's money is in their operator's wallet: the operator adjusts it there")
+        raise AdjustmentError("this player's money is in their operator's wallet: "
+                              "the operator adjusts it there")
     txid = f"{ledger.ADJUSTMENT}:{player_id}:{key}"
     house = await ensure_house(connection, before["currency"], at=at)
     source, target = (house, player_id) if amount > 0 else (player_id, house)
