@@ -200,7 +200,7 @@ class LiveTables:
         """What a studio's dealer is sent first: the table, then its view and what is expected."""
         runner = self.runners[table_id]
         greeting = {"type": "welcome", "role": "dealer", "table": runner.table.to_dict(),
-                    "process": self.cluster.process_id}
+                    "currency": runner.currency, "process": self.cluster.process_id}
         texts = [serialise(greeting, self.now())]
         if self.cluster.owns(table_id):
             expect = runner.expect_message()
