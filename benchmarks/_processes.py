@@ -1,13 +1,95 @@
-"""Measuring the processes a benchmark starts: free loopback ports, CPU time read from /proc, a
-reference loop for how fast the machine runs Python now, and PostgreSQL scratch databases."""
+"""The processes a benchmark starts and measures: ``dealerpoker`` commands started fresh and
+waited for (``start``, ``start_server``; a git revision's code, ``Code``), free loopback ports,
+CPU time read from /proc, a reference loop for how fast the machine runs Python now, and
+PostgreSQL scratch databases."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import socket
+import subprocess
+import sys
 import time
+import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
+
+
+@dataclass(frozen=True)
+class Code:
+    """Which code a run serves: this checkout's, or a git revision's ``src`` (``source``)."""
+
+    label: str
+    source: Path | None = None
+    environment: tuple[tuple[str, str], ...] = ()
+
+
+THIS_CHECKOUT = Code("this checkout")
+
+
+def checkout(revision: str, into: Path) -> Code:
+    """The ``src`` tree of a git revision of this repository, unpacked into ``into``."""
+    repository = Path(__file__).resolve().parent.parent
+    commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", revision], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    archive = subprocess.run(["git", "-C", str(repository), "archive", commit, "src"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return Code(f"{revision} ({commit})", into / "src")
+
+
+def head() -> str:
+    """This checkout's commit (``+`` when its ``src`` differs from it)."""
+    repository = Path(__file__).resolve().parent.parent
+    commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(repository), "diff", "--quiet", "HEAD", "--", "src"],
+                           check=False).returncode
+    return (commit or "unknown") + ("+" if dirty else "")
+
+
+def start(arguments: list[str], health_url: str, code: Code, *, environment: dict[str, str] | None = None,
+          log: IO[bytes] | None = None, name: str = "dealerpoker") -> subprocess.Popen[bytes]:
+    """``dealerpoker ARGUMENTS`` in a fresh process running ``code``, once ``health_url`` answers
+    200 (its standard error to ``log``, else kept to show if it exits first)."""
+    command = [sys.executable, "-c", "import sys; from dealerpoker.cli import main; sys.exit(main())",
+               *arguments]
+    env = {**os.environ, **(environment or {}), **dict(code.environment)}
+    if code.source is not None:
+        env["PYTHONPATH"] = str(code.source)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log or subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(health_url, timeout=1) as response:
+                if response.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.2)
+        if process.poll() is not None:
+            said = process.stderr.read().decode() if process.stderr else "(see its log)"
+            raise SystemExit(f"{name} exited: {said[-2000:]}")
+    process.kill()
+    raise SystemExit(f"{name} did not start within 60 s")
+
+
+BENCHMARK_RATE_LIMITS = ",".join(f"{name}=1000000000/minute" for name in ("session", "request", "account"))
+
+
+def start_server(database_url: str, port: int, extra: list[str], code: Code) -> subprocess.Popen[bytes]:
+    """``dealerpoker serve`` on ``port`` with ``database_url`` (and ``extra`` options)."""
+    # Its own Redis key prefix, in case the run uses Redis (several workers share live tables).
+    # The load comes from one address and a few accounts: the rate limits are raised far above
+    # it, still counted (their cost is measured), never refusing.
+    environment = {"DEALERPOKER_REDIS_PREFIX": f"dp_bench_{secrets.token_hex(4)}:",
+                   "DEALERPOKER_RATE_LIMITS": BENCHMARK_RATE_LIMITS}
+    arguments = ["serve", "--port", str(port), "--database", database_url, "--starting-balance", str(10**12),
+                 "--log-level", "warning", "--no-rtp", *extra]
+    return start(arguments, f"http://127.0.0.1:{port}/healthz", code, environment=environment,
+                 name="dealerpoker serve")
 
 
 def free_port() -> int:

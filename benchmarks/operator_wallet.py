@@ -37,20 +37,27 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _processes import (
+    THIS_CHECKOUT,
+    Code,
+    checkout,
     cpu_seconds,
     free_port,
+    head,
     postgres_backends,
     postgres_database,
     reference_cpu_ms,
+    start,
+    start_server,
     tree_cpu_seconds,
 )
 from _results import machine, write_section
-from server import Code, Tally, player, start_server
+from server import Tally, player
 
-TABLE_HEAD = ("| database | wallet | clients | rounds | rounds/s | p50 ms | p99 ms | errors "
+TABLE_HEAD = ("| database | wallet | code | serve options | clients | rounds | rounds/s | p50 ms | p99 ms "
+              "| errors "
               "| server CPU ms/round | database CPU ms/round | operator CPU ms/round "
               "| load generator CPU ms/round | ledgers agree | load (1 min) | target |\n"
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+              "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
 SECRET = "benchmark-operator-secret-" + secrets.token_hex(8)
 OPERATOR = "bench"
 
@@ -65,25 +72,13 @@ def _json(url: str, body: Any = None, method: str | None = None, token: str | No
         return json.loads(answer.read())
 
 
-def start_operator(port: int, game_port: int, ledger: Path) -> subprocess.Popen[bytes]:
-    """``operator-demo`` on ``port``, its log beside its ledger (``.log``)."""
-    command = [sys.executable, "-c", "import sys; from dealerpoker.cli import main; sys.exit(main())",
-               "operator-demo", "--port", str(port), "--db", str(ledger), "--secret", SECRET,
-               "--operator-id", OPERATOR, "--game-url", f"http://127.0.0.1:{game_port}",
-               "--log-level", "warning"]
+def start_operator(port: int, game_port: int, ledger: Path, code: Code) -> subprocess.Popen[bytes]:
+    """``operator-demo`` on ``port`` running ``code``, its log beside its ledger (``.log``)."""
+    arguments = ["operator-demo", "--port", str(port), "--db", str(ledger), "--secret", SECRET,
+                 "--operator-id", OPERATOR, "--game-url", f"http://127.0.0.1:{game_port}",
+                 "--log-level", "warning"]
     with ledger.with_suffix(".log").open("ab") as log:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if _json(f"http://127.0.0.1:{port}/healthz")["status"] == "ok":
-                return process
-        except OSError:
-            time.sleep(0.2)
-        if process.poll() is not None:
-            raise SystemExit(f"operator-demo exited: {ledger.with_suffix('.log').read_text()[-2000:]}")
-    process.kill()
-    raise SystemExit("operator-demo did not start within 60 s")
+        return start(arguments, f"http://127.0.0.1:{port}/healthz", code, log=log, name="operator-demo")
 
 
 def launches(operator_url: str, clients: int) -> list[dict[str, Any]]:
@@ -128,7 +123,8 @@ def ledgers_agree(operator_url: str, game_url: str, clients: int) -> str:
 
 
 def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: float, scratch: Path,
-            database_pids: Any = None) -> dict[str, Any]:
+            database_pids: Any = None, code: Code = THIS_CHECKOUT,
+            serve: tuple[str, ...] = ()) -> dict[str, Any]:
     game_port = free_port()
     extra: list[str] = []
     operator = None
@@ -137,7 +133,7 @@ def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: f
         operator_port = free_port()
         operator_url = f"http://127.0.0.1:{operator_port}"
         ledger = scratch / f"operator-{secrets.token_hex(4)}.db"
-        operator = start_operator(operator_port, game_port, ledger)
+        operator = start_operator(operator_port, game_port, ledger, code)
         operators = scratch / "operators.toml"
         operators.write_text(f'[[operators]]\nid = "{OPERATOR}"\nsecret = "{SECRET}"\n'
                              f'wallet_url = "{operator_url}"\ncurrencies = ["EUR"]\n'
@@ -145,7 +141,7 @@ def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: f
         extra = ["--operators", str(operators)]
     server = None
     try:
-        server = start_server(database_url, game_port, extra, Code("this checkout"))
+        server = start_server(database_url, game_port, [*serve, *extra], code)
         if operator is not None:
             for number in range(clients):
                 _json(f"{operator_url}/admin/players", {"player": f"p{number}", "currency": "EUR",
@@ -177,7 +173,8 @@ def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: f
         print(f"{label} {wallet}: {problem}", file=sys.stderr)
     latencies = sorted(tally.latencies)
     rounds = max(tally.rounds, 1)
-    return {"database": label, "wallet": wallet, "clients": clients, "rounds": tally.rounds,
+    return {"database": label, "wallet": wallet, "code": code.label, "serve": " ".join(serve) or "-",
+            "clients": clients, "rounds": tally.rounds,
             "errors": tally.errors, "rounds_per_s": tally.rounds / elapsed,
             "p50_ms": latencies[len(latencies) // 2] * 1000,
             "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
@@ -194,35 +191,35 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--postgres", default=None, metavar="URL",
                         help="also measure on PostgreSQL: an admin URL to create scratch databases on")
+    parser.add_argument("--no-sqlite", action="store_true", help="measure PostgreSQL only")
+    parser.add_argument("--wallets", default="embedded,seamless", metavar="W,W",
+                        help="which wallets to measure (default embedded,seamless)")
+    parser.add_argument("--serve-args", action="append", default=[], metavar="ARGS",
+                        help="`dealerpoker serve` options of a run (e.g. '--workers 2 --redis URL'); "
+                             "repeatable: each is measured in turn (default: none)")
+    parser.add_argument("--compare", metavar="REVISION", action="append", default=[],
+                        help="also run a git revision's code (server and operator), alternating with "
+                             "this checkout's (repeatable)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure each pair N times")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     args = parser.parse_args()
-    from sqlalchemy.engine import make_url
+    wallets = [wallet for wallet in args.wallets.split(",") if wallet]
+    if not wallets or set(wallets) - {"embedded", "seamless"}:
+        parser.error(f"--wallets {args.wallets!r}: expected embedded, seamless or both")
+    serves = [tuple(options.split()) for options in args.serve_args] or [()]
 
-    results = []
     load_before, reference_before = os.getloadavg(), reference_cpu_ms()
     with tempfile.TemporaryDirectory() as directory:
         scratch = Path(directory)
-        for _ in range(args.repeat):
-            for wallet in ("embedded", "seamless"):
-                path = scratch / f"bench-{secrets.token_hex(4)}.db"
-                results.append(run_one("SQLite", wallet, f"sqlite:///{path}", args.clients, args.seconds,
-                                       scratch))
-                print(results[-1], flush=True)
-                if args.postgres:
-                    name = f"dp_bench_{secrets.token_hex(4)}"
-                    postgres_database(args.postgres, "create", name)
-                    try:
-                        url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-                        results.append(run_one("PostgreSQL", wallet, url, args.clients, args.seconds, scratch,
-                                               lambda name=name: postgres_backends(args.postgres, name)))
-                        print(results[-1], flush=True)
-                    finally:
-                        postgres_database(args.postgres, "drop", name)
+        codes = [checkout(revision, Path(tempfile.mkdtemp(dir=scratch))) for revision in args.compare]
+        codes.append(Code(f"this checkout ({head()})"))
+        results = measure(args, codes, wallets, serves, scratch)
     load_after, reference_after = os.getloadavg(), reference_cpu_ms()
     command = " ".join([".venv/bin/python benchmarks/operator_wallet.py", *sys.argv[1:]])
     rows = "\n".join(
-        f"| {r['database']} | {r['wallet']} | {r['clients']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
+        f"| {r['database']} | {r['wallet']} | {r['code']} | {r['serve']} | {r['clients']} | "
+        f"{r['rounds']:,} | "
+        f"{r['rounds_per_s']:,.0f} | "
         f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | {r['server_cpu_ms_per_round']:.2f} | "
         f"{_optional(r['database_cpu_ms_per_round'])} | "
         f"{r['operator_cpu_ms_per_round']:.2f} | {r['client_cpu_ms_per_round']:.2f} | {r['ledgers_agree']} | "
@@ -235,9 +232,11 @@ Solo rounds through the HTTP API on loopback, fresh processes per run: `dealerpo
 database) and, for the seamless wallet, `dealerpoker operator-demo` (a new ledger, no faults) as
 the operator's wallet, each bet and win a signed HTTP call to it; clients as in "Server" (Casino
 Hold'em 2 requests and Texas Hold'em Bonus 4 requests per round, alternately; every answer
-checked). CPU time per complete round from /proc: the server, the PostgreSQL backends serving
-it (SQLite runs inside the server), the operator, the load generator (this process).
-"ledgers agree": after the run, once the operator's ledger stopped moving, each
+checked). CPU time per complete round from /proc: the server (with its workers), the PostgreSQL
+backends serving it (SQLite runs inside the server), the operator, the load generator (this
+process). "code": which code served the run, server and operator (`--compare REVISION`: a git
+revision's, alternating with this checkout's); "serve options": more `dealerpoker serve`
+options. "ledgers agree": after the run, once the operator's ledger stopped moving, each
 player's balance there equals the one dealerpoker shows. Target: >= 200 rounds/s with the
 seamless wallet.
 
@@ -250,24 +249,56 @@ seamless wallet.
         write_section("Seamless wallet, fresh processes", body)
 
 
+def measure(args: argparse.Namespace, codes: list[Code], wallets: list[str], serves: list[tuple[str, ...]],
+            scratch: Path) -> list[dict[str, Any]]:
+    """Every (database, serve options, wallet, code) run, the codes alternating innermost."""
+    from sqlalchemy.engine import make_url
+
+    results = []
+    for _ in range(args.repeat):
+        for serve in serves:
+            for wallet in wallets:
+                for code in codes:
+                    if not args.no_sqlite and "--workers" not in serve:  # SQLite: one process
+                        path = scratch / f"bench-{secrets.token_hex(4)}.db"
+                        results.append(run_one("SQLite", wallet, f"sqlite:///{path}", args.clients,
+                                               args.seconds, scratch, code=code, serve=serve))
+                        print(results[-1], flush=True)
+                    if args.postgres:
+                        name = f"dp_bench_{secrets.token_hex(4)}"
+                        postgres_database(args.postgres, "create", name)
+                        try:
+                            url = make_url(args.postgres).set(database=name).render_as_string(
+                                hide_password=False)
+                            results.append(run_one(
+                                "PostgreSQL", wallet, url, args.clients, args.seconds, scratch,
+                                lambda name=name: postgres_backends(args.postgres, name), code=code,
+                                serve=serve))
+                            print(results[-1], flush=True)
+                        finally:
+                            postgres_database(args.postgres, "drop", name)
+    return results
+
+
 def _ratios(results: list[dict[str, Any]]) -> str:
-    """Per database, the seamless runs' median rounds/s and server CPU per round against the embedded
-    runs' (the CPU ratio depends much less on the machine's load than the rates do)."""
+    """Per database, code and serve options, the seamless runs' median rounds/s and server CPU per
+    round against the embedded runs' (the CPU ratio depends much less on the load than the rates)."""
     lines = []
-    for database in dict.fromkeys(r["database"] for r in results):
+    for database, code, serve in dict.fromkeys((r["database"], r["code"], r["serve"]) for r in results):
         medians = {}
         for wallet in ("embedded", "seamless"):
-            runs = [r for r in results if r["database"] == database and r["wallet"] == wallet]
+            runs = [r for r in results if (r["database"], r["code"], r["serve"], r["wallet"])
+                    == (database, code, serve, wallet)]
             if runs:
                 medians[wallet] = (statistics.median(r["rounds_per_s"] for r in runs),
                                    statistics.median(r["server_cpu_ms_per_round"] for r in runs))
         if len(medians) == 2:
             (rate_e, cpu_e), (rate_s, cpu_s) = medians["embedded"], medians["seamless"]
-            lines.append(f"{database}: the seamless wallet plays {rate_s / rate_e:.2f}x the embedded "
-                         f"wallet's rounds/s, at {cpu_s / cpu_e:.1f}x its server CPU per round "
-                         f"({cpu_s:.1f} ms "
-                         f"against {cpu_e:.1f} ms; one server process on an idle core would need under 5 ms "
-                         "for 200 rounds/s).")
+            options = "" if serve == "-" else f", `{serve}`"
+            lines.append(f"{database}, {code}{options}: the seamless wallet plays {rate_s / rate_e:.2f}x the "
+                         f"embedded wallet's rounds/s, at {cpu_s / cpu_e:.1f}x its server CPU per round "
+                         f"({cpu_s:.1f} ms against {cpu_e:.1f} ms; one server process on an idle core would "
+                         "need under 5 ms for 200 rounds/s).")
     return "\n".join(lines) + "\n" if lines else ""
 
 

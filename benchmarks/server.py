@@ -38,22 +38,25 @@ import json
 import os
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _processes import (
+    THIS_CHECKOUT,
+    Code,
+    checkout,
     cpu_seconds,
     free_port,
+    head,
     postgres_backends,
     postgres_database,
     reference_cpu_ms,
+    start_server,
     tree_cpu_seconds,
 )
 from _results import machine, write_section
@@ -203,57 +206,8 @@ async def load(port: int, clients: int, seconds: float) -> tuple[Tally, float]:
     return tally, time.perf_counter() - began
 
 
-@dataclass(frozen=True)
-class Code:
-    """Which server code a run serves: this checkout's, or a git revision's ``src`` (``source``)."""
-
-    label: str
-    source: Path | None = None
-    environment: tuple[tuple[str, str], ...] = ()
-
-
 SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
 """The server's special paths for speed (``DEALERPOKER_WITHOUT`` leaves them out)."""
-
-
-def checkout(revision: str, into: Path) -> Code:
-    """The ``src`` tree of a git revision of this repository, unpacked into ``into``."""
-    repository = Path(__file__).resolve().parent.parent
-    commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", revision], check=True,
-                            capture_output=True, text=True).stdout.strip()
-    archive = subprocess.run(["git", "-C", str(repository), "archive", commit, "src"], check=True,
-                             capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return Code(f"{revision} ({commit})", into / "src")
-
-
-BENCHMARK_RATE_LIMITS = ",".join(f"{name}=1000000000/minute" for name in ("session", "request", "account"))
-
-
-def start_server(database_url: str, port: int, extra: list[str], code: Code) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-c", "import sys; from dealerpoker.cli import main; sys.exit(main())",
-               "serve", "--port", str(port), "--database", database_url, "--starting-balance", str(10**12),
-               "--log-level", "warning", "--no-rtp", *extra]
-    # Its own Redis key prefix, in case the run uses Redis (several workers share live tables).
-    # The load comes from one address and a few accounts: the rate limits are raised far above
-    # it, still counted (their cost is measured), never refusing.
-    environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dp_bench_{secrets.token_hex(4)}:",
-                   "DEALERPOKER_RATE_LIMITS": BENCHMARK_RATE_LIMITS, **dict(code.environment)}
-    if code.source is not None:
-        environment["PYTHONPATH"] = str(code.source)
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as response:
-                if response.status == 200:
-                    return process
-        except OSError:
-            time.sleep(0.2)
-        if process.poll() is not None:
-            raise SystemExit(f"server exited: {process.stderr.read().decode() if process.stderr else ''}")
-    process.kill()
-    raise SystemExit("server did not start within 60 s")
 
 
 TABLE_HEAD = ("| database | code | clients | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors "
@@ -262,7 +216,7 @@ TABLE_HEAD = ("| database | code | clients | rounds | rounds/s | requests/s | p5
 
 
 def run_one(label: str, database_url: str, clients: int, seconds: float, extra: list[str],
-            database_pids: Any = None, code: Code = Code("this checkout")) -> dict[str, Any]:
+            database_pids: Any = None, code: Code = THIS_CHECKOUT) -> dict[str, Any]:
     """One measurement; ``database_pids()`` lists the database server's processes serving this
     run (PostgreSQL backends), whose CPU time is counted separately."""
     port = free_port()
@@ -334,7 +288,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         codes = [checkout(revision, Path(tempfile.mkdtemp(dir=scratch))) for revision in args.compare]
-        codes.append(Code(f"this checkout ({_head()})"))
+        codes.append(Code(f"this checkout ({head()})"))
         for paths in args.without:
             names = ",".join(SPECIAL_PATHS) if paths == "all" else paths
             codes.append(Code(f"this checkout without {paths}",
@@ -437,16 +391,6 @@ def _median(runs: list[dict[str, Any]], key: str) -> float:
         return statistics.median(r["server_cpu_ms_per_round"] + (r["database_cpu_ms_per_round"] or 0)
                                  for r in runs)
     return statistics.median(float(r[key]) for r in runs)
-
-
-def _head() -> str:
-    """This checkout's commit (``+`` when its files differ from it)."""
-    repository = Path(__file__).resolve().parent.parent
-    commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, check=False).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(repository), "diff", "--quiet", "HEAD", "--", "src"],
-                           check=False).returncode
-    return (commit or "unknown") + ("+" if dirty else "")
 
 
 def _database_cpu(value: float | None) -> str:

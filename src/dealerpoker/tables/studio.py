@@ -94,14 +94,14 @@ def report_card(rnd: LiveRound, game: LiveGame, table: TableConfig, card: Any, *
     if want is None:
         raise LiveTableError(f"no card is expected now (phase {rnd.phase})", code="not_expected")
     if expired(rnd, now):
-        raise LiveTableError("too late: the deal timer ran out and the round is being cancelled",
-                             code="not_expected")
+        raise LiveTableError(key="error.studio.too_late", code="not_expected")
     try:
         index = parse_reported(card)
     except InvalidCardError as error:
         raise LiveTableError(str(error), code="invalid_card") from None
     if index in (rnd.deck or ()):
-        raise LiveTableError(f"{index_to_card(index)!s} is already in this round", code="duplicate_card")
+        raise LiveTableError(key="error.studio.duplicate_card", code="duplicate_card",
+                             card=str(index_to_card(index)))
     reports = (*rnd.reports, CardReport(index, want["position"], now, source))
     reported = replace(rnd, reports=reports, deck=dealt_cards(reports))
     assert rnd.point is not None

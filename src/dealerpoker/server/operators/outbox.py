@@ -19,13 +19,12 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
-from dealerpoker.server.operators.client import WalletClient, keep_calls
+from dealerpoker.server.operators.client import Answer, WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
-from dealerpoker.server.operators.sql import run
 from dealerpoker.server.operators.wallet import SeamlessWallet
 from dealerpoker.server.schema import operator_players, wallet_transactions
 
@@ -117,7 +116,12 @@ class Outbox:
         return len(orphans)
 
     async def deliver_due(self) -> int:
-        """Send every owed transaction that is due; how many were attempted."""
+        """Send every owed transaction that is due; how many were attempted.
+
+        The due rows are claimed in one unit of work, and the answers recorded in as few as they
+        come in (each answer waits for no other call: those that arrived while the last unit of
+        work was written are written in the next): per transaction a commit or two would cost
+        more than its call (benchmarks/RESULTS.md, "Seamless wallet")."""
         now = self.clock()
         async with self.database.reading() as connection:
             found = await connection.execute(
@@ -131,41 +135,49 @@ class Outbox:
                 .limit(BATCH)
             )
             due = [dict(row) for row in found.mappings()]
+        claimed = await self._claim([row for row in due if str(row["operator_id"]) in self.operators])
         limit = asyncio.Semaphore(CONCURRENT)
+        answered: list[tuple[dict[str, object], Answer]] = []
 
         async def one(row: dict[str, object]) -> None:
             async with limit:
-                await self._deliver(row)
+                answer = await self._send(row)
+            answered.append((row, answer))
+            if len(answered) == 1:  # the first of a group: it writes the group's answers
+                await asyncio.sleep(0)  # those answered at the same moment join it
+                group = answered[:]
+                answered.clear()
+                await self._record(group)
 
-        await asyncio.gather(*(one(row) for row in due))
+        await asyncio.gather(*(one(row) for row in claimed))
         return len(due)
 
-    async def _deliver(self, row: dict[str, object]) -> None:
-        operator = self.operators.get(str(row["operator_id"]))
-        if operator is None:
-            return  # an operator no longer configured: kept owed until it is again
-        transaction_id = str(row["transaction_id"])
-        lease = timestamp(self.clock() + timedelta(seconds=operator.wallet_timeout_seconds + 5))
+    async def _claim(self, due: list[dict[str, object]]) -> list[dict[str, object]]:
+        """Move each row's next attempt time on (a lease: another process skips the row until
+        then), in one unit of work; the rows this process took (not those another took first)."""
+        if not due:
+            return []
+        taken = []
         async with self.database.transaction() as connection:
-            claimed = await run(
-                connection,
-                update(wallet_transactions)
-                .where(
-                    wallet_transactions.c.transaction_id == transaction_id,
-                    wallet_transactions.c.status == "pending",
-                    wallet_transactions.c.next_attempt_at == row["next_attempt_at"],
-                )
-                .values(next_attempt_at=lease),
-            )
-        if claimed != 1:
-            return  # another process took it
+            for row in due:
+                operator = self.operators[str(row["operator_id"])]
+                lease = timestamp(self.clock() + timedelta(seconds=operator.wallet_timeout_seconds + 5))
+                claimed = await connection.run(_CLAIM, {
+                    "o_id": row["transaction_id"], "o_status": "pending", "o_due": row["next_attempt_at"],
+                    "next_attempt_at": lease})
+                if claimed == 1:
+                    taken.append(row)
+        return taken
+
+    async def _send(self, row: dict[str, object]) -> Answer:
+        operator = self.operators[str(row["operator_id"])]
         kind = str(row["kind"])
         body: dict[str, object] = {
             "player": row["external_id"],
             "token": row["token"],
             "currency": row["currency"],
             "amount": row["amount"],
-            "transaction_id": transaction_id,
+            "transaction_id": str(row["transaction_id"]),
             "round_id": row["round_id"],
             "game": row["game"],
             "round_closed": bool(row["round_closed"]),
@@ -173,43 +185,54 @@ class Outbox:
         if kind == "rollback":
             body["reference_transaction_id"] = row["reference_transaction_id"]
             body["round_closed"] = False
-        answer = await self.client.call(
-            operator, kind, body, timeout=operator.wallet_timeout_seconds, keep=False
-        )
-        attempts = int(str(row["attempts"])) + 1
-        done = answer.status == "OK" or (kind == "rollback" and answer.status == "UNKNOWN_TRANSACTION")
+        timeout = operator.wallet_timeout_seconds
+        return await self.client.call(operator, kind, body, timeout=timeout, keep=False)
+
+    async def _record(self, answered: list[tuple[dict[str, object], Answer]]) -> None:
+        """Keep the calls and their answers; mark what is done, and reschedule the rest."""
         at = self.clock()
         async with self.database.transaction() as connection:
-            await keep_calls(connection, [answer.record])
-            await run(
-                connection,
-                update(wallet_transactions)
-                .where(wallet_transactions.c.transaction_id == transaction_id)
-                .values(
-                    status="done" if done else "pending",
-                    attempts=attempts,
-                    next_attempt_at=None if done else timestamp(at + timedelta(seconds=backoff(attempts))),
-                    last_answer=answer.status or answer.detail,
-                    balance=answer.balance,
-                    updated_at=timestamp(at),
-                ),
-            )
-            if done and kind == "rollback":
-                await run(
-                    connection,
-                    update(wallet_transactions)
-                    .where(wallet_transactions.c.transaction_id == row["reference_transaction_id"])
-                    .values(status="rolled_back", updated_at=timestamp(at)),
-                )
-        if not done:
+            await keep_calls(connection, [answer.record for _row, answer in answered])
+            for row, answer in answered:
+                attempts, done = int(str(row["attempts"])) + 1, _settles(row, answer)
+                await connection.run(_ANSWERED, {
+                    "o_id": row["transaction_id"],
+                    "status": "done" if done else "pending",
+                    "attempts": attempts,
+                    "next_attempt_at": None if done else timestamp(at + timedelta(seconds=backoff(attempts))),
+                    "last_answer": answer.status or answer.detail,
+                    "balance": answer.balance,
+                    "updated_at": timestamp(at),
+                })
+                if done and row["kind"] == "rollback":
+                    await connection.run(_ROLLED_BACK, {
+                        "o_id": row["reference_transaction_id"], "status": "rolled_back",
+                        "updated_at": timestamp(at)})
+        for row, answer in answered:
+            if _settles(row, answer):
+                continue
             log.warning(
                 "wallet %s %s of operator %s: %s (attempt %d; retried)",
-                kind,
-                transaction_id,
-                operator.id,
+                row["kind"],
+                row["transaction_id"],
+                row["operator_id"],
                 answer.status or answer.detail,
-                attempts,
+                int(str(row["attempts"])) + 1,
             )
+
+
+def _settles(row: dict[str, object], answer: Answer) -> bool:
+    """Whether the answer ends the row's delivery: a win's OK, a rollback's OK or UNKNOWN_TRANSACTION."""
+    return answer.status == "OK" or (row["kind"] == "rollback" and answer.status == "UNKNOWN_TRANSACTION")
+
+
+_CLAIM = update(wallet_transactions).where(
+    wallet_transactions.c.transaction_id == bindparam("o_id"),
+    wallet_transactions.c.status == bindparam("o_status"),
+    wallet_transactions.c.next_attempt_at == bindparam("o_due"),
+)
+_ANSWERED = update(wallet_transactions).where(wallet_transactions.c.transaction_id == bindparam("o_id"))
+_ROLLED_BACK = _ANSWERED
 
 
 def seamless_wallet(

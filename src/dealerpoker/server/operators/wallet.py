@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
@@ -58,6 +58,30 @@ class WalletRefusedError(DealerPokerError, ValueError):
 
     code = "wallet_refused"
     status = 409
+
+
+# The hot path's statements (each bet, each step), constant so that ``Connection.rows``/``run``
+# compile them once: built per call, SQLAlchemy's construction and execution of them was about a
+# fifth of a seamless round's server CPU (benchmarks/RESULTS.md, "Seamless wallet").
+_PLAYER_ROW = select(
+    operator_players.c.operator_id,
+    operator_players.c.external_id,
+    operator_players.c.token,
+    operator_players.c.currency,
+).where(operator_players.c.player_id == bindparam("w_player"))
+_EARLIER_BETS = (
+    select(func.count().label("earlier"))
+    .select_from(wallet_transactions)
+    .where(wallet_transactions.c.txid == bindparam("w_txid"))
+    .where(wallet_transactions.c.kind == bindparam("w_kind"))
+)
+_NEW_BET = insert(wallet_transactions)
+_CONFIRM = update(wallet_transactions).where(
+    wallet_transactions.c.transaction_id == bindparam("w_id"),
+    wallet_transactions.c.status == bindparam("w_from"),
+)
+_ACCOUNT = select(accounts.c.balance).where(accounts.c.id == bindparam("w_player"))
+_SET_BALANCE = update(accounts).where(accounts.c.id == bindparam("w_player"))
 
 
 def is_remote(player_id: str) -> bool:
@@ -160,31 +184,25 @@ class SeamlessWallet:
             return balances
         if receipt.bets:
             await keep_calls(connection, [bet.call for bet in receipt.bets])
-            ids = [bet.transaction_id for bet in receipt.bets]
-            confirmed = await run(
-                connection,
-                update(wallet_transactions)
-                .where(
-                    wallet_transactions.c.transaction_id.in_(ids), wallet_transactions.c.status == "sending"
-                )
-                .values(status="confirmed", last_answer="OK", updated_at=movement.at),
-            )
-            if confirmed != len(ids):  # the sweeper took them for rollback meanwhile
+            confirmed = 0
+            for bet in receipt.bets:
+                confirmed += await connection.run(_CONFIRM, {
+                    "w_id": bet.transaction_id, "w_from": "sending",
+                    "status": "confirmed", "last_answer": "OK", "updated_at": movement.at,
+                })
+            if confirmed != len(receipt.bets):  # the sweeper took them for rollback meanwhile
                 raise WalletUnavailableError(
                     "the operator's answer came too late: the bet is being rolled back"
                 )
         known = {bet.player: bet.balance for bet in receipt.bets if bet.balance is not None}
         owed = await self._owe(connection, movement, remote)
-        players = sorted({t.player for t in remote})
-        found = await connection.execute(
-            select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(players))
-        )
-        cached = {str(player): int(balance) for player, balance in found}
-        for player in players:
-            balance = known.get(player, cached.get(player, 0)) + owed.get(player, 0)
+        for player in sorted({t.player for t in remote}):
+            found = await connection.rows(_ACCOUNT, {"w_player": player})
+            cached = int(found[0]["balance"]) if found else None
+            balance = known.get(player, cached or 0) + owed.get(player, 0)
             balances[player] = balance
-            if balance != cached.get(player):
-                await run(connection, update(accounts).where(accounts.c.id == player).values(balance=balance))
+            if balance != cached:
+                await connection.run(_SET_BALANCE, {"w_player": player, "balance": balance})
         return balances
 
     async def rollback(self, debit: Debit) -> None:
@@ -216,18 +234,11 @@ class SeamlessWallet:
             if who is None:
                 return WalletRefusedError(f"player {transfer.player!r} has no operator")
             operator, external, token, currency = who
-            earlier = int(
-                await connection.scalar(
-                    select(func.count())
-                    .select_from(wallet_transactions)
-                    .where(wallet_transactions.c.txid == transfer.txid, wallet_transactions.c.kind == "bet")
-                )
-                or 0
-            )
+            counted = await connection.rows(_EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
+            earlier = int(counted[0]["earlier"] or 0) if counted else 0
             transaction_id = transfer.txid if not earlier else f"{transfer.txid}~{earlier + 1}"
-            await run(
-                connection,
-                insert(wallet_transactions),
+            await connection.run(
+                _NEW_BET,
                 {
                     "transaction_id": transaction_id,
                     "operator_id": operator.id,
@@ -357,28 +368,28 @@ class SeamlessWallet:
             if row is None:
                 continue
             operator, _external, _token, currency = row
-            await run(
-                connection,
-                _insert_ignoring(connection).values(
-                    transaction_id=transfer.txid,
-                    operator_id=operator.id,
-                    player_id=transfer.player,
-                    currency=currency,
-                    kind="win",
-                    amount=transfer.amount,
-                    round_id=movement.round_id,
-                    game=movement.game,
-                    round_closed=int(movement.closes_round),
-                    reference_transaction_id=None,
-                    txid=transfer.txid,
-                    status="pending",
-                    attempts=0,
-                    next_attempt_at=movement.at,
-                    last_answer=None,
-                    balance=None,
-                    created_at=movement.at,
-                    updated_at=movement.at,
-                ),
+            await connection.run(
+                _insert_ignoring(connection),
+                {
+                    "transaction_id": transfer.txid,
+                    "operator_id": operator.id,
+                    "player_id": transfer.player,
+                    "currency": currency,
+                    "kind": "win",
+                    "amount": transfer.amount,
+                    "round_id": movement.round_id,
+                    "game": movement.game,
+                    "round_closed": int(movement.closes_round),
+                    "reference_transaction_id": None,
+                    "txid": transfer.txid,
+                    "status": "pending",
+                    "attempts": 0,
+                    "next_attempt_at": movement.at,
+                    "last_answer": None,
+                    "balance": None,
+                    "created_at": movement.at,
+                    "updated_at": movement.at,
+                },
             )
             owed[transfer.player] = owed.get(transfer.player, 0) + transfer.amount
         return owed
@@ -403,15 +414,8 @@ async def _player_row(
     connection: Connection, player_id: str, operators: Mapping[str, Operator]
 ) -> tuple[Operator, str, str | None, str] | None:
     """An operator's player: (operator, its id for them, the newest session token, currency)."""
-    found = await one(
-        connection,
-        select(
-            operator_players.c.operator_id,
-            operator_players.c.external_id,
-            operator_players.c.token,
-            operator_players.c.currency,
-        ).where(operator_players.c.player_id == player_id),
-    )
+    rows = await connection.rows(_PLAYER_ROW, {"w_player": player_id})
+    found = rows[0] if rows else None
     if found is None or found["operator_id"] not in operators:
         return None
     return operators[found["operator_id"]], str(found["external_id"]), found["token"], str(found["currency"])
@@ -426,6 +430,13 @@ def _receipt(debit: Debit) -> Receipt:
     return receipt if isinstance(receipt, Receipt) else Receipt(debit)
 
 
+_INSERT_IGNORING = {
+    name: dialect.insert(wallet_transactions).on_conflict_do_nothing(index_elements=["transaction_id"])
+    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
+}
+
+
 def _insert_ignoring(connection: Connection) -> Any:
-    dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(wallet_transactions).on_conflict_do_nothing(index_elements=["transaction_id"])
+    """INSERT of a ``wallet_transactions`` row unless its ``transaction_id`` is there (one constant
+    statement per dialect)."""
+    return _INSERT_IGNORING["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]

@@ -6,18 +6,34 @@
 // Keyboard alone: the card field has the focus (type "Ah", Enter); Tab reaches every button;
 // outside the card field, V voids the last card and M asks for a misdeal (Enter confirms, Esc
 // cancels).
+//
+// Language: as the players' pages choose it (`?lang=`, the switch in the header, the browser's),
+// every text from the catalogues (the "dealer." keys); amounts in the table's currency.
 
-import { cardElement } from "./cards.js";
+import { cardElement, cardLabel } from "./cards.js";
 import { fieldTitle, h } from "./dom.js";
-import { useLanguage } from "./i18n.js";
+import { preferredLanguage, t, useLanguage } from "./i18n.js";
+import { LANGUAGE_KEY, errorText, languageSwitch, launch, useCurrency } from "./locale.js";
 import { formatMoney } from "./money.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const SUITS = [["s", "♠"], ["h", "♥"], ["d", "♦"], ["c", "♣"]];
 const PHASES = {
-  idle: "Waiting for players", betting: "Betting", closed: "No more bets", dealing: "Deal",
-  decision: "Players deciding", showdown: "Showdown", pause: "Round over",
+  idle: "dealer.phase.idle", betting: "dealer.phase.betting", closed: "dealer.phase.closed",
+  dealing: "dealer.phase.dealing", decision: "dealer.phase.decision", showdown: "dealer.phase.showdown",
+  pause: "dealer.phase.pause",
 };
+const PLACES = { player: "dealer.place.player", dealer: "dealer.place.dealer", board: "dealer.place.board" };
+const STREETS = { hole: "dealer.street.hole", flop: "dealer.street.flop", turn: "dealer.street.turn",
+  river: "dealer.street.river" };
+const STATUSES = { settled: "dealer.status.settled", misdeal: "dealer.status.misdeal" };
+// What reported a card: the console's picker or keyboard, a card reader (other sources by their name).
+const SOURCES = { console: "dealer.source.console", reader: "dealer.source.reader" };
+
+/** A name the server sends as a slug, in the page's language (the slug itself when not known). */
+function named(table, slug) {
+  return table[slug] ? t(table[slug]) : String(slug ?? "");
+}
 const KEY_PREFIX = "dealerpoker.dealer-key.";
 
 export class DealerConsole {
@@ -57,12 +73,12 @@ export class DealerConsole {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/dealer/${encodeURIComponent(this.tableId)}`);
     this.socket = socket;
-    this.el.connection.textContent = "Connecting…";
+    this.el.connection.textContent = t("dealer.connecting");
     socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: this.key })));
     socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
-      this.el.connection.textContent = "Disconnected";
+      this.el.connection.textContent = t("dealer.disconnected");
       if (this.closed || event.code === 4401 || event.code === 4404) return;
       this.retries += 1;
       setTimeout(() => { if (!this.closed && this.socket === socket) this.connect(); },
@@ -72,7 +88,7 @@ export class DealerConsole {
 
   send(message) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    else this.say("Not connected: nothing was sent.", "error");
+    else this.say(t("dealer.not_sent"), "error");
   }
 
   receive(message) {
@@ -81,9 +97,10 @@ export class DealerConsole {
       case "welcome":
         this.retries = 0;
         this.config = message.table;
-        this.el.title.textContent = `Dealer console — ${message.table.title}`;
-        document.title = `Dealer — ${message.table.title}`;
-        this.el.connection.textContent = "Connected";
+        useCurrency({ code: message.currency ?? message.table.currency ?? "EUR" });
+        this.el.title.textContent = t("dealer.title", { table: message.table.title });
+        document.title = t("dealer.document_title", { table: message.table.title });
+        this.el.connection.textContent = t("dealer.connected");
         this.el.keyForm.hidden = true;
         this.el.work.hidden = false;
         this.el.input.focus();
@@ -91,17 +108,18 @@ export class DealerConsole {
       case "dealer":
         this.state = message;
         if (message.event === "misdeal" && message.misdeal?.by === "timer") {
-          this.say(`Misdeal: ${message.misdeal.reason}.`, "error");
+          // The server's reason is its English record; the console says it from the table's timer.
+          this.say(t("dealer.misdeal_timer", { seconds: this.config?.deal_seconds ?? "?" }), "error");
         }
         break;
       case "expect":
         break; // the dealer message beside it carries the same expectation
       case "accepted":
-        this.say(message.what === "misdeal" ? "Misdeal called: the round is cancelled."
-          : message.what === "void" ? `Voided ${message.card}.` : `Reported ${message.card}.`, "info");
+        this.say(message.what === "misdeal" ? t("dealer.misdeal_called")
+          : t(message.what === "void" ? "dealer.voided" : "dealer.reported", { card: message.card }), "info");
         break;
       case "error":
-        this.say(message.message, "error");
+        this.say(errorText(message, message.message), "error");
         if (message.error === "unauthorized") {
           this.storage.removeItem(KEY_PREFIX + this.tableId);
           this.askForKey();
@@ -150,8 +168,8 @@ export class DealerConsole {
 
   build() {
     this.el = {};
-    this.el.title = h("h1.hud__title", { id: "dealer-title" }, `Dealer console — ${this.tableId}`);
-    this.el.connection = h("span", { id: "connection", role: "status" }, "Not connected");
+    this.el.title = h("h1.hud__title", { id: "dealer-title" }, t("dealer.title", { table: this.tableId }));
+    this.el.connection = h("span", { id: "connection", role: "status" }, t("dealer.not_connected"));
     this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
     this.el.keyInput = h("input", { id: "dealer-key", type: "password", autocomplete: "off", required: true });
     this.el.keyForm = h("form.dealer__key.dealer__panel", {
@@ -162,11 +180,11 @@ export class DealerConsole {
         this.socket?.close();
         this.connect();
       },
-    }, h("label", { for: "dealer-key" }, "Dealer key "), this.el.keyInput, " ",
-    h("button.btn.btn--primary", { type: "submit", id: "connect" }, "CONNECT"));
+    }, h("label", { for: "dealer-key" }, t("dealer.key"), " "), this.el.keyInput, " ",
+    h("button.btn.btn--primary", { type: "submit", id: "connect" }, t("dealer.connect")));
 
     this.el.phase = h("span.live__phase", { id: "dealer-phase" }, "—");
-    this.el.countdown = h("output.dealer__countdown", { id: "dealer-countdown", "aria-label": "Seconds left" }, "");
+    this.el.countdown = h("output.dealer__countdown", { id: "dealer-countdown", "aria-label": t("dealer.seconds_left") }, "");
     this.el.round = h("span", { id: "dealer-round" }, "");
     this.el.players = h("output", { id: "dealer-players" }, "—");
     this.el.seated = h("output", { id: "dealer-seated" }, "—");
@@ -184,53 +202,56 @@ export class DealerConsole {
         this.reportCard(this.el.input.value);
         this.el.input.value = "";
       },
-    }, h("label", { for: "card-input" }, "Card"), this.el.input,
-    h("button.btn.btn--primary", { type: "submit", id: "report" }, "REPORT"));
-    this.el.void = h("button.btn.btn--void", { type: "button", id: "void", onclick: () => this.voidLast() }, "VOID (V)");
+    }, h("label", { for: "card-input" }, t("dealer.card")), this.el.input,
+    h("button.btn.btn--primary", { type: "submit", id: "report" }, t("dealer.report")));
+    this.el.void = h("button.btn.btn--void", { type: "button", id: "void", onclick: () => this.voidLast() },
+      t("dealer.void"));
     this.el.misdeal = h("button.btn.btn--misdeal", { type: "button", id: "misdeal", onclick: () => this.askMisdeal() },
-      "MISDEAL (M)");
+      t("dealer.misdeal"));
     this.el.confirm = h("button.btn.btn--misdeal", {
       type: "button", id: "misdeal-confirm", hidden: true,
       onclick: () => { this.send({ type: "misdeal" }); this.endMisdealQuestion(); },
-    }, "CONFIRM MISDEAL");
+    }, t("dealer.confirm_misdeal"));
     this.el.cancel = h("button.btn.btn--ghost", {
       type: "button", id: "misdeal-cancel", hidden: true, onclick: () => this.endMisdealQuestion(),
-    }, "CANCEL");
-    this.el.picker = h("div.picker", { id: "picker", role: "group", "aria-label": "Card picker" });
+    }, t("dealer.cancel"));
+    this.el.picker = h("div.picker", { id: "picker", role: "group", "aria-label": t("dealer.picker") });
     for (const [suit, pip] of SUITS) {
       for (const rank of RANKS) {
         const card = `${rank}${suit}`;
         this.el.picker.append(h("button.pick", {
           type: "button", dataset: { card, red: String(suit === "h" || suit === "d") },
-          "aria-label": `Report ${card}`, onclick: () => this.reportCard(card),
+          "aria-label": t("dealer.report_card", { card: cardLabel(card) }), onclick: () => this.reportCard(card),
         }, `${rank === "T" ? "10" : rank}${pip}`));
       }
     }
-    this.el.reports = h("ol.reports", { id: "reports", "aria-label": "Cards reported this round" });
+    this.el.reports = h("ol.reports", { id: "reports", "aria-label": t("dealer.reports") });
     this.el.rounds = h("tbody", { id: "last-rounds" });
 
     this.el.work = h("div.dealer__grid", { id: "console", hidden: true },
       h("div", {},
-        h("section.dealer__panel", { "aria-label": "What to deal" },
-          h("h2", {}, "Next"), this.el.expect, this.el.entry,
+        h("section.dealer__panel", { "aria-label": t("dealer.what_to_deal") },
+          h("h2", {}, t("dealer.next")), this.el.expect, this.el.entry,
           h("div.dealer__row", {}, this.el.void, this.el.misdeal, this.el.confirm, this.el.cancel)),
-        h("section.dealer__panel", { "aria-label": "Card picker" }, h("h2", {}, "Pick a card"), this.el.picker),
-        h("section.dealer__panel", { "aria-label": "This round" }, h("h2", {}, "This round"), this.el.reports)),
+        h("section.dealer__panel", { "aria-label": t("dealer.picker") }, h("h2", {}, t("dealer.pick")), this.el.picker),
+        h("section.dealer__panel", { "aria-label": t("dealer.this_round") }, h("h2", {}, t("dealer.this_round")),
+          this.el.reports)),
       h("div", {},
-        h("section.dealer__panel", { "aria-label": "Table" },
-          h("h2", {}, "Table"),
+        h("section.dealer__panel", { "aria-label": t("dealer.table") },
+          h("h2", {}, t("dealer.table")),
           h("div.dealer__row", {}, this.el.phase, this.el.countdown),
           h("p", {}, this.el.round),
-          h("p", {}, "Players ", this.el.players, " · seated ", this.el.seated),
+          h("p", {}, t("dealer.watching"), " ", this.el.players, " · ", t("dealer.seated"), " ", this.el.seated),
           this.el.stakes),
-        h("section.dealer__panel", { "aria-label": "Last rounds" },
-          h("h2", {}, "Last rounds"),
+        h("section.dealer__panel", { "aria-label": t("dealer.last_rounds") },
+          h("h2", {}, t("dealer.last_rounds")),
           h("table.dealer__rounds", {},
-            h("thead", {}, h("tr", {}, ...["Round", "Result", "Player", "Dealer", "Board"].map((t) => h("th", {}, t)))),
+            h("thead", {}, h("tr", {}, ...["dealer.col.round", "dealer.col.result", "dealer.col.player",
+              "dealer.col.dealer", "dealer.col.board"].map((key) => h("th", {}, t(key))))),
             this.el.rounds))));
 
     this.root.replaceChildren(
-      h("header.hud", {}, this.el.title, this.el.connection),
+      h("header.hud", {}, this.el.title, this.el.connection, h("div.hud__buttons", {}, languageSwitch())),
       this.el.message, this.el.keyForm, this.el.work);
     document.addEventListener("keydown", (event) => this.shortcut(event));
   }
@@ -269,19 +290,20 @@ export class DealerConsole {
   render() {
     const state = this.state;
     if (!state) return;
-    this.el.phase.textContent = PHASES[state.phase] ?? state.phase;
-    this.el.round.textContent = state.round ? `Round ${state.round}` : "No round yet";
+    this.el.phase.textContent = named(PHASES, state.phase);
+    this.el.round.textContent = state.round ? t("dealer.round", { round: state.round }) : t("dealer.no_round");
     this.el.players.textContent = String(state.players ?? "—");
     this.el.seated.textContent = String(state.seated ?? 0);
     const stakes = Object.entries(state.stakes ?? {}).filter(([, amount]) => amount > 0);
     this.el.stakes.textContent = stakes.length
-      ? `In play: ${stakes.map(([field, amount]) => `${fieldTitle(field)} ${formatMoney(amount)}`).join(" · ")}`
-      : "No stakes in play";
+      ? t("dealer.in_play", { stakes: stakes.map(([field, amount]) => `${fieldTitle(field)} ${formatMoney(amount)}`).join(" · ") })
+      : t("dealer.no_stakes");
     const expect = state.expect;
     this.el.expect.dataset.idle = String(!expect);
     this.el.expect.textContent = expect
-      ? `Deal ${expect.cards} card${expect.cards === 1 ? "" : "s"} to the ${expect.to.toUpperCase()} (${expect.street})`
-      : state.misdeal ? "Misdeal: round cancelled" : "Nothing to deal now";
+      ? t("dealer.expect", { count: expect.cards, to: named(PLACES, expect.to).toLocaleUpperCase(document.documentElement.lang),
+        street: named(STREETS, expect.street) })
+      : state.misdeal ? t("dealer.misdeal_cancelled") : t("dealer.nothing");
     const inRound = new Set((state.reports ?? []).filter((r) => !r.voided).map((r) => r.card));
     for (const button of this.el.picker.children) button.disabled = !expect || inRound.has(button.dataset.card);
     this.el.void.disabled = !state.can_void;
@@ -289,11 +311,12 @@ export class DealerConsole {
     this.el.confirm.disabled = !state.can_misdeal;
     this.el.reports.replaceChildren(...(state.reports ?? []).map((report) => h("li.report", {
       dataset: { card: report.card, voided: String(report.voided), to: report.to },
-      "aria-label": `${report.card} to the ${report.to}${report.voided ? " (voided)" : ""}`,
-    }, cardElement(report.card, { small: true }), h("span.report__to", {}, report.to),
-    h("span.report__source", {}, report.source))));
+      "aria-label": t(report.voided ? "dealer.report_voided" : "dealer.report_to",
+        { card: cardLabel(report.card), to: named(PLACES, report.to) }),
+    }, cardElement(report.card, { small: true }), h("span.report__to", {}, named(PLACES, report.to)),
+    h("span.report__source", {}, named(SOURCES, report.source)))));
     this.el.rounds.replaceChildren(...(state.last_rounds ?? []).map((past) => h("tr", { dataset: { round: past.round } },
-      h("td", {}, String(past.number)), h("td", {}, past.status),
+      h("td", {}, String(past.number)), h("td", {}, named(STATUSES, past.status)),
       h("td", {}, past.player.join(" ")), h("td", {}, past.dealer.join(" ")), h("td", {}, past.board.join(" ")))));
     this.tick();
   }
@@ -306,12 +329,13 @@ export class DealerConsole {
 
 const root = document.getElementById("app");
 const tableId = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
-if (!tableId) {
-  root.replaceChildren(h("p.message", { dataset: { kind: "error" } },
-    "No table chosen: open /dealer.html#/<table id>."));
-} else {
+launch(); // remembers ?lang= as the players' pages do
+useLanguage(preferredLanguage(LANGUAGE_KEY)).catch(() => {}).finally(() => {
+  if (!tableId) {
+    root.replaceChildren(h("p.message", { dataset: { kind: "error" } }, t("dealer.no_table")));
+    return;
+  }
   const dealerConsole = new DealerConsole(root, tableId);
   window.dealerpokerDealer = dealerConsole; // for the browser tests and the curious
-  // The console is the studio staff's, in English; its cards are named from the catalogue.
-  useLanguage("en").catch(() => {}).finally(() => dealerConsole.start());
-}
+  dealerConsole.start();
+});

@@ -46,6 +46,19 @@ export function gameTitle(game) {
   return has(`game.${game.id}`) ? t(`game.${game.id}`) : game.title;
 }
 
+// A recorded step that is no player's action: the deal (the DEAL button's word).
+const STEP_TITLES = { deal: "btn.deal" };
+
 export function actionTitle(action) {
+  if (STEP_TITLES[action]) return t(STEP_TITLES[action]);
   return has(`action.${action}`) ? t(`action.${action}`) : action.toUpperCase();
+}
+
+// Buttons left to right: giving up first, then the free option, then the ones that cost.
+const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
+
+/** The legal decisions in the order their buttons stand. */
+export function orderActions(actions) {
+  const rank = (a) => { const i = ACTION_ORDER.indexOf(a); return i < 0 ? ACTION_ORDER.length : i; };
+  return [...(actions ?? [])].sort((a, b) => rank(a) - rank(b));
 }

@@ -104,6 +104,11 @@ function gcd(a, b) {
   return b === 0 ? a : gcd(b, a % b);
 }
 
+/** The total of some amounts (the bets on a table's fields). */
+export function sum(values) {
+  return values.reduce((a, b) => a + b, 0);
+}
+
 /** The stack to draw for `amount`: fewest chips, or a single plaque value when it cannot be made. */
 export function stackFor(amount, denominations) {
   return fewestChips(amount, denominations) ?? (amount > 0 ? [amount] : []);

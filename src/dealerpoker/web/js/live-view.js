@@ -1,0 +1,226 @@
+// The live table's view: builds the felt once from the table's settings, then redraws it from the
+// table's and the player's last messages; the countdown ring ticks ten times a second.
+// Mixed into LiveTable (live-table.js); `this` is the table.
+
+import { fillCards } from "./cards.js";
+import { drawStack as drawChips, markSelected, trayChip } from "./chips.js";
+import { actionTitle, fieldTitle, h, orderActions } from "./dom.js";
+import { t } from "./i18n.js";
+import { handName, languageSwitch } from "./locale.js";
+import { formatMoney, sum } from "./money.js";
+import { soundSwitch } from "./motion.js";
+import { bonusText, limitSign, settlementTable } from "./panels.js";
+import { qualificationText, resultHeadline, sideFields } from "./result.js";
+import { dealingTitle, studioNote, studioVideo } from "./studio.js";
+
+const PHASE_TITLES = {
+  idle: "live.phase.idle", betting: "live.phase.betting", closed: "live.phase.closed", dealing: "live.phase.dealing",
+  decision: "live.phase.decision", showdown: "live.phase.showdown", pause: "live.phase.pause", unknown: "live.phase.unknown",
+};
+const RING_LENGTH = 2 * Math.PI * 40;
+
+export const liveView = {
+  /** The countdown's label: a decision is named by the bet it decides (as the solo spots are). */
+  phaseTitle() {
+    const { phase, point } = this.state;
+    if (phase === "dealing") return dealingTitle(this.state);
+    if (phase !== "decision") return PHASE_TITLES[phase] ? t(PHASE_TITLES[phase]) : phase;
+    const bet = this.config.decision_bets?.[point];
+    return bet ? t("live.decide_bet", { field: fieldTitle(bet) }) : t("live.decide_point", { point });
+  },
+
+  // ---------------------------------------------------------------- building and rendering
+
+  build() {
+    const config = this.config;
+    document.title = `${config.title} — dealerpoker`;
+    this.el = {};
+    const meter = (id, label) => h("div.meter", {},
+      h("span.meter__label", { id: `${id}-label` }, label),
+      (this.el[id] = h("output.meter__value", { id, "aria-labelledby": `${id}-label` }, "—")));
+    this.el.message = h("p.message", { id: "message", role: "status", "aria-live": "polite" });
+    this.el.phase = h("span.live__phase", { id: "live-phase" });
+    this.el.banner = h("p.live__banner", { id: "no-more-bets", hidden: true }, t("live.no_more_bets_banner"));
+    this.el.ringBar = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    const track = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    for (const circle of [track, this.el.ringBar]) {
+      circle.setAttribute("cx", "50");
+      circle.setAttribute("cy", "50");
+      circle.setAttribute("r", "40");
+    }
+    track.setAttribute("class", "ring__track");
+    this.el.ringBar.setAttribute("class", "ring__bar");
+    this.el.ringBar.setAttribute("stroke-dasharray", String(RING_LENGTH));
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    svg.append(track, this.el.ringBar);
+    this.el.ringText = h("span.ring__text", { id: "countdown" }, "");
+    this.el.ring = h("div.ring", { role: "timer", "aria-label": t("live.time_left"), id: "countdown-ring" }, svg, this.el.ringText);
+    this.el.dealer = h("div.cards", { id: "dealer-cards", "aria-label": t("play.dealer_cards") });
+    this.el.board = h("div.cards", { id: "board-cards", "aria-label": t("play.board_cards") });
+    this.el.player = h("div.cards", { id: "player-cards", "aria-label": t("live.shared_hand") });
+    this.el.dealerHand = h("p.hand-name", { id: "dealer-hand" });
+    this.el.playerHand = h("p.hand-name", { id: "player-hand" });
+    this.el.bonus = h("p.bonus-result", { id: "bonus-result", hidden: true });
+    this.el.spots = h("div.spots", { id: "spots" });
+    this.el.decisionSpots = h("div.spots.spots--decisions", { id: "decision-spots" });
+    this.el.decisions = h("div.live__decisions", { id: "decisions" });
+    this.el.result = h("div.result", { id: "result", hidden: true, role: "region", "aria-label": t("live.your_result") });
+    this.el.fair = h("p.live__fair", { id: "fairness" });
+    this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": t("live.my_rounds") });
+    this.el.rules = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("btn.rules") });
+    this.el.timeout = h("p.live__timeout", { id: "timeout-note", role: "status", hidden: true });
+    this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": t("play.chips") });
+    config.chips.forEach((chip, index) => this.el.tray.append(trayChip(config.chips, index, {
+      label: t("play.chip", { amount: formatMoney(chip) }), onclick: () => { this.selected = index; this.render(); },
+    })));
+    for (const [name, limit] of Object.entries(config.limits)) {
+      if (!this.game || this.game.fields.some((f) => f.name === name)) this.el.spots.append(this.spotFor(name, limit));
+    }
+    this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, t("btn.clear"));
+
+    this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
+      h("header.hud", {},
+        h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, t("btn.lobby")),
+        h("h1.hud__title", {}, config.title),
+        h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() }, t("btn.rules")),
+        h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
+          t("live.my_rounds_button")),
+        h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.toggleLimits() },
+          t("btn.limits")),
+        soundSwitch(),
+        languageSwitch(),
+        h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
+          meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
+      h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
+      this.el.message,
+      studioVideo(config),
+      h("div.felt", {},
+        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
+        h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
+        h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("live.player_hand_shared")), this.el.player,
+          this.el.playerHand, this.el.bonus),
+        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("live.your_bets")),
+          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
+        this.el.result),
+      h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
+      this.el.fair,
+      this.el.rules,
+      this.el.history,
+      (this.el.limits = h("aside.panel", { id: "limits-panel", hidden: true, "aria-label": t("rg.limits_title") }))));
+  },
+
+  spotFor(name, limit) {
+    const tip = h("span.spot__tip", { role: "tooltip" }, fieldTitle(name));
+    const spot = h("button.spot", {
+      type: "button", dataset: { field: name }, "aria-label": t("spot.field", { field: fieldTitle(name) }),
+      onclick: () => this.addChip(name),
+      oncontextmenu: (event) => { event.preventDefault(); this.removeLowest(name); },
+    }, h("span.spot__name", {}, fieldTitle(name)), h("span.stack", {}), tip);
+    const sign = limitSign(this.game ?? { fields: [] }, name, limit.min, limit.max);
+    return h("div.spot-wrap", { dataset: { spot: name } }, spot, sign);
+  },
+
+  tick() {
+    if (!this.el) return;
+    const deadline = this.state.deadline;
+    const total = this.state.phase === "betting" ? this.config.betting_seconds
+      : this.state.phase === "decision" ? this.config.decision_seconds
+        : this.state.phase === "pause" ? this.config.pause_seconds
+          : this.state.phase === "dealing" ? this.config.deal_seconds ?? 0 : 0;
+    const left = this.deadlineLeft();
+    const fraction = typeof deadline === "number" && total ? Math.min(1, left / total) : 0;
+    this.el.ringBar.setAttribute("stroke-dashoffset", String(RING_LENGTH * (1 - fraction)));
+    this.el.ringText.textContent = typeof deadline === "number" ? String(Math.ceil(left)) : "";
+    this.el.ring.dataset.urgent = String(left > 0 && left <= 3);
+    this.el.ring.setAttribute("aria-label", t("live.seconds_left", { count: Math.ceil(left) }));
+  },
+
+  render() {
+    const state = this.state;
+    const seat = this.seat;
+    const table = this.root.querySelector(".table");
+    table.dataset.phase = state.phase;
+    table.dataset.round = state.round ?? "";
+    this.el.phase.textContent = this.phaseTitle();
+    this.el.banner.hidden = !["closed", "dealing", "decision", "showdown"].includes(state.phase);
+    this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
+    this.el.players.textContent = String(state.players ?? "—");
+    this.el["total-bet"].textContent = formatMoney(seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
+    this.el["last-win"].textContent = formatMoney(this.lastWin);
+    markSelected(this.el.tray, this.selected);
+    // A fold takes the main bets' chips off the table (side bets wait for their own result).
+    const sides = sideFields(this.game?.fields);
+    const bets = this.folded() && !seat?.settlement
+      ? Object.fromEntries(Object.entries(seat?.bets ?? {}).filter(([name]) => sides.has(name))) : seat?.bets ?? {};
+    this.el.timeout.hidden = !this.timeoutNote;
+    this.el.timeout.textContent = this.timeoutNote ?? "";
+    for (const wrap of this.el.spots.children) {
+      const name = wrap.dataset.spot;
+      this.drawStack(wrap.querySelector(".stack"), bets[name] ?? 0);
+      wrap.querySelector(".spot__tip").textContent =
+        bets[name] ? t("bet.placed", { field: fieldTitle(name), amount: formatMoney(bets[name]) }) : fieldTitle(name);
+      wrap.querySelector(".spot").classList.toggle("is-open", state.phase === "betting");
+    }
+    const decided = this.folded() ? []
+      : Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
+    this.el.decisionSpots.replaceChildren(...decided.map(([name, amount]) => {
+      const stack = h("span.stack", {});
+      this.drawStack(stack, amount);
+      return h("div.spot-wrap", { dataset: { spot: name } },
+        h("div.spot.spot--decision", { "aria-label": t("bet.placed", { field: fieldTitle(name), amount: formatMoney(amount) }) },
+          h("span.spot__name", {}, fieldTitle(name)), stack));
+    }));
+    this.el.clear.hidden = state.phase !== "betting";
+
+    const dealt = (state.player_cards ?? []).length > 0;
+    fillCards(this.el.dealer, state.dealer_cards ?? [], dealt ? 2 : 0);
+    fillCards(this.el.board, state.board ?? [], dealt ? 5 : 0);
+    fillCards(this.el.player, state.player_cards ?? [], dealt ? 2 : 0);
+    const settlement = seat?.settlement ?? null;
+    this.el.playerHand.textContent = handName(settlement?.player_hand ?? (dealt ? state.player_hand : null));
+    this.el.dealerHand.textContent = handName(settlement?.dealer_hand);
+    const bonus = seat?.bonus ?? null;
+    this.el.bonus.hidden = !bonus;
+    if (bonus) {
+      const { text, won } = bonusText(bonus, this.gameOf());
+      this.el.bonus.textContent = text;
+      this.el.bonus.classList.toggle("is-win", won);
+    }
+
+    const actions = orderActions(seat?.legal_actions);
+    this.el.decisions.replaceChildren(...actions.map((action) => h(`button.btn.btn--action.btn--${action}`, {
+      type: "button", dataset: { action }, onclick: () => this.send({ type: "decide", action }),
+    }, actionTitle(action), seat.action_stakes?.[action] ? ` ${formatMoney(seat.action_stakes[action])}` : "")));
+    if (seat?.pending) this.el.decisions.append(h("span", { id: "pending" }, t("live.you_chose", { action: actionTitle(seat.pending) })));
+
+    this.el.result.hidden = !settlement;
+    if (settlement) {
+      const net = settlement.net;
+      const qualification = qualificationText(settlement);
+      this.el.result.replaceChildren(...[
+        h("p.result__headline", { id: "result-headline" }, resultHeadline(settlement, sides)),
+        h("p.result__amount", { id: "result-net", dataset: { net } }, formatMoney(net, { signed: true })),
+        qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
+        settlementTable(settlement),
+        this.recordUrl ? h("button.btn.btn--small", {
+          type: "button", id: "verify-round",
+          onclick: () => { this.el.rules.hidden = true; this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
+        }, t("live.verify_round")) : null].filter(Boolean)); // replaceChildren would write "null"
+    }
+    const fairness = state.fairness;
+    this.el.fair.textContent = state.dealing === "studio"
+      ? (state.round ? t("live.round_studio", { round: state.round, note: studioNote() }) : studioNote())
+      : fairness
+        ? t("live.fair_line", { round: state.round, commitment: fairness.commitment })
+          + (fairness.client_seed ? ` · ${t("live.fair_client", { seed: fairness.client_seed })}` : "")
+          + (fairness.server_seed ? ` · ${t("live.fair_server", { seed: fairness.server_seed })}` : "")
+        : "";
+    this.tick();
+  },
+
+  drawStack(container, amount) {
+    drawChips(container, amount, this.config.chips);
+  },
+};
