@@ -123,6 +123,13 @@ def test_support_finds_the_operators_rounds_and_reads_a_rounds_wallet_calls(brow
         search(page, "demo", EXTERNAL)
         page.wait_for_function("document.querySelectorAll('#page-rounds tbody tr').length === 2")
         assert shown_rounds(page) == set(played.rounds)
+        operators = page.locator("#page-rounds tbody td.operator").all_inner_texts()
+        assert operators == ["demo", "demo"]
+        assert page.locator("#page-rounds tbody td.operator-player").all_inner_texts() == [EXTERNAL, EXTERNAL]
+        search(page, "embedded")
+        page.wait_for_function("document.querySelectorAll('#page-rounds tbody tr').length === 1")
+        assert shown_rounds(page) == set(played.demo_rounds)
+        assert page.locator("#page-rounds tbody td.operator").all_inner_texts() == ["embedded"]
         search(page, "demo", "nobody")
         page.wait_for_selector("#page-rounds .results p:has-text('No rounds.')")
         search(page, "", EXTERNAL)  # an operator's player id alone means nothing: the server says why
