@@ -214,6 +214,16 @@ def test_a_player_in_their_currency_and_language(browser: Any, server: LiveServe
     page.locator("#history-panel [data-round]").first.click()
     page.locator("#history-panel .replay").wait_for()
     assert not english_left(page, language)
+    # The fairness check of that round: each check (seeds, cards, signature, rules) in the language.
+    page.locator("#history-panel [data-verify]").click()
+    verdict = page.locator("#history-panel .fair__result[data-ok='true']")
+    verdict.wait_for()
+    assert text["fair.verified"] in verdict.inner_text()
+    key_id = server.api("GET", "/api/fairness/public-key", table.token)["key_id"]
+    signed = render("fair.check.signature_ok", {"key_id": key_id}, language)
+    assert f"{text['fair.subject.signature']}: {signed}" in verdict.inner_text()
+    assert not english_left(page, language)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-{language}-{currency.lower()}-fairness.png"))
     page.context.close()
     assert not errors, errors
 
