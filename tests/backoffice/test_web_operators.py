@@ -182,7 +182,8 @@ def test_an_admin_cannot_adjust_an_operators_players_balance(browser: Any, playe
 def test_an_auditor_reads_the_report_by_operator(browser: Any, played: Played) -> None:
     with signed_in(browser, played.office, "op-auditor") as page:
         page.click("nav a[href='#reports']")
-        page.wait_for_selector("#page-reports table.grid tbody tr")
+        # the first report works out each rules version's bets' moments (seconds, longer under load)
+        page.wait_for_selector("#page-reports table.grid tbody tr", timeout=60_000)
         operator_column = "#page-reports tbody tr td:nth-child(5)"
         assert sorted(page.locator(operator_column).all_inner_texts()) == ["demo", "embedded"]
         counts = page.locator("#page-reports tbody tr td:nth-child(6)").all_inner_texts()
