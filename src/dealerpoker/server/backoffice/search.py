@@ -187,9 +187,9 @@ async def search(connection: Connection, query: RoundQuery,
                           "created_at": row["created_at"], "settled_at": row["settled_at"]})
     found.sort(key=lambda item: str(item["created_at"]), reverse=True)
     found = found[:query.limit]
-    operators = await operators_of(connection, (row["player_id"] for row in found))
-    for row in found:
-        operator = operators.get(row["player_id"])
-        row["operator"] = EMBEDDED if operator is None else operator["operator"]
-        row["operator_player"] = None if operator is None else operator["operator_player"]
+    operators = await operators_of(connection, (item["player_id"] for item in found))
+    for item in found:
+        operator = operators.get(item["player_id"])
+        item["operator"] = EMBEDDED if operator is None else operator["operator"]
+        item["operator_player"] = None if operator is None else operator["operator_player"]
     return found
