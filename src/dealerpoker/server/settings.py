@@ -147,8 +147,8 @@ class Settings:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
         if "DEALERPOKER_CURRENCIES" in env:
             values["currencies_file"] = env["DEALERPOKER_CURRENCIES"]
-        profile: dict[str, object] = {name: _number(env, variable) for variable, name in _PROFILE_ENVIRONMENT.items()
-                                      if variable in env}
+        profile: dict[str, object] = {name: _number(env, variable)
+                                      for variable, name in _PROFILE_ENVIRONMENT.items() if variable in env}
         if "DEALERPOKER_FAST_PLAY" in env:
             profile["fast_play"] = _flag(env, "DEALERPOKER_FAST_PLAY")
         if profile:
