@@ -58,6 +58,9 @@ def register(subparsers: Any) -> None:
                              help="a play session ends after MINUTES without a round (default 30)")
     responsible.add_argument("--min-round-seconds", type=float, default=None, metavar="SECONDS",
                              help="the least time between the starts of two rounds of a player (default 0)")
+    responsible.add_argument("--fast-play", action="store_true", default=None,
+                             help="let the table accept the next action before the step's animations end "
+                                  "(default: not allowed; $DEALERPOKER_FAST_PLAY=1)")
     parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                         help="complete open rounds untouched this long with the default actions "
                              "(fold / check; default 3600)")
@@ -132,7 +135,8 @@ _UVICORN: dict[str, Any] = {"access_log": False, "ws": "websockets-sansio", "ws_
 
 
 _PROFILE_OPTIONS = {"reality_check": "reality_check_minutes", "limit_cooling_off": "cooling_off_hours",
-                    "session_gap": "session_gap_minutes", "min_round_seconds": "min_round_seconds"}
+                    "session_gap": "session_gap_minutes", "min_round_seconds": "min_round_seconds",
+                    "fast_play": "fast_play"}
 
 
 def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:

@@ -151,8 +151,10 @@ class Settings:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
         if "DEALERPOKER_CURRENCIES" in env:
             values["currencies_file"] = env["DEALERPOKER_CURRENCIES"]
-        profile = {name: _number(env, variable) for variable, name in _PROFILE_ENVIRONMENT.items()
-                   if variable in env}
+        profile: dict[str, object] = {name: _number(env, variable)
+                                      for variable, name in _PROFILE_ENVIRONMENT.items() if variable in env}
+        if "DEALERPOKER_FAST_PLAY" in env:
+            profile["fast_play"] = _flag(env, "DEALERPOKER_FAST_PLAY")
         if profile:
             try:
                 values["responsible_gaming"] = Profile(**profile)  # type: ignore[arg-type]
@@ -224,6 +226,13 @@ def parse_rate_limits(entries: Iterable[str]) -> dict[str, str]:
             raise SettingsError(f"rate limit {entry.strip()!r}: expected NAME=LIMIT, e.g. session=10/minute")
         limits[name.strip()] = limit.strip()
     return limits
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    value = env[name].strip().lower()
+    if value not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        raise SettingsError(f"{name}: expected 1 or 0, got {env[name]!r}")
+    return value in ("1", "true", "yes", "on")
 
 
 def _number(env: Mapping[str, str], name: str) -> int | float:
