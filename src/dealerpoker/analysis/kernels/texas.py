@@ -11,9 +11,9 @@ from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
     index_with,
-    local_cards,
     orbit_size,
     pair_numbers,
+    river_orbits,
     stabiliser,
 )
 
@@ -36,29 +36,18 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
     pair_of = pair_numbers(n_cards)
     for row_t in prange(len(turns)):
         four = turns[row_t]
-        group = np.empty(card_perm.shape[0], dtype=np.int64)
-        n_group = stabiliser(four, card_perm, group)
         rem = np.empty(n_rem, dtype=np.int64)
         k = 0
         for c in range(n_cards):
             if c != four[0] and c != four[1] and c != four[2] and c != four[3]:
                 rem[k] = c
                 k += 1
+        group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
+            four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
         acc = np.zeros((n_pairs, 3), dtype=np.int64)
-        board = np.empty(5, dtype=np.int64)
-        off = np.empty(n_cards - 5, dtype=np.int64)
-        local = np.empty(n_cards - 5, dtype=np.int64)
-        for ri in range(n_rem):
-            r = rem[ri]
-            size = orbit_size(r, -1, card_perm, group, n_group)
-            if size == 0:
-                continue
-            index = index_with(four, r, binom)
-            row = river_id[index]
-            board[:4] = four
-            board[4] = r
-            n_off = local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards, off, local)
-            for j in range(n_off):
+        for k in range(n_rivers):
+            size, row, off, local = sizes[k], rows[k], offs[k], locals_[k]
+            for j in range(n_cards - 5):
                 b, lb = off[j], local[j]
                 for i in range(j):
                     h = pair_of[local[i], lb]
