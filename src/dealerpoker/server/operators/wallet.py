@@ -197,8 +197,10 @@ class SeamlessWallet:
         known = {bet.player: bet.balance for bet in receipt.bets if bet.balance is not None}
         owed = await self._owe(connection, movement, remote)
         for player in sorted({t.player for t in remote}):
-            found = await connection.rows(_ACCOUNT, {"w_player": player})
-            cached = int(found[0]["balance"]) if found else None
+            cached = None
+            if player not in known:  # no bet answered with the operator's balance: the last one kept
+                found = await connection.rows(_ACCOUNT, {"w_player": player})
+                cached = int(found[0]["balance"]) if found else None
             balance = known.get(player, cached or 0) + owed.get(player, 0)
             balances[player] = balance
             if balance != cached:
@@ -234,32 +236,33 @@ class SeamlessWallet:
             if who is None:
                 return WalletRefusedError(f"player {transfer.player!r} has no operator")
             operator, external, token, currency = who
-            counted = await connection.rows(_EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
-            earlier = int(counted[0]["earlier"] or 0) if counted else 0
-            transaction_id = transfer.txid if not earlier else f"{transfer.txid}~{earlier + 1}"
-            await connection.run(
-                _NEW_BET,
-                {
-                    "transaction_id": transaction_id,
-                    "operator_id": operator.id,
-                    "player_id": transfer.player,
-                    "currency": currency,
-                    "kind": "bet",
-                    "amount": -transfer.amount,
-                    "round_id": movement.round_id,
-                    "game": movement.game,
-                    "round_closed": 0,
-                    "reference_transaction_id": None,
-                    "txid": transfer.txid,
-                    "status": "sending",
-                    "attempts": 1,
-                    "next_attempt_at": None,
-                    "last_answer": None,
-                    "balance": None,
-                    "created_at": at,
-                    "updated_at": at,
-                },
-            )
+            row: dict[str, Any] = {
+                "transaction_id": transfer.txid,
+                "operator_id": operator.id,
+                "player_id": transfer.player,
+                "currency": currency,
+                "kind": "bet",
+                "amount": -transfer.amount,
+                "round_id": movement.round_id,
+                "game": movement.game,
+                "round_closed": 0,
+                "reference_transaction_id": None,
+                "txid": transfer.txid,
+                "status": "sending",
+                "attempts": 1,
+                "next_attempt_at": None,
+                "last_answer": None,
+                "balance": None,
+                "created_at": at,
+                "updated_at": at,
+            }
+            # The money moment's first bet carries its txid; a retried one (the step refused, the
+            # player acts again) the next ``~n``: counted only then.
+            if not await connection.run(_insert_ignoring(connection), row):
+                counted = await connection.rows(_EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
+                row["transaction_id"] = f"{transfer.txid}~{int(counted[0]['earlier']) + 1}"
+                await connection.run(_NEW_BET, row)
+        transaction_id = str(row["transaction_id"])
         timeout = operator.wallet_timeout_seconds
         if deadline is not None:
             timeout = min(timeout, deadline - asyncio.get_running_loop().time())
