@@ -43,6 +43,9 @@ from dealerpoker.server.wallet import Debit, LedgerWallet, Movement
 
 CONCURRENT_BETS = 16
 """Bets of one step (a live table's) sent at once."""
+HANDED_KEPT = 1000
+"""Steps whose wins wait for their commit to be handed over, at most (a step that did not commit
+leaves its entry behind: the oldest go; a win dropped so is still delivered, after its lease)."""
 
 
 class WalletUnavailableError(DealerPokerError, ValueError):
@@ -122,6 +125,15 @@ class SeamlessWallet:
         self.wake = wake
         """Called when the outbox has something new to deliver."""
         self.embedded = LedgerWallet(database)
+        self.hand_over: Callable[[list[dict[str, Any]]], None] | None = None
+        """The outbox's delivery of wins this process claimed (``Outbox.deliver_claimed``): each
+        win is written claimed (``lease``) and handed over once its step committed, so the
+        outbox need not find and claim it first (benchmarks/RESULTS.md, "Seamless wallet")."""
+        self.lease: Callable[[Operator], str] = lambda operator: self.now()
+        """The end of a claim on a row sent to ``operator`` (set with ``hand_over``)."""
+        self._handed: dict[int, tuple[Movement, list[dict[str, Any]]]] = {}
+        """Wins written by a step not yet committed, by its movement (the object: the same one is
+        passed to ``committed``, and is kept here, so its id is not reused meanwhile)."""
 
     # ---- the port -------------------------------------------------------------------------
     async def balance(self, player_id: str) -> int | None:
@@ -218,7 +230,10 @@ class SeamlessWallet:
             self.wake()
 
     async def committed(self, movement: Movement) -> None:
-        if any(is_remote(t.player) and t.amount >= 0 for t in movement.transfers):
+        handed = self._handed.pop(id(movement), None)
+        if handed is not None and handed[0] is movement and self.hand_over is not None:
+            self.hand_over(handed[1])
+        elif any(is_remote(t.player) and t.amount >= 0 for t in movement.transfers):
             self.wake()
 
     async def roll_back_orphan(self, transaction_id: str) -> bool:
@@ -366,35 +381,40 @@ class SeamlessWallet:
             for t in remote
             if t.amount > 0 or (movement.closes_round and t.amount == 0 and t.memo == "settle")
         ]
+        handed: list[dict[str, Any]] = []
         for transfer in credits:
             row = await _player_row(connection, transfer.player, self.operators)
             if row is None:
                 continue
-            operator, _external, _token, currency = row
-            await connection.run(
-                _insert_ignoring(connection),
-                {
-                    "transaction_id": transfer.txid,
-                    "operator_id": operator.id,
-                    "player_id": transfer.player,
-                    "currency": currency,
-                    "kind": "win",
-                    "amount": transfer.amount,
-                    "round_id": movement.round_id,
-                    "game": movement.game,
-                    "round_closed": int(movement.closes_round),
-                    "reference_transaction_id": None,
-                    "txid": transfer.txid,
-                    "status": "pending",
-                    "attempts": 0,
-                    "next_attempt_at": movement.at,
-                    "last_answer": None,
-                    "balance": None,
-                    "created_at": movement.at,
-                    "updated_at": movement.at,
-                },
-            )
+            operator, external, token, currency = row
+            win: dict[str, Any] = {
+                "transaction_id": transfer.txid,
+                "operator_id": operator.id,
+                "player_id": transfer.player,
+                "currency": currency,
+                "kind": "win",
+                "amount": transfer.amount,
+                "round_id": movement.round_id,
+                "game": movement.game,
+                "round_closed": int(movement.closes_round),
+                "reference_transaction_id": None,
+                "txid": transfer.txid,
+                "status": "pending",
+                "attempts": 0,
+                "next_attempt_at": movement.at if self.hand_over is None else self.lease(operator),
+                "last_answer": None,
+                "balance": None,
+                "created_at": movement.at,
+                "updated_at": movement.at,
+            }
+            # Handed over only if written now (a step resumed may owe a win already written).
+            if await connection.run(_insert_ignoring(connection), win) and self.hand_over is not None:
+                handed.append({**win, "external_id": external, "token": token})
             owed[transfer.player] = owed.get(transfer.player, 0) + transfer.amount
+        if handed:
+            if len(self._handed) >= HANDED_KEPT:  # steps that never committed: their rows do not exist
+                del self._handed[next(iter(self._handed))]
+            self._handed[id(movement)] = (movement, handed)
         return owed
 
     async def _confirmed(self, txids: set[str]) -> set[str]:
