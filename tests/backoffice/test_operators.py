@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy import insert
 from tests.server.conftest import Player, play_out
 
-from dealerpoker.server.schema import operator_players, wallet_calls, wallet_transactions
+from dealerpoker.server.operators.launch import REMOTE_KIND
+from dealerpoker.server.schema import accounts, operator_players, players, wallet_calls, wallet_transactions
 
 from .support import StaffMember
 
@@ -132,3 +133,25 @@ def test_a_players_page_shows_the_operators_limits_and_restriction(client: Any) 
     rg = auditor.get(f"/admin/api/players/{player.id}").json()["responsible_gaming"]
     assert rg["limits"]["stake_day"]["operator"] == 5_000 and rg["limits"]["stake_day"]["applies"] == 5_000
     assert rg["restriction"]["kind"] == "cool_off"
+
+
+def test_an_operators_real_money_player_is_shown_and_never_adjusted_here(client: Any) -> None:
+    """Such an account (``o_...``, kind "remote", as a real launch opens it) keeps no money here:
+    the page shows the balance the operator's wallet last answered, and an adjustment is refused."""
+    acme, player_id = operator_id(), f"o_{secrets.token_hex(8)}"
+    write(client,
+          insert(accounts).values(id=player_id, kind=REMOTE_KIND, balance=7_300, currency="EUR",
+                                  created_at=AT),
+          insert(players).values(id=player_id, token_hash=secrets.token_hex(32), client_seed="seed", nonce=0,
+                                 created_at=AT),
+          insert(operator_players).values(operator_id=acme, external_id="erin-5", currency="EUR", mode="real",
+                                          player_id=player_id, token=None, created_at=AT, updated_at=AT))
+    admin = StaffMember(client, f"ops-adm-{secrets.token_hex(3)}", "admin")
+    page = admin.get(f"/admin/api/players/{player_id}")
+    assert page.status_code == 200, page.text
+    assert page.json()["account"]["wallet"] == "operator" and page.json()["account"]["balance"] == 7_300
+    assert page.json()["operator"] == {"operator": acme, "operator_player": "erin-5", "mode": "real"}
+    refused = admin.post(f"/admin/api/players/{player_id}/adjustments", {"amount": 500, "reason": "goodwill"})
+    assert refused.status_code == 422 and "operator's wallet" in refused.json()["message"]
+    assert admin.get(f"/admin/api/players/{player_id}").json()["account"]["balance"] == 7_300
+    assert admin.get("/admin/api/audit", action="player.adjust", actor=admin.name).json()["entries"] == []

@@ -56,13 +56,17 @@ class BackOffice:
         return PASSWORD
 
 
-    def play(self, rounds: int, game: str = "texas-bonus") -> tuple[str, list[str]]:
-        """A new demo player and the ids of ``rounds`` settled rounds of theirs (first legal action
-        each step), through the players' API."""
+    def play(self, rounds: int, game: str = "texas-bonus", *,
+             launch: str | None = None) -> tuple[str, list[str]]:
+        """A new demo player (or the player of an operator's ``launch`` token) and the ids of
+        ``rounds`` settled rounds of theirs (the last legal action each step), through the
+        players' API."""
         import httpx
 
         with httpx.Client(base_url=self.url, timeout=60) as http:
-            session = http.post("/api/session", json={}).json()
+            answer = http.post("/api/session", json={} if launch is None else {"launch": launch})
+            answer.raise_for_status()
+            session = answer.json()
             headers = {"Authorization": f"Bearer {session['token']}"}
             ids = []
             for _ in range(rounds):
@@ -76,8 +80,10 @@ class BackOffice:
         return session["player_id"], ids
 
 
-def start_back_office(tmp_path: Path, *, live: bool = False, **create_app_options: Any) -> BackOffice:
-    """The server (with the two live tables of ``tests.live.conftest`` when ``live``)."""
+def start_back_office(tmp_path: Path, *, live: bool = False, operators: tuple[Any, ...] = (),
+                      **create_app_options: Any) -> BackOffice:
+    """The server (with the two live tables of ``tests.live.conftest`` when ``live``, and the
+    casinos of ``operators`` launching their players here)."""
     import random
 
     from tests.live.conftest import FAST_TABLES
@@ -89,9 +95,24 @@ def start_back_office(tmp_path: Path, *, live: bool = False, **create_app_option
     url = f"sqlite:///{tmp_path / 'backoffice.db'}"
     tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
     extensions = [live_extension(LiveSettings(tables))]
-    app = create_app(Settings(database_url=url), rng=random.Random(18), extensions=extensions if live else [],
-                     **create_app_options)
+    app = create_app(Settings(database_url=url, operators=operators), rng=random.Random(18),
+                     extensions=extensions if live else [], **create_app_options)
     return BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
+
+
+def fetch(page: Any, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """A request made from the signed-in page as its own script would (the session cookie, the
+    CSRF token): (status, JSON answer). What a member gets when they bypass the page's buttons."""
+    status, answer = page.evaluate("""async ([method, path, body]) => {
+        const me = await (await fetch('/admin/api/session')).json();
+        const answer = await fetch(path, {method, headers: {'Content-Type': 'application/json',
+            'X-CSRF-Token': me.csrf}, body: body === null ? undefined : JSON.stringify(body)});
+        const text = await answer.text();
+        let parsed = null;
+        try { parsed = JSON.parse(text); } catch { parsed = text; }
+        return [answer.status, parsed];
+    }""", [method, path, body])
+    return int(status), answer
 
 
 @contextmanager

@@ -25,7 +25,9 @@ from tests.support.servers import serving
 from websockets.sync.client import ClientConnection, connect
 
 from dealerpoker.server import Settings, create_app
+from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.server.offer import Offer
 from dealerpoker.tables.config import parse_tables
 
 
@@ -104,7 +106,9 @@ def live_server(database_url: str, *, clock: ManualClock | None = None, betting:
     go to ``Settings`` (e.g. ``LONG_SESSIONS`` for tokens made on another clock, or idle for hours).
     """
     timers = {"betting": betting, "decision": decision, "pause": pause}
-    tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers))
+    # As `serve` builds them: a table in a currency plays that currency's limits and chips.
+    tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers),
+                          currency_overrides=Offer.build(load_currencies()).table_overrides)
     app = create_app(Settings(database_url=database_url, **settings),
                      extensions=[live_extension(LiveSettings(tables))],
                      **({"clock": clock} if clock is not None else {}))

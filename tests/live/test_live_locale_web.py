@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from tests.live.conftest import ManualClock, live_server
 from tests.support.browser import ARTIFACTS
-from tests.web.test_locale_web import english_left
+from tests.web.test_locale_web import english_left, settings_shown, table_settings
 
 from dealerpoker.messages import catalogue, render
 
@@ -49,6 +49,14 @@ def test_a_german_player_at_a_live_table(browser: Any, tmp_path: Path) -> None:
         page.locator("#total-bet").filter(has_text="1,00\u00a0€").wait_for()
         page.screenshot(path=str(ARTIFACTS / "i18n-de-live.png"))
         assert not english_left(page, "de")
+        # The rules panel: the table's settings and its own timers in German.
+        page.locator("#rules-button").click()
+        page.locator("#rules-settings").wait_for()
+        config, rules = page.evaluate("[window.dealerpokerLive.config, window.dealerpokerLive.game.rules]")
+        assert settings_shown(page) == table_settings(rules, "de", config)
+        assert render("rules.seconds", {"count": 600}, "de") in settings_shown(page)
+        assert not english_left(page, "de")
+        page.locator("#rules-panel .panel__close").click()
         # The limits panel: a session stake limit set here refuses the next bet over it, in German.
         page.locator("#limits-button").click()
         page.locator("#limit-stake_session").fill("1")

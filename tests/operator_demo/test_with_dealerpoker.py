@@ -52,6 +52,10 @@ secret_env = "DEMO_OPERATOR_SECRET"
 wallet_url = "{operator.url}"
 currencies = ["EUR", "JPY"]
 frame_ancestors = ["{operator.url}"]
+[operators.chips]
+EUR = [100, 200, 500, 2500]
+[operators.limits.EUR]
+ante = {{ min = 200, max = 5000 }}
 """)
     try:
         game = ServeProcess(database, log=directory / "serve.log", port=game_port,
@@ -173,6 +177,11 @@ def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
         game.wait_for_selector(".chip-tray .chip", timeout=60_000)
         idle()
         assert shown_money(game.locator("#balance").inner_text()) == 100_000
+        # the casino's chips and ante limits (its operators file), not the server's EUR ones
+        chips = game.locator(".chip-tray .chip").evaluate_all("(all) => all.map((c) => c.dataset.chip)")
+        assert chips == ["100", "200", "500", "2500"]
+        signs = game.locator("[data-minmax='ante'] .minmax__row").all_inner_texts()
+        assert [shown_money(sign) for sign in signs] == [200, 5000]
         game.locator(".chip-tray .chip[data-chip='500']").click()
         spot = game.locator(".spot[data-field='ante']")
         box = spot.bounding_box()

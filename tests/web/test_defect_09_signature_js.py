@@ -74,9 +74,9 @@ def test_chromium_checks_the_servers_ed25519_signature_and_the_published_rules(p
     assert all(c["ok"] for c in genuine), genuine
 
     fake = checks_in_page(page, forged(record), published)
-    failed = {c["subject"]: c["message"] for c in fake if not c["ok"]}
+    failed = {c["subject"]: c["key"] for c in fake if not c["ok"]}
     assert set(failed) == {"signature", "published rules"}, fake
-    assert "does not match this content" in failed["signature"]
+    assert failed["signature"] == "fair.check.signature_bad"  # "does not match this content"
 
     other_key = sign_record(forged(record), Ed25519PrivateKey.generate())
     failed = {c["subject"] for c in checks_in_page(page, other_key, published) if not c["ok"]}
@@ -92,6 +92,8 @@ def test_the_verify_button_fails_a_forged_paytable(page: Any) -> None:
         page.evaluate("document.querySelector('#app').replaceChildren()")
         page.add_script_tag(type="module", content=f"""
             import {{ fairnessCheck }} from "/js/verify.js";
+            import {{ useLanguage }} from "/js/i18n.js";
+            await useLanguage("en");
             const signed = async () => ({{ record: {json.dumps(shown)}, key: {json.dumps(key)},
                                            published: {json.dumps(published)} }});
             document.querySelector("#app").append(fairnessCheck({json.dumps(view)}, {{ signed }}));
@@ -101,4 +103,6 @@ def test_the_verify_button_fails_a_forged_paytable(page: Any) -> None:
         page.wait_for_function(f'document.querySelector("{selector}").dataset.ok !== undefined')
         result = page.locator(selector)
         assert (result.get_attribute("data-ok") == "true") is verified, result.inner_text()
-        assert "signature:" in result.inner_text()
+        signature = "✔ signature: signed by the server's key" if verified else \
+            "✘ signature: the signature does not match this content under the server's key"
+        assert signature in result.inner_text()

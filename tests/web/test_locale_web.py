@@ -109,6 +109,38 @@ def hand_name(hand: dict[str, Any], language: str) -> str:
         "r2s": entries[f"rank.{chars[second]}_other"]}, language)
 
 
+def table_settings(rules: dict[str, Any], language: str, table: dict[str, Any] | None = None) -> list[str]:
+    """The rules panel's "Table settings" as the catalogue words them: each entry's meaning and its
+    value ("Croupier qualifiziert sich mit", "Vierer oder besser"), then a live table's timers."""
+    text = catalogue(language)
+    rows = []
+    if "ante_qualifier" in rules:
+        category = text[f"category.{rules['ante_qualifier']}"]
+        rows += [text["rules.setting.ante_qualifier"],
+                 render("paytable.or_better", {"category": category}, language)]
+    for name in ("dealer_qualifier", "aa_min_pair"):
+        if name in rules:
+            rank = text[f"rank.{rules[name][0]}_other"]
+            rows += [text[f"rules.setting.{name}"],
+                     render("paytable.pair_or_better", {"rank_plural": rank}, language)]
+    if "aa_settles_on_fold" in rules:
+        answer = text["rules.yes" if rules["aa_settles_on_fold"] else "rules.no"]
+        rows += [text["rules.setting.aa_settles_on_fold"], answer]
+    for point, action in (table or rules)["timeout_actions"].items():
+        rows += [render("rules.setting.timeout_action", {"point": text[f"phase.{point}"]}, language),
+                 text[f"action.{action}"]]
+    for name in ("betting_seconds", "decision_seconds", "deal_seconds", "pause_seconds"):
+        if table and table.get(name) is not None:
+            rows += [text[f"rules.setting.{name}"], render("rules.seconds", {"count": table[name]}, language)]
+    return rows
+
+
+def settings_shown(page: Any) -> list[str]:
+    items = page.locator("#rules-settings > *")
+    shown: list[str] = items.evaluate_all("items => items.map(i => i.textContent)")
+    return shown
+
+
 CASES = [
     pytest.param("de", "JPY", "texas-bonus", ["bet", "check", "check"], id="german-yen"),
     pytest.param("es", "EUR", "casino-holdem", ["raise"], id="spanish-euro"),
@@ -209,11 +241,23 @@ def test_a_player_in_their_currency_and_language(browser: Any, server: LiveServe
     # The panels too: rules (RTP, hand ranking, the rules' version) and the history's replay.
     page.locator("#rules-button").click()
     page.locator("#rules-version").wait_for()
+    rules = next(g for g in games if g["id"] == game)["rules"]
+    assert settings_shown(page) == table_settings(rules, language)
     assert not english_left(page, language)
     page.locator("#rules-panel [data-panel-tab='history']").click()
     page.locator("#history-panel [data-round]").first.click()
     page.locator("#history-panel .replay").wait_for()
     assert not english_left(page, language)
+    # The fairness check of that round: each check (seeds, cards, signature, rules) in the language.
+    page.locator("#history-panel [data-verify]").click()
+    verdict = page.locator("#history-panel .fair__result[data-ok='true']")
+    verdict.wait_for()
+    assert text["fair.verified"] in verdict.inner_text()
+    key_id = server.api("GET", "/api/fairness/public-key", table.token)["key_id"]
+    signed = render("fair.check.signature_ok", {"key_id": key_id}, language)
+    assert f"{text['fair.subject.signature']}: {signed}" in verdict.inner_text()
+    assert not english_left(page, language)
+    page.screenshot(path=str(ARTIFACTS / f"i18n-{language}-{currency.lower()}-fairness.png"))
     page.context.close()
     assert not errors, errors
 

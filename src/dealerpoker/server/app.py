@@ -47,7 +47,7 @@ from dealerpoker.server.edge.ratelimit import EDGE_RESPONSES, RateLimits
 from dealerpoker.server.ledger import audit_database
 from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.api import install_operators_api
-from dealerpoker.server.operators.config import check_against_offer
+from dealerpoker.server.operators.limits import check_against_offer, operator_lookup
 from dealerpoker.server.operators.outbox import seamless_wallet
 from dealerpoker.server.origins import WebSocketOrigins
 from dealerpoker.server.responsible.service import ResponsibleGaming
@@ -88,12 +88,14 @@ EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_b
 
 
 def load_offer(settings: Settings) -> Offer:
-    """Every game in every currency of the settings (``--currencies``, ``--rules``)."""
+    """Every game in every currency of the settings (``--currencies``, ``--rules``), and for each
+    operator's players (``--operators``: their limits and chips, checked against the currencies)."""
     unknown = sorted(set(settings.rules_files) - set(GAMES))
     if unknown:
         raise SettingsError(f"rules file for unknown game {unknown[0]!r} (games: {', '.join(GAMES)})")
     currencies = load_currencies(settings.currencies_file).with_rules_files(settings.rules_files)
-    return Offer.build(currencies)
+    check_against_offer(settings.operators, currencies)
+    return Offer.build(currencies, settings.operators)
 
 
 def load_games(settings: Settings) -> dict[str, AnyGame]:
@@ -124,8 +126,8 @@ def games_document(
 
 def games_documents(offer: Offer, rtps: Mapping[str, Mapping[str, float | None]] | None = None
                     ) -> dict[str, dict[str, Any]]:
-    """Currency -> its ``GET /api/games`` body."""
-    return {code: games_document(offer.games(code), rtps, offer.currency(code)) for code in offer.engines}
+    """``Offer.menu_key`` (a currency, or an operator's in a currency) -> its ``GET /api/games`` body."""
+    return {key: games_document(games, rtps, offer.currency(code)) for key, code, games in offer.menus()}
 
 
 RtpSource = Callable[[Rules], Mapping[str, Fraction | float | None]]
@@ -153,7 +155,6 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
-    check_against_offer(settings.operators, offer.currencies)
     responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
     wallet: Wallet = LedgerWallet(database)
     outbox = None
@@ -163,7 +164,8 @@ def create_app(
     services = Services(
         settings=settings, database=database, games=offer.games(), wallet=wallet,
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
-                            abandon_after_seconds=settings.abandon_after_seconds),
+                            abandon_after_seconds=settings.abandon_after_seconds,
+                            operator_of=operator_lookup(database, offer.operators)),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
         sessions=Sessions(database, clock, operators=bool(settings.operators),

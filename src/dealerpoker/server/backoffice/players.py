@@ -16,6 +16,7 @@ from dealerpoker.server.accounts import ensure_house
 from dealerpoker.server.backoffice import audit
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.operators.launch import REMOTE_KIND
 from dealerpoker.server.schema import accounts, ledger_entries, operator_players
 
 REASON_LENGTH = (3, 200)
@@ -30,12 +31,15 @@ class AdjustmentError(DealerPokerError, ValueError):
 
 
 async def account(connection: Connection, player_id: str) -> dict[str, Any]:
-    """A player's account: balance, currency, opened when (404 for no such player)."""
+    """A player's account: balance, currency, opened when, and where the money is (``wallet``:
+    "embedded" here, or "operator" for an operator's real-money player, whose ``balance`` is the
+    last one its operator's wallet answered); 404 for no such player."""
     row = (await connection.execute(select(accounts).where(accounts.c.id == player_id))).mappings().first()
-    if row is None or row["kind"] != "player":
+    if row is None or row["kind"] not in ("player", REMOTE_KIND):
         raise NotFoundError(f"no player {player_id!r}")
     return {"player_id": player_id, "balance": int(row["balance"]), "currency": row["currency"],
-            "created_at": row["created_at"]}
+            "created_at": row["created_at"],
+            "wallet": "operator" if row["kind"] == REMOTE_KIND else "embedded"}
 
 
 async def operator_of(connection: Connection, player_id: str) -> dict[str, Any] | None:
@@ -79,6 +83,9 @@ async def adjust(connection: Connection, player_id: str, amount: object, reason:
     if is_house_account(player_id):
         raise AdjustmentError("a house account is not adjusted by hand")
     before = await account(connection, player_id)
+    if before["wallet"] == "operator":
+        raise AdjustmentError("this player's money is in their operator's wallet: "
+                              "the operator adjusts it there")
     txid = f"{ledger.ADJUSTMENT}:{player_id}:{key}"
     house = await ensure_house(connection, before["currency"], at=at)
     source, target = (house, player_id) if amount > 0 else (player_id, house)

@@ -26,6 +26,7 @@ from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
 from dealerpoker.games import AnyGame, get_game
 from dealerpoker.games.payments import most_at_stake
+from dealerpoker.games.rules import Rules
 from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
@@ -36,6 +37,7 @@ from dealerpoker.server.live import controls, session_watch
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
+from dealerpoker.server.live.player_limits import PlayerLimits, table_for
 from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.records_api import install_live_records
 from dealerpoker.server.live.runner import TableRunner
@@ -67,6 +69,8 @@ class LiveTables:
         self.store = SqlStore(services.database, services.now, wallet=services.wallet)
         self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
+        self.limits = PlayerLimits(((r.table, r.currency) for r in self.runners.values()), services.offer,
+                                   services.rounds.operator_of)
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -142,6 +146,11 @@ class LiveTables:
                     await self.cluster.to_table(table_id, message)
             await asyncio.sleep(PRESENCE_INTERVAL)
 
+    async def player_summary(self, table_id: str, player_id: str) -> dict[str, Any]:
+        """The table's summary with the limits and chips ``player_id`` bets under there."""
+        table = self.runners[table_id].table
+        return {**self.summary(table_id), **table_for(table, await self.limits.rules_for(table, player_id))}
+
     def summary(self, table_id: str) -> dict[str, Any]:
         runner = self.runners[table_id]
         state: dict[str, Any] = {"phase": "unknown", "round": None, "deadline": None}
@@ -153,11 +162,10 @@ class LiveTables:
                 "phase": state.get("phase", "unknown"), "round": state.get("round"),
                 "deadline": state.get("deadline")}
 
-    def game_document(self, table: TableConfig) -> dict[str, Any]:
-        """The table's game as ``GET /api/games`` describes a game (fields, limits, chips, paytables),
-        under the table's own rules, so the page's rules panel and Min/Max signs show what this
-        table pays; the RTPs are the server's when the table plays the server's rules."""
-        document = describe_game(get_game(table.game, table.rules))
+    def game_document(self, table: TableConfig, rules: Rules | None = None) -> dict[str, Any]:
+        """The table's game as ``GET /api/games`` describes one, under its rules (``rules``: a player's
+        limits and chips there), for the page's rules panel and Min/Max signs; RTPs as the server's."""
+        document = describe_game(get_game(table.game, table.rules if rules is None else rules))
         shipped = next((g for g in self.services.games_document["games"] if g["id"] == table.game), None)
         if shipped is not None and _payouts(shipped["rules"]) == _payouts(document["rules"]):
             document["rtp"] = shipped["rtp"]  # limits, chips and timers change no bet's return
@@ -167,9 +175,10 @@ class LiveTables:
         """What a newcomer is sent first: who they are, the table's state and their own part."""
         runner = self.runners[table_id]
         balance = await self.store.balance(player_id)
+        rules = await self.limits.rules_for(runner.table, player_id)
         greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
-                                    "table": runner.table.to_dict(), "balance": balance,
-                                    "game": self.game_document(runner.table),
+                                    "table": table_for(runner.table, rules), "balance": balance,
+                                    "game": self.game_document(runner.table, rules),
                                     "currency": runner.currency,
                                     "process": self.cluster.process_id}
         if self.cluster.owns(table_id):
@@ -218,7 +227,7 @@ class LiveTables:
                     return _error("bad_request", 'bet: expected "bets": {field: amount}')
                 if bets:
                     await self._check_currency(runner, player_id)
-                    engine = self.engines[table_id]
+                    engine = await self.limits.engine_for(runner.table, self.engines[table_id], player_id)
                     at_stake = most_at_stake(engine, engine.validate_bets(bets))
                     await self.services.responsible.check_live_bet(player_id, at_stake)
                 return await runner.bet(player_id, bets)
@@ -285,20 +294,20 @@ def _live(app: Any) -> LiveTables:
 
 @router.get("/api/tables", tags=["live"], responses=error_responses(401),
             dependencies=[Depends(reject_unknown_query)])
-async def list_tables(request: Request, _player: PlayerDep) -> dict[str, Any]:
-    """The live tables with their game, limits, timers, phase and number of connected players."""
+async def list_tables(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """The live tables: game, limits (the player's there), timers, phase, connected players."""
     live = _live(request.app)
-    return {"tables": [live.summary(table_id) for table_id in live.runners]}
+    return {"tables": [await live.player_summary(table_id, player) for table_id in live.runners]}
 
 
 @router.get("/api/tables/{table_id}", tags=["live"], responses=error_responses(401, 404),
             dependencies=[Depends(reject_unknown_query)])
-async def get_table(table_id: str, request: Request, _player: PlayerDep) -> dict[str, Any]:
+async def get_table(table_id: str, request: Request, player: PlayerDep) -> dict[str, Any]:
     """One live table (as in the list)."""
     live = _live(request.app)
     if table_id not in live.runners:
         raise NotFoundError(f"no live table {table_id!r}")
-    return live.summary(table_id)
+    return await live.player_summary(table_id, player)
 
 
 async def _receive(websocket: WebSocket) -> Any:

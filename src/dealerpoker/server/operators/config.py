@@ -41,9 +41,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from dealerpoker.errors import DealerPokerError, InvalidRulesError
-from dealerpoker.games.currency import UnknownCurrencyError
-from dealerpoker.games.rules import ALL_FIELDS, GAMES, field_overrides
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.rules import ALL_FIELDS
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 _KEYS = {
@@ -81,10 +80,6 @@ class Operator:
     """Currency -> chip denominations for this operator's players."""
     wallet_timeout_seconds: float = 3.0
     """How long a wallet call may take before its outcome counts as unknown."""
-
-    def overrides(self, game: str, currency: str) -> dict[str, Any]:
-        """What this operator changes in ``game``'s rules in ``currency`` (limits and chips)."""
-        return field_overrides(game, self.limits.get(currency, {}), self.chips.get(currency))
 
     def wallet_endpoint(self, call: str) -> str:
         return self.wallet_url.rstrip("/") + "/" + call
@@ -259,24 +254,3 @@ def _chips(value: Any, where: str) -> tuple[int, ...]:
             f"{where}: expected a list of chip denominations (integers > 0, minor units)"
         )
     return tuple(value)
-
-
-def check_against_offer(operators: Sequence[Operator], currencies: Any) -> None:
-    """Refuse an operator whose currencies the server does not offer, or whose limits or chips
-    make a game's rules invalid in that currency (``currencies``: the server's ``Currencies``)."""
-    for operator in operators:
-        for code in operator.currencies:
-            try:
-                table = currencies[code]
-            except UnknownCurrencyError as error:
-                raise InvalidOperatorsError(f"operators: {operator.id}: currencies: {error}") from None
-            for game in GAMES:
-                extra = operator.overrides(game, code)
-                if not extra:
-                    continue
-                try:
-                    table.rules(game, extra)
-                except InvalidRulesError as error:
-                    raise InvalidOperatorsError(
-                        f"operators: {operator.id}: {code}: {game}: {error}"
-                    ) from None

@@ -34,6 +34,7 @@ from dealerpoker.server.edge.metrics import count_round
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.ledger import BETS, Transfer, txid
 from dealerpoker.server.offer import Offer
+from dealerpoker.server.operators.limits import OperatorOf, no_operator
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import plan
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
@@ -55,6 +56,7 @@ class RoundService:
         abandon_after_seconds: float, deal: DealFunction = committed_deal,
         responsible: ResponsibleGaming | None = None,
         id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
+        operator_of: OperatorOf = no_operator,
     ) -> None:
         self.store = store
         self.wallet = wallet
@@ -67,6 +69,8 @@ class RoundService:
         self.deal = deal
         self.responsible = responsible
         self.id_factory = id_factory
+        self.operator_of = operator_of
+        """Player id -> their operator's id (None: the server's own player)."""
         self._states = RecentStates()
         # Each engine's rules fingerprint (a hash of its rules document: worth computing once).
         self._fingerprints = {id(game): game.rules.fingerprint() for game in offer.all_engines()}
@@ -93,6 +97,11 @@ class RoundService:
         """The engine of game ``name`` in ``currency`` (its limits and chips)."""
         return self.offer.game(name, currency)
 
+    async def games_of(self, player_id: str) -> tuple[str, str | None]:
+        """Which games the player is offered: their currency and their operator (None: this
+        server's player), whose limits and chips narrow the currency's (``Offer.game``)."""
+        return await self.currency_of(player_id), await self.operator_of(player_id)
+
     async def currency_of(self, player_id: str) -> str:
         """The currency of the player's account (every round of theirs is played in it)."""
         currency = self._currencies.get(player_id)
@@ -118,7 +127,7 @@ class RoundService:
         self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
     ) -> ViewJSON:
         """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
-        game = self.game(game_name, await self.currency_of(player_id))
+        game = self.offer.game(game_name, *await self.games_of(player_id))
         valid = game.validate_bets(bets)
         stake = payments.opening_stake(valid)
         for _ in range(ATTEMPTS):

@@ -46,7 +46,11 @@ export function gameTitle(game) {
   return has(`game.${game.id}`) ? t(`game.${game.id}`) : game.title;
 }
 
+// A recorded step that is no player's action: the deal (the DEAL button's word).
+const STEP_TITLES = { deal: "btn.deal" };
+
 export function actionTitle(action) {
+  if (STEP_TITLES[action]) return t(STEP_TITLES[action]);
   return has(`action.${action}`) ? t(`action.${action}`) : action.toUpperCase();
 }
 

@@ -2,22 +2,31 @@
 // same as the server's Python (dealerpoker.fairness.shuffle; docs/fairness.md has the specification).
 // Pure: no DOM, no network. WebCrypto (crypto.subtle) computes SHA-256 and HMAC-SHA256, so this
 // runs in any secure context (https or localhost) and in Node 20.
+//
+// No language either: each check names its result by a catalogue key and its parameters
+// (web/i18n/*.json, "fair.check."), which the page renders in the player's language (verify.js);
+// an error thrown for bad input carries its key beside an English message for developers.
 
 export const ALGORITHM_VERSION = "hmac-sha256-fy-v1";
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 const WORD_SPAN = 2 ** 32;
 
-function subtle() {
+/** An Error with the catalogue key of its text (`error.key`). */
+export function keyedError(key, message) {
+  return Object.assign(new Error(message), { key });
+}
+
+export function subtle() {
   const found = globalThis.crypto?.subtle;
-  if (!found) throw new Error("WebCrypto is not available here (the page needs https or localhost)");
+  if (!found) throw keyedError("fair.check.no_webcrypto", "WebCrypto is not available here (the page needs https or localhost)");
   return found;
 }
 
 /** The 32 bytes of a 64-hex-character server seed (either case). */
 export function seedBytes(seedHex) {
   if (typeof seedHex !== "string" || !/^[0-9a-fA-F]{64}$/.test(seedHex)) {
-    throw new Error("server seed must be exactly 64 hexadecimal characters (32 bytes)");
+    throw keyedError("fair.check.bad_server_seed", "server seed must be exactly 64 hexadecimal characters (32 bytes)");
   }
   const bytes = new Uint8Array(32);
   for (let i = 0; i < 32; i += 1) bytes[i] = parseInt(seedHex.slice(2 * i, 2 * i + 2), 16);
@@ -27,12 +36,14 @@ export function seedBytes(seedHex) {
 function checkClientSeed(clientSeed) {
   if (typeof clientSeed !== "string" || clientSeed.length < 1 || clientSeed.length > 128
       || !/^[\x20-\x7e]+$/.test(clientSeed)) {
-    throw new Error("client seed must be 1 to 128 printable ASCII characters");
+    throw keyedError("fair.check.bad_client_seed", "client seed must be 1 to 128 printable ASCII characters");
   }
 }
 
 function checkNonce(nonce) {
-  if (!Number.isSafeInteger(nonce) || nonce < 0) throw new Error("nonce must be an integer from 0 to 2**53 - 1");
+  if (!Number.isSafeInteger(nonce) || nonce < 0) {
+    throw keyedError("fair.check.bad_nonce", "nonce must be an integer from 0 to 2**53 - 1");
+  }
 }
 
 function hex(buffer) {
@@ -86,36 +97,36 @@ export function cardName(index) {
  * Check a settled round's view (or record) in the browser: the revealed seed against the
  * commitment, and every card shown against the deck the seeds give. Payouts are re-settled by
  * `dealerpoker verify --round-file` (the rules engine is on the server side only).
- * Returns {ok, checks: [{subject, ok, message}], cards}.
+ * Returns {ok, checks: [{subject, ok, key, params}], cards}: `subject` names what was checked
+ * ("commitment", "player cards", "flop reveal"...), `key` and `params` the catalogue's text of the result.
  */
 export async function checkRound(round) {
   const fairness = round.fairness ?? {};
   const checks = [];
-  const add = (subject, ok, message) => checks.push({ subject, ok, message });
+  const add = (subject, ok, key, params = {}) => checks.push({ subject, ok, key, params });
   if ((fairness.algorithm ?? ALGORITHM_VERSION) !== ALGORITHM_VERSION) {
-    add("algorithm", false, `this page checks ${ALGORITHM_VERSION}, the round used ${fairness.algorithm}`);
+    add("algorithm", false, "fair.check.algorithm", { expected: ALGORITHM_VERSION, algorithm: fairness.algorithm });
     return { ok: false, checks, cards: null };
   }
   if (!fairness.server_seed) {
-    add("server seed", false, "not revealed yet: the seed is shown once the round is settled");
+    add("server seed", false, "fair.check.seed_not_revealed");
     return { ok: false, checks, cards: null };
   }
   let deck;
   try {
     const commitment = await commitmentOf(fairness.server_seed);
     const committed = String(fairness.commitment ?? "").toLowerCase();
-    add("commitment", commitment === committed, commitment === committed
-      ? "SHA-256 of the revealed server seed is the commitment shown before the bets"
-      : `SHA-256 of the revealed seed is ${commitment}, the commitment was ${fairness.commitment}`);
+    add("commitment", commitment === committed, commitment === committed ? "fair.check.commitment_ok"
+      : "fair.check.commitment_bad", { computed: commitment, commitment: fairness.commitment });
     deck = await deckOrder(fairness.server_seed, fairness.client_seed, fairness.nonce);
   } catch (error) {
-    add("seeds", false, error.message);
+    add("seeds", false, error.key ?? "fair.check.error", { error: error.message });
     return { ok: false, checks, cards: null };
   }
   const cards = deck.map(cardName);
   if (Array.isArray(round.deck)) {
     const same = round.deck.length === 52 && round.deck.every((c, k) => c === deck[k]);
-    add("deck", same, same ? "the recorded deck order is the one the seeds give" : "the recorded deck differs from the seeds' deck");
+    add("deck", same, same ? "fair.check.deck_ok" : "fair.check.deck_bad");
   }
   const dealt = round.dealt ?? { player: round.player_cards, dealer: round.dealer_cards, board: round.board };
   const places = { player: [0, 2], dealer: [2, 4], board: [4, 9] };
@@ -123,9 +134,9 @@ export async function checkRound(round) {
     const shown = dealt[place] ?? [];
     const expected = cards.slice(from, to);
     const bad = shown.findIndex((card, k) => card !== expected[k]);
-    add(`${place} cards`, bad < 0 && shown.length <= expected.length, bad < 0
-      ? `${shown.join(" ") || "(none shown)"} as the deck gives`
-      : `card ${bad + 1} shown as ${shown[bad]}, the deck gives ${expected[bad]}`);
+    add(`${place} cards`, bad < 0 && shown.length <= expected.length, bad >= 0 ? "fair.check.card_bad"
+      : shown.length ? "fair.check.cards_ok" : "fair.check.none_shown",
+    { cards: shown.join(" "), position: bad + 1, shown: shown[bad], expected: expected[bad] });
   }
   if (Array.isArray(round.reveals)) checkReveals(round.reveals, cards, add);
   return { ok: checks.every((c) => c.ok), checks, cards };
@@ -141,7 +152,7 @@ function checkReveals(reveals, cards, add) {
   reveals.forEach((reveal, k) => {
     const visible = VISIBLE[reveal?.event];
     if (!visible) {
-      add(`reveal ${k + 1}`, false, `unknown reveal ${JSON.stringify(reveal?.event)}`);
+      add(`reveal ${k + 1}`, false, "fair.check.unknown_reveal", { number: k + 1, event: JSON.stringify(reveal?.event) });
       return;
     }
     const expected = {};
@@ -152,8 +163,8 @@ function checkReveals(reveals, cards, add) {
     const got = reveal.cards ?? {};
     const places = new Set([...Object.keys(expected), ...Object.keys(got)]);
     const same = [...places].every((place) => JSON.stringify(got[place] ?? []) === JSON.stringify(expected[place] ?? []));
-    const text = (byPlace) => Object.values(byPlace).flat().join(" ") || "(none)";
-    add(`${reveal.event} reveal`, same, same ? `${text(expected)} as the deck gives`
-      : `shown as ${text(got)}, the deck gives ${text(expected)}`);
+    const text = (byPlace) => Object.values(byPlace).flat().join(" ") || "—";
+    add(`${reveal.event} reveal`, same, same ? "fair.check.cards_ok" : "fair.check.reveal_bad",
+      { reveal: reveal.event, cards: text(expected), shown: text(got), expected: text(expected) });
   });
 }

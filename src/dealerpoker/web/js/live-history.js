@@ -5,7 +5,7 @@
 
 import { fillCards } from "./cards.js";
 import { actionTitle, gameTitle, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { formatMoney } from "./money.js";
 import { settlementTable } from "./panels.js";
 import { fairnessCheck, signedLoader } from "./verify.js";
@@ -13,6 +13,17 @@ import { fairnessCheck, signedLoader } from "./verify.js";
 const REVEAL_TITLES = {
   preflop: "live.reveal.preflop", flop: "live.reveal.flop", turn: "live.reveal.turn", showdown: "live.reveal.showdown",
 };
+// Why the timer chose for a player (the record's "reason"), and where a studio card went.
+const TIMER_REASONS = { timeout: "live.timer_reason.timeout", unpaid: "live.timer_reason.unpaid" };
+const PLACES = { player: "dealer.place.player", dealer: "dealer.place.dealer", board: "dealer.place.board" };
+
+function named(table, slug) {
+  return table[slug] ? t(table[slug]) : String(slug ?? "");
+}
+
+function pointTitle(point) {
+  return has(`phase.${point}`) ? t(`phase.${point}`) : point;
+}
 
 function title(game) {
   return gameTitle({ id: game, title: game });
@@ -65,10 +76,10 @@ export function liveReplayView(record, api = null) {
     next.disabled = index >= frames.length - 1;
   }
   const actions = h("ol.replay__steps", {}, (seat.actions ?? []).map((action, k) => h("li", { dataset: { step: k } },
-    `${action.point}: ${actionTitle(action.action)}`,
+    `${pointTitle(action.point)}: ${actionTitle(action.action)}`,
     action.stake ? ` — ${t("replay.stake", { amount: formatMoney(action.stake) })}` : "",
     ` (${action.source === "player" ? t("live.action_you", { time: clock(action.at) })
-      : t("live.action_timer", { reason: action.reason, time: clock(action.at) })})`)));
+      : t("live.action_timer", { reason: named(TIMER_REASONS, action.reason), time: clock(action.at) })})`)));
   const view = h("div.replay", { dataset: { replayRound: record.round_id } },
     h("p", {}, t("live.record_line", {
       game: title(record.game), table: record.table?.id, number: record.table?.number, opened: clock(record.opened_at),
@@ -93,12 +104,14 @@ export function liveReplayView(record, api = null) {
 function studioCards(record) {
   const misdeal = record.misdeal;
   return h("div.replay__fair", { dataset: { studio: record.round_id } },
-    h("p", {}, "Cards dealt by the studio: no seed to check. Every card the dealer's reader reported:"),
+    h("p", {}, t("live.studio_cards")),
     h("ol.replay__cards", {}, (record.cards ?? []).map((report) => h("li", {
       dataset: { card: report.card, voided: String(Boolean(report.voided_at)) },
-    }, `${report.card} to the ${report.to} at ${clock(report.at)} (${report.source})`,
-    report.voided_at ? ` — voided at ${clock(report.voided_at)} (misread)` : ""))),
-    misdeal ? h("p", { dataset: { misdeal: misdeal.by } },
-      `Misdeal called by the ${misdeal.by} at ${clock(misdeal.at)} UTC: ${misdeal.reason}.`) : null,
-    h("p", {}, "dealerpoker verify --round-file checks them against the reveals, the settlement and the ledger."));
+    }, t("live.studio_card", { card: report.card, to: named(PLACES, report.to), time: clock(report.at), source: report.source }),
+    report.voided_at ? ` — ${t("live.studio_voided", { time: clock(report.voided_at) })}` : ""))),
+    // The record's reason is English free text (the dealer's own words): kept as the line's title.
+    misdeal ? h("p", { dataset: { misdeal: misdeal.by }, title: misdeal.reason },
+      t(misdeal.by === "timer" ? "live.studio_misdeal_timer" : "live.studio_misdeal_dealer", { time: clock(misdeal.at) }))
+      : null,
+    h("p", {}, t("live.studio_verify")));
 }

@@ -35,7 +35,7 @@ export const livePanels = {
       h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } },
         t("btn.close"))),
       h("h2", {}, t("panel.rules")),
-      this.game ? rulesPanel({ ...this.game, title: this.config.title }) : null);
+      this.game ? rulesPanel({ ...this.game, title: this.config.title }, { table: this.config }) : null);
     panel.hidden = false;
   },
 

@@ -3,7 +3,7 @@
 
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { handName, localParams } from "./locale.js";
 import { formatMoney } from "./money.js";
 import { handRanking } from "./ranking.js";
@@ -78,11 +78,54 @@ export function formatRtp(value) {
     { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fraction);
 }
 
-/** The rules & paytable panel for one game. */
-export function rulesPanel(game) {
-  const settings = Object.entries(game.rules ?? {}).filter(
-    ([key, value]) => ["string", "number", "boolean"].includes(typeof value)
-      && !["game", "title", "rules_version"].includes(key));
+// The rules' entries the panel names in the player's language: what each means, its value in words.
+const DESCRIBED = new Set(["game", "title", "rules_version", "ante_qualifier", "dealer_qualifier", "aa_min_pair",
+  "aa_settles_on_fold"]);
+// A live table's own timers (GET /api/tables, the welcome's table), in the order the round meets them.
+const TIMERS = [["betting_seconds", "rules.setting.betting_seconds"], ["decision_seconds", "rules.setting.decision_seconds"],
+  ["deal_seconds", "rules.setting.deal_seconds"], ["pause_seconds", "rules.setting.pause_seconds"]];
+
+function pointTitle(point) {
+  return has(`phase.${point}`) ? t(`phase.${point}`) : point;
+}
+
+function yesNo(value) {
+  return t(value ? "rules.yes" : "rules.no");
+}
+
+/**
+ * The "Table settings" of a game's rules (and a live `table`'s timers): [label, value] pairs, each
+ * from the catalogue; an entry a newer rules file adds and the page does not know is shown as it is.
+ */
+export function ruleSettings(rules, table = null) {
+  const rows = [];
+  if (rules.ante_qualifier) {
+    rows.push([t("rules.setting.ante_qualifier"), t("paytable.or_better", localParams({ category: rules.ante_qualifier }))]);
+  }
+  if (rules.dealer_qualifier) {
+    rows.push([t("rules.setting.dealer_qualifier"),
+      t("paytable.pair_or_better", localParams({ rank_plural: String(rules.dealer_qualifier)[0] }))]);
+  }
+  if (rules.aa_min_pair) {
+    rows.push([t("rules.setting.aa_min_pair"), t("paytable.pair_or_better", localParams({ rank_plural: rules.aa_min_pair }))]);
+  }
+  if (typeof rules.aa_settles_on_fold === "boolean") rows.push([t("rules.setting.aa_settles_on_fold"), yesNo(rules.aa_settles_on_fold)]);
+  for (const [point, action] of Object.entries(table?.timeout_actions ?? rules.timeout_actions ?? {})) {
+    rows.push([t("rules.setting.timeout_action", { point: pointTitle(point) }), actionTitle(action)]);
+  }
+  for (const [name, key] of TIMERS) {
+    if (typeof table?.[name] === "number") rows.push([t(key), t("rules.seconds", { count: table[name] })]);
+  }
+  for (const [key, value] of Object.entries(rules)) {
+    if (DESCRIBED.has(key) || !["string", "number", "boolean"].includes(typeof value)) continue;
+    rows.push([slugTitle(key), typeof value === "boolean" ? yesNo(value) : String(value)]);
+  }
+  return rows;
+}
+
+/** The rules & paytable panel for one game (at a live table: `table`, its configuration). */
+export function rulesPanel(game, { table = null } = {}) {
+  const settings = ruleSettings(game.rules ?? {}, table);
   return h("div.panel__body", {},
     h("p", { id: "rules-version" }, t("rules.version", { game: gameTitle(game), version: game.rules?.rules_version ?? "?" })),
     h("h3", {}, t("rules.limits_title")),
@@ -101,8 +144,8 @@ export function rulesPanel(game) {
     game.fields.filter((f) => paytableOf(game, f.name)).map((f) => paytableTable(f.name, paytableOf(game, f.name))),
     handRanking(),
     settings.length ? h("h3", {}, t("rules.settings")) : null,
-    settings.length ? h("dl.settings", {}, settings.flatMap(([key, value]) =>
-      [h("dt", {}, slugTitle(key)), h("dd", {}, String(value))])) : null);
+    settings.length ? h("dl.settings", { id: "rules-settings" }, settings.flatMap(([label, value]) =>
+      [h("dt", {}, label), h("dd", {}, value)])) : null);
 }
 
 function roundSummary(round) {

@@ -2,19 +2,16 @@
 // bound to the deployment"): the record's digest recomputed from its content, the server's Ed25519
 // signature of it under the published public key (WebCrypto's Ed25519: Chromium 137+, Firefox 129+,
 // Safari 17+, Node 20), and its rules document against its fingerprint and the published document.
-// Pure: no DOM, no network; the caller fetches the record, the key and the published rules.
+// Pure: no DOM, no network; the caller fetches the record, the key and the published rules. Each
+// check's result is a catalogue key and its parameters, as fairness.js's.
+
+import { keyedError, subtle } from "./fairness.js";
 
 const PREFIX = "dealerpoker-record-v1:";
 const UNDIGESTED = new Set(["record_digest", "signature"]);
 
-function subtle() {
-  const found = globalThis.crypto?.subtle;
-  if (!found) throw new Error("WebCrypto is not available here (the page needs https or localhost)");
-  return found;
-}
-
 function bytesOfHex(text) {
-  if (typeof text !== "string" || !/^([0-9a-fA-F]{2})*$/.test(text)) throw new Error("not hexadecimal");
+  if (typeof text !== "string" || !/^([0-9a-fA-F]{2})*$/.test(text)) throw keyedError("fair.check.not_hex", "not hexadecimal");
   return Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 }
 
@@ -55,37 +52,36 @@ export async function rulesSha256(document) {
 /**
  * Check a record against the deployment: `key` is GET /api/fairness/public-key's body,
  * `published` GET /api/rules/{fingerprint}'s (or null when not published). Returns the checks
- * [{subject, ok, message}].
+ * [{subject, ok, key, params}] (`key` and `params`: the catalogue's text of the result).
  */
 export async function checkSigned(record, key, published) {
   const checks = [];
-  const add = (subject, ok, message) => checks.push({ subject, ok, message });
+  const add = (subject, ok, text, params = {}) => checks.push({ subject, ok, key: text, params });
   const digest = await recordDigest(record);
   add("record digest", digest === record.record_digest, digest === record.record_digest
-    ? "the record's content hashes to its digest"
-    : `the content hashes to ${digest}, the record says ${record.record_digest}`);
+    ? "fair.check.digest_ok" : "fair.check.digest_bad", { digest, recorded: record.record_digest });
   add("signature", ...await signatureCheck(record.signature, digest, key));
   const rules = await rulesSha256(record.rules ?? null);
   const cited = String(record.rules_fingerprint ?? "");
   const matches = cited === rules || (cited.length === 16 && rules.startsWith(cited));
-  add("rules fingerprint", matches, matches ? "the rules document hashes to the fingerprint the record cites"
-    : `the rules hash to ${rules}, the record cites ${cited}`);
+  add("rules fingerprint", matches, matches ? "fair.check.fingerprint_ok" : "fair.check.fingerprint_bad",
+    { rules, cited });
   const approved = published?.document ? await rulesSha256(published.document) === rules : false;
-  add("published rules", approved, approved ? "the rules are the ones the server publishes (GET /api/rules)"
-    : "the record's rules are not the published document under its fingerprint");
+  add("published rules", approved, approved ? "fair.check.published_ok" : "fair.check.published_bad");
   return checks;
 }
 
+/** [ok, key, params] of the record's signature under the server's published key. */
 async function signatureCheck(signature, digest, key) {
-  if (!signature || signature.algorithm !== "ed25519") return [false, "the record is not signed with Ed25519"];
+  if (!signature || signature.algorithm !== "ed25519") return [false, "fair.check.not_signed"];
   if (signature.key_id !== key?.key_id) {
-    return [false, `signed with key ${signature.key_id}, the server publishes ${key?.key_id}`];
+    return [false, "fair.check.other_key", { key_id: signature.key_id, published: key?.key_id }];
   }
   let publicKey;
   try {
     publicKey = await subtle().importKey("raw", bytesOfHex(key.public_key), { name: "Ed25519" }, false, ["verify"]);
   } catch (error) {
-    return [false, `this browser cannot check Ed25519 signatures (${error.message}): use dealerpoker verify --server`];
+    return [false, "fair.check.no_ed25519", { error: error.message }];
   }
   let valid = false;
   try {
@@ -94,6 +90,5 @@ async function signatureCheck(signature, digest, key) {
   } catch {
     valid = false;
   }
-  return valid ? [true, `signed by the server's key ${key.key_id} over this content`]
-    : [false, "the signature does not match this content under the server's key"];
+  return valid ? [true, "fair.check.signature_ok", { key_id: key.key_id }] : [false, "fair.check.signature_bad"];
 }

@@ -7,8 +7,37 @@
 
 import { h } from "./dom.js";
 import { checkRound } from "./fairness.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
+import { errorText } from "./locale.js";
 import { checkSigned } from "./signature.js";
+
+// What each check is about (fairness.js and signature.js name it in English), in the page's language.
+const SUBJECTS = {
+  algorithm: "fair.subject.algorithm", "server seed": "fair.subject.server_seed", commitment: "fair.subject.commitment",
+  seeds: "fair.subject.seeds", deck: "fair.subject.deck", "player cards": "fair.subject.player_cards",
+  "dealer cards": "fair.subject.dealer_cards", "board cards": "fair.subject.board_cards",
+  "record digest": "fair.subject.record_digest", signature: "fair.subject.signature",
+  "rules fingerprint": "fair.subject.rules_fingerprint", "published rules": "fair.subject.published_rules",
+};
+const REVEALS = { preflop: "fair.reveal.preflop", flop: "fair.reveal.flop", turn: "fair.reveal.turn",
+  showdown: "fair.reveal.showdown" };
+
+/** One check's line: "✔ signature: signed by the server's key k1 over this content". */
+export function checkLine(check) {
+  const params = check.params ?? {};
+  const subject = SUBJECTS[check.subject] ? t(SUBJECTS[check.subject])
+    : REVEALS[params.reveal] ? t(REVEALS[params.reveal])
+      : params.number ? t("fair.subject.reveal", { number: params.number }) : check.subject;
+  const text = check.key && has(check.key) ? t(check.key, params) : check.message ?? params.error ?? "";
+  return `${check.ok ? "✔" : "✘"} ${subject}: ${text}`;
+}
+
+/** The text of an error the check met (the server refused a fetch, bad input): the catalogue's when it has one. */
+function failure(error) {
+  if (error?.key && has(error.key)) return t(error.key);
+  if (error?.lostConnection) return t("page.connection_lost");
+  return error?.payload ? errorText(error.payload, error.message) : error?.message ?? String(error);
+}
 
 /** What `fairnessCheck`'s `signed` option fetches, through the page's API client. */
 export function signedLoader(api, recordOrPath) {
@@ -48,10 +77,10 @@ export function fairnessCheck(round, { signed = null } = {}) {
         result.replaceChildren(
           h("p.fair__verdict", {}, ok ? t("fair.verified") : t("fair.not_verified")),
           h("ul.fair__checks", {}, checks.map((check) => h("li", { dataset: { ok: String(check.ok) } },
-            `${check.ok ? "✔" : "✘"} ${check.subject}: ${check.message}`))));
+            checkLine(check)))));
       } catch (error) {
         result.dataset.ok = "false";
-        result.replaceChildren(h("p.fair__verdict", {}, t("fair.could_not_check", { error: error.message })));
+        result.replaceChildren(h("p.fair__verdict", {}, t("fair.could_not_check", { error: failure(error) })));
       } finally {
         button.disabled = false;
       }

@@ -75,7 +75,8 @@ export async function playerPage(container, playerId) {
   const { account } = page;
   const rg = page.responsible_gaming;
   container.append(h("h2", {}, t("admin.players.title", { id: playerId })),
-    h("p.balance", {}, t("admin.players.balance", { balance: money(account.balance, account.currency) })),
+    h("p.balance", {}, t(account.wallet === "operator" ? "admin.players.balance_operator" : "admin.players.balance",
+      { balance: money(account.balance, account.currency) })),
     h("p.operator", {}, page.operator ? t("admin.players.of_operator", { operator: page.operator.operator,
       player: page.operator.operator_player, mode: page.operator.mode }) : t("admin.players.embedded")),
     h("h3", {}, t("admin.players.rounds")), page.rounds.length ? roundRows(page.rounds) : h("p", {}, t("admin.rounds.none")),
@@ -87,7 +88,7 @@ export async function playerPage(container, playerId) {
     page.adjustments.length ? table([t("admin.round.txid"), t("admin.round.amount"), t("admin.audit.at")],
       page.adjustments.map((a) => h("tr", {}, cell(a.txid, "code"), cell(money(a.amount, account.currency), "num"),
         cell(a.at)))) : h("p", {}, t("admin.players.no_adjustments")));
-  if (can("players.adjust")) {
+  if (can("players.adjust") && account.wallet !== "operator") { // the operator adjusts its own wallet
     container.append(adjustForm(playerId, account, () => {
       container.replaceChildren();
       playerPage(container, playerId);
