@@ -5,11 +5,11 @@ settlement that owes it) is sent until the operator answers ``OK``; a ``rollback
 whose outcome is unknown, or that its step did not keep) until ``OK`` or ``UNKNOWN_TRANSACTION``.
 Each attempt moves ``next_attempt_at`` on first (a claim: another process skips the row until
 then; a win is written claimed by the process whose step owes it, which hands it over here once
-the step committed, ``deliver_claimed``), then by the backoff (``BACKOFF_SECONDS`` doubling up to ``MAX_BACKOFF_SECONDS``) when the
-answer is anything else. The rows are in the database, so a restart (after kill -9 too) picks
-up where the last process stopped. Bets written but never confirmed nor rolled back (their
-process died between the call and its step) are swept into rollbacks after
-``ORPHAN_BET_SECONDS``.
+the step committed, ``deliver_claimed``), then by the backoff (``BACKOFF_SECONDS`` doubling up
+to ``MAX_BACKOFF_SECONDS``) when the answer is anything else. The rows are in the database, so
+a restart (after kill -9 too) picks up where the last process stopped. Bets written but never
+confirmed nor rolled back (their process died between the call and its step) are swept into
+rollbacks after ``ORPHAN_BET_SECONDS``.
 """
 
 from __future__ import annotations
