@@ -38,6 +38,9 @@ ORPHAN_BET_SECONDS = 10.0
 process died). Taking one too early is safe: the step that would confirm it then refuses."""
 BATCH = 200
 CONCURRENT = 16
+GROUP_SECONDS = 0.02
+"""How long the first answer of a group waits for others to be recorded with it (one commit for
+the wins of many rounds; the row stays claimed meanwhile)."""
 
 
 def backoff(attempts: int) -> float:
@@ -160,7 +163,7 @@ class Outbox:
                 answer = await self._send(row)
             self._answered.append((row, answer))
             if len(self._answered) == 1:  # the first of a group: it writes the group's answers
-                await asyncio.sleep(0)  # those answered at the same moment join it
+                await asyncio.sleep(GROUP_SECONDS)  # those answered meanwhile join it
                 group = self._answered[:]
                 self._answered.clear()
                 await self._record(group)
