@@ -25,7 +25,7 @@ from dealerpoker.server.operators.config import parse_operators
 from dealerpoker.server.operators.signing import sign
 from dealerpoker.tables.config import parse_tables
 
-from .conftest import WAIT, TableSocket, is_table, table_entry
+from .conftest import WAIT, TableSocket, is_seat, is_table, table_entry
 
 SECRET = "live-operator-secret-0123456789"
 START = 100_000
@@ -153,7 +153,60 @@ wallet_timeout_seconds = 0.5
         assert faults["fail"] + faults["timeout"] + faults["drop"] > 0, faults
 
 
-def _ended(message: dict[str, Any], number: int) -> bool:
+def test_a_seat_that_returns_nothing_closes_its_round_with_a_zero_win(tmp_path: Path) -> None:
+    """The protocol's ``round_closed`` is true on the last call of a round: a seated player whose
+    round returns nothing (a fold here) gets a ``win`` of 0 with it, through the outbox, as a solo
+    round ends; reconciliation counts it and still agrees with the operator's ledger."""
+    with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo", extra=("--seed", "21")) as operator:
+        operators = parse_operators(f"""
+[[operators]]
+id = "demo"
+secret = "{SECRET}"
+wallet_url = "{operator.url}"
+currencies = ["EUR"]
+""")
+        table = table_entry("casino-live", "casino-holdem")
+        tables = parse_tables(table.format(betting=1, decision=2, pause=30))
+        database = tmp_path / "live.db"
+        app = create_app(Settings(database_url=f"sqlite:///{database}", operators=operators),
+                         extensions=[live_extension(LiveSettings(tables))])
+        with serving(app, ws="websockets-sansio") as server:
+            stamp = time.monotonic_ns()
+            folder, caller = (launch(server.url, operator, f"{name}-{stamp}", "casino-live")
+                              for name in ("folder", "caller"))
+            round_id = folder.until(is_table("betting_open"))["round"]
+            for player in (folder, caller):
+                player.send({"type": "bet", "bets": {"ante": 100}})
+            for player in (folder, caller):
+                legal = player.until(is_seat(lambda seat: seat["legal_actions"]))["seat"]["legal_actions"]
+                action = "fold" if player is folder else next(a for a in legal if a != "fold")
+                player.send({"type": "decide", "action": action})
+            folder.until(lambda m: _ended(m, round_id))
+            deadline = time.monotonic() + 30
+            while _pending(database):
+                assert time.monotonic() < deadline, "the outbox did not drain"
+                time.sleep(0.2)
+            for player in (folder, caller):
+                calls = [t for t in operator.transactions(player.name) if t["round_id"] == round_id]  # type: ignore[attr-defined]
+                assert [t["round_closed"] for t in calls] == [False] * (len(calls) - 1) + [True], calls
+                assert calls[-1]["kind"] == "win" and calls[-1]["status"] == "OK", calls
+                returned, = _rows(database, "SELECT total_returned FROM live_seats WHERE player_id = ?",
+                                  player.player_id)  # type: ignore[attr-defined]
+                assert calls[-1]["amount"] == returned[0]
+            assert [t["amount"] for t in operator.transactions(folder.name)  # type: ignore[attr-defined]
+                    if t["kind"] == "win"] == [0]
+            query = "since=2000-01-01&until=2100-01-01"
+            listed = httpx.get(f"{server.url}/operator/v1/transactions?{query}", timeout=WAIT, headers={
+                "X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), query.encode())}).json()
+            eur = listed["summary"]["EUR"]
+            assert (eur["wins"]["count"], eur["pending"]["count"]) == (2, 0), eur
+            moved = sum(operator.balance(p.name) - START for p in (folder, caller))  # type: ignore[attr-defined]
+            assert eur["net"]["amount"] == moved
+            for player in (folder, caller):
+                player.close()
+
+
+def _ended(message: dict[str, Any], number: Any) -> bool:
     return (
         message["type"] == "table"
         and message.get("round") == number

@@ -159,7 +159,9 @@ async def post(
             rows = [row for row in rows if row[0] not in posted]
             if not rows:
                 return {}
-    moves, taken = net(transfers), stakes(transfers)
+    # A zero transfer (a live seat's settlement that returned nothing) moves no balance: its
+    # player's row is neither read nor locked.
+    moves, taken = net(t for t in transfers if t.amount), stakes(transfers)
     balances = await _balances(connection, sorted(moves))
     refused = {player: (balances.get(player, 0), needed) for player, needed in taken.items()
                if balances.get(player, 0) < needed}

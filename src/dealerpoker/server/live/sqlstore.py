@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.db import Connection, Database
-from dealerpoker.server.ledger import Transfer, UncoveredStakesError, chunks, txid
+from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, chunks, txid
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
 from dealerpoker.server.schema import live_leases, live_pending, live_rounds, live_seats
 from dealerpoker.server.wallet import LedgerWallet, Movement, Wallet
@@ -252,10 +252,12 @@ def _seat_key(seat: Mapping[str, Any]) -> str:
 def _transfers(round_id: str, step: str, debits: Mapping[str, int], credits: Mapping[str, int],
                extra_credits: Mapping[str, Mapping[str, int]]) -> tuple[Transfer, ...]:
     """A commit's transfers: one per player per money moment (the step's stake or return, net;
-    each of ``extra_credits``), txids ``{round}:{player}:{moment}`` (``ledger.txid``)."""
+    each of ``extra_credits``), txids ``{round}:{player}:{moment}`` (``ledger.txid``). The
+    settlement has one for every settled seat, a return of 0 too: it closes that player's round
+    (an operator's player gets a zero ``win`` with ``round_closed``; the ledger posts nothing)."""
     moves: dict[str, int] = {p: -a for p, a in debits.items() if a > 0}
     for player, amount in credits.items():
-        if amount > 0:
+        if amount > 0 or step == SETTLE:
             moves[player] = moves.get(player, 0) + amount
     transfers = [Transfer(txid(round_id, p, step), p, amount, step) for p, amount in moves.items()]
     transfers += [Transfer(txid(round_id, p, other), p, amount, other)
