@@ -65,12 +65,20 @@ def test_the_search_finds_the_rounds_of_an_operator_and_of_its_player(client: An
         return {row["round_id"] for row in answer.json()["rounds"]}
 
     assert ids(operator=acme) == {alice_round, bob_round}
+    shown = {row["round_id"]: (row["operator"], row["operator_player"])
+             for row in support.get("/admin/api/rounds", limit=200).json()["rounds"]}
+    assert shown[alice_round] == (acme, "alice-7") and shown[bob_round] == (acme, "bob-9")
+    assert shown[demo_round] == ("embedded", None)
+    embedded = ids(operator="embedded", limit=200)
+    assert demo_round in embedded and not embedded & {alice_round, bob_round}
     assert ids(operator=acme, operator_player="bob-9") == {bob_round}
     assert ids(operator=acme, operator_player="nobody") == set()
     assert ids(operator="other") == set()
     assert demo_round in ids() and ids(operator=acme, player=alice.id) == {alice_round}
     refused = support.get("/admin/api/rounds", operator_player="bob-9")
     assert refused.status_code == 422 and "operator" in refused.json()["message"]
+    refused = support.get("/admin/api/rounds", operator="embedded", operator_player="bob-9")
+    assert refused.status_code == 422 and "no operator's id" in refused.json()["message"]
 
 
 @pytest.mark.parametrize("role", ["admin", "support", "auditor"])

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.operator import OperatorDemo
+from tests.support.operator import FAULT_MIX, OperatorDemo
 from tests.support.servers import serving
 
 from dealerpoker.fairness.verify import verify_record
@@ -65,18 +65,7 @@ def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
         tmp_path,
         secret=SECRET,
         operator_id="demo",
-        extra=(
-            "--fail-rate",
-            "0.1",
-            "--timeout-rate",
-            "0.05",
-            "--drop-after-commit-rate",
-            "0.05",
-            "--timeout-seconds",
-            "1",
-            "--seed",
-            "20",
-        ),
+        extra=(*FAULT_MIX, "--timeout-seconds", "1", "--seed", "20"),
     ) as operator:
         operators = parse_operators(f"""
 [[operators]]

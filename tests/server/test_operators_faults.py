@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.operator import OperatorDemo
+from tests.support.operator import FAULT_MIX, OperatorDemo
 from tests.support.servers import ServeProcess, free_port
 
 from dealerpoker.server.operators.signing import sign
@@ -43,18 +43,7 @@ class Casino:
             secret=SECRET,
             operator_id="demo",
             game_url=f"http://127.0.0.1:{port}",
-            extra=(
-                "--fail-rate",
-                "0.1",
-                "--timeout-rate",
-                "0.05",
-                "--drop-after-commit-rate",
-                "0.05",
-                "--timeout-seconds",
-                "1",
-                "--seed",
-                "14",
-            ),
+            extra=(*FAULT_MIX, "--timeout-seconds", "1", "--seed", "14"),
         )
         (directory / "operators.toml").write_text(f"""
 [[operators]]

@@ -158,3 +158,28 @@ def test_a_self_exclusion_refuses_every_new_round(database_url: str, clock: Fake
         assert player.act(view["id"], "fold")["status"] == "settled"
         events = client.portal.call(lambda: services.responsible.events(player.id))
         assert events[0]["kind"] == "restriction" and events[0]["by"] == "operator:test"
+
+
+def test_fast_play_is_the_deployments_choice_and_published(database_url: str, clock: FakeClock) -> None:
+    """Fast play (the page taking the next action before a step's animations end) is forbidden
+    unless the deployment allows it (``serve --fast-play``, ``DEALERPOKER_FAST_PLAY=1``); the page
+    reads it from ``GET /api/responsible-gaming``. The server has no autoplay to allow."""
+    from dealerpoker.cli import build_parser
+    from dealerpoker.cli.serve import settings_of
+    from dealerpoker.server.settings import Settings, SettingsError
+
+    parser = build_parser("serve")
+    assert not settings_of(parser.parse_args(["serve"])).responsible_gaming.fast_play
+    assert settings_of(parser.parse_args(["serve", "--fast-play"])).responsible_gaming.fast_play
+    assert Settings.from_env({"DEALERPOKER_FAST_PLAY": "1"}).responsible_gaming.fast_play
+    assert not Settings.from_env({"DEALERPOKER_FAST_PLAY": "0"}).responsible_gaming.fast_play
+    try:
+        Settings.from_env({"DEALERPOKER_FAST_PLAY": "maybe"})
+    except SettingsError as error:
+        assert "DEALERPOKER_FAST_PLAY" in str(error)
+    else:
+        raise AssertionError("a fast-play setting that is not 1 or 0 was taken")
+    for allowed in (False, True):
+        with make_client(database_url, clock, responsible_gaming=Profile(fast_play=allowed)) as client:
+            profile = Player(client).get("/api/responsible-gaming").json()["profile"]
+            assert (profile["fast_play"], profile["autoplay"]) == (allowed, False)

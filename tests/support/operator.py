@@ -29,6 +29,11 @@ def sign(secret: str, raw: bytes) -> str:
     from the operator under test)."""
     return hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
 
+
+FAULT_MIX: tuple[str, ...] = (
+    "--fail-rate", "0.1", "--timeout-rate", "0.05", "--drop-after-commit-rate", "0.05")
+"""The issue's fault mix (``operator-demo`` options): 10% of wallet calls failed, 5% timed out, 5%
+committed but their answer lost. Add ``--timeout-seconds`` and ``--seed`` beside it."""
 _LISTENING = re.compile(r"on http://127\.0\.0\.1:(\d+)")
 
 

@@ -79,7 +79,7 @@ def test_a_table_without_its_own_rules_file_starts_from_the_servers_rules_for_it
     ('[[tables]]\nid = "a"\ngame = "texas-bonus"\nbetting_seconds = 0', "tables[0].betting_seconds"),
     ('[[tables]]\nid = "a"\ngame = "texas-bonus"\nbetting_secs = 5', "tables[0].betting_secs"),
     ('[[tables]]\nid = "a"\ngame = "texas-bonus"\n[[tables]]\nid = "a"\ngame = "casino-holdem"',
-     "duplicate table id"),
+     "tables[1].id: 'a' is used by an earlier entry"),
     ('[[tables]]\nid = "a"\ngame = "texas-bonus"\n[tables.limits]\nante = { min = 5, max = 1 }',
      "limits.ante"),
     ("tables = []", "at least one"),

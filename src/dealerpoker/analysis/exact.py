@@ -158,14 +158,20 @@ class Solver:
     def _casino_counts(self, rules: CasinoHoldemRules) -> CardCounts:
         deck, sym = self.deck, self.symmetry
         word, low, below_card, below_all = self.board_table(_qualifier_value(rules))
-        flops = sym.flops.cards
+        flops, turns = sym.flops.cards, sym.turns.cards
         n = deck.size
         holdings = comb(n - 3, 2)
         situations = np.zeros((kernels.CASINO_K, len(flops), holdings), dtype=np.int32)
-        for start, stop in self._ranges(len(flops), "casino-holdem flops"):
-            kernels.casino_flops(flops[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
+        batch = np.empty((-(-len(turns) // self.chunks), kernels.CASINO_K, deck.pairs), dtype=np.uint16)
+        for start, stop in self._ranges(len(turns), "casino-holdem turns"):
+            sums = batch[: stop - start]
+            kernels.casino_turns(turns[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
                                  sym.rivers.cards, sym.card_perm, sym.pair_perm, word, low,
-                                 below_card, below_all, situations[:, start:stop])
+                                 below_card, below_all, sums)
+            kernels.casino_scatter(turns[start:stop], sums, sym.turns.weight[start:stop], n, sym.binom,
+                                   sym.flops.id_of, sym.flops.perm_of, flops, sym.card_perm, situations)
+        del batch
+        kernels.casino_fold(flops, n, sym.card_perm, situations)
         strategy = np.zeros((len(flops), holdings), dtype=np.int8)
         aa = np.zeros((len(flops), holdings), dtype=np.int8)
         kernels.situation_classes(flops, n, deck.rank_array(), deck.suit_array(), strategy, aa)

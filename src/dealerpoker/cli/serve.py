@@ -58,6 +58,9 @@ def register(subparsers: Any) -> None:
                              help="a play session ends after MINUTES without a round (default 30)")
     responsible.add_argument("--min-round-seconds", type=float, default=None, metavar="SECONDS",
                              help="the least time between the starts of two rounds of a player (default 0)")
+    responsible.add_argument("--fast-play", action="store_true", default=None,
+                             help="let the table accept the next action before the step's animations end "
+                                  "(default: not allowed; $DEALERPOKER_FAST_PLAY=1)")
     parser.add_argument("--abandon-after", type=float, default=None, metavar="SECONDS",
                         help="complete open rounds untouched this long with the default actions "
                              "(fold / check; default 3600)")
@@ -85,6 +88,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-rtp", action="store_true",
                         help="do not run the exact analysis for the RTPs in GET /api/games (null RTPs); "
                              "by default they come from the analysis cache, computed once in the background")
+    parser.add_argument("--strategy-hint", action="store_true", default=None,
+                        help="offer the players the strategy hint: the best decision and its exact EV at "
+                             "each solo decision (default off; $DEALERPOKER_STRATEGY_HINT=1)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="serve from N processes sharing the port (default 1). More than one needs "
                              "PostgreSQL (--database) and Redis (--redis, for the live tables); "
@@ -129,7 +135,8 @@ _UVICORN: dict[str, Any] = {"access_log": False, "ws": "websockets-sansio", "ws_
 
 
 _PROFILE_OPTIONS = {"reality_check": "reality_check_minutes", "limit_cooling_off": "cooling_off_hours",
-                    "session_gap": "session_gap_minutes", "min_round_seconds": "min_round_seconds"}
+                    "session_gap": "session_gap_minutes", "min_round_seconds": "min_round_seconds",
+                    "fast_play": "fast_play"}
 
 
 def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
@@ -155,6 +162,7 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
         max_body_bytes=getattr(args, "max_body_bytes", None),
         max_frame_bytes=getattr(args, "max_frame_bytes", None),
         extra_frame_ancestors=ancestors, docs=getattr(args, "docs", None), rate_limits=rate_limits,
+        strategy_hint=getattr(args, "strategy_hint", None),
         redis_url=getattr(args, "redis", None),
         responsible_gaming=responsible,
         database_url=args.database,

@@ -82,6 +82,10 @@ class Settings:
     """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
     ``edge.ratelimit.DEFAULT_LIMITS`` and ``OPEN_CAPS`` (a number of sockets: ``websockets_open=50``)
     (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    strategy_hint: bool = False
+    """Offer the strategy hint: the best decision and its exact EV at each decision of a solo
+    round (``GET /api/rounds/{id}/advice``, ``server.hints``; ``serve --strategy-hint``,
+    ``$DEALERPOKER_STRATEGY_HINT=1``); off by default, refused (403 ``hint_off``) while off."""
     metrics: bool = True
     """Serve ``/metrics`` (Prometheus; ``$DEALERPOKER_METRICS=0``: not served)."""
     session_idle_seconds: float = 1800.0
@@ -147,8 +151,10 @@ class Settings:
             values["starting_balance"] = _int(env, "DEALERPOKER_STARTING_BALANCE")
         if "DEALERPOKER_CURRENCIES" in env:
             values["currencies_file"] = env["DEALERPOKER_CURRENCIES"]
-        profile = {name: _number(env, variable) for variable, name in _PROFILE_ENVIRONMENT.items()
-                   if variable in env}
+        profile: dict[str, object] = {name: _number(env, variable)
+                                      for variable, name in _PROFILE_ENVIRONMENT.items() if variable in env}
+        if "DEALERPOKER_FAST_PLAY" in env:
+            profile["fast_play"] = _flag(env, "DEALERPOKER_FAST_PLAY")
         if profile:
             try:
                 values["responsible_gaming"] = Profile(**profile)  # type: ignore[arg-type]
@@ -169,6 +175,9 @@ class Settings:
                                ("DEALERPOKER_SESSION_MAX_SECONDS", "session_max_seconds")):
             if variable in env:
                 values[name] = float(_number(env, variable))
+        if "DEALERPOKER_STRATEGY_HINT" in env:
+            hint = env["DEALERPOKER_STRATEGY_HINT"].strip().lower()
+            values["strategy_hint"] = hint in ("1", "true", "yes", "on")
         if env.get("DEALERPOKER_ALLOWED_ORIGINS"):
             values["allowed_origins"] = tuple(
                 origin.strip() for origin in env["DEALERPOKER_ALLOWED_ORIGINS"].split(",") if origin.strip())
@@ -217,6 +226,13 @@ def parse_rate_limits(entries: Iterable[str]) -> dict[str, str]:
             raise SettingsError(f"rate limit {entry.strip()!r}: expected NAME=LIMIT, e.g. session=10/minute")
         limits[name.strip()] = limit.strip()
     return limits
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    value = env[name].strip().lower()
+    if value not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        raise SettingsError(f"{name}: expected 1 or 0, got {env[name]!r}")
+    return value in ("1", "true", "yes", "on")
 
 
 def _number(env: Mapping[str, str], name: str) -> int | float:

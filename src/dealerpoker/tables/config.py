@@ -47,13 +47,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from dealerpoker.entries import Entry, read_file, toml_entries
 from dealerpoker.errors import InvalidRulesError
 from dealerpoker.games import get_game
 from dealerpoker.games.rules import GAMES, Rules, load_rules
@@ -167,10 +167,7 @@ def load_tables(path: str | Path | None = None, *,
     if path is None:
         return parse_tables(default_tables_text(), where="tables.toml", environ=environ,
                             currency_overrides=currency_overrides, rules_files=rules_files)
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as error:
-        raise InvalidTablesError(f"{path}: cannot read tables file: {error}") from None
+    text = read_file(path, "tables", InvalidTablesError)
     return parse_tables(text, where=str(path), base=Path(path).parent, environ=environ,
                         currency_overrides=currency_overrides, rules_files=rules_files)
 
@@ -181,22 +178,12 @@ def parse_tables(text: str, *, where: str = "tables", base: Path | None = None,
                  rules_files: Mapping[str, str | Path] | None = None) -> tuple[TableConfig, ...]:
     """``currency_overrides``: each currency's limits and chips (the server's currencies), which
     a table's own ``limits`` and ``rules`` override; ``rules_files`` as in :func:`load_tables`."""
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidTablesError(f"{where}: not valid TOML: {error}") from None
-    unknown = set(document) - {"tables"}
-    if unknown:
-        raise InvalidTablesError(f"{where}: {sorted(unknown)[0]}: unknown entry (expected [[tables]])")
-    rows = document.get("tables")
-    if not isinstance(rows, list) or not rows:
-        raise InvalidTablesError(f"{where}: tables: expected at least one [[tables]] entry")
     tables: list[TableConfig] = []
-    for number, row in enumerate(rows):
-        table = _table(row, f"{where}: tables[{number}]", base, environ or {}, currency_overrides,
+    for number, row in enumerate(toml_entries(text, "tables", where=where, error=InvalidTablesError)):
+        entry = Entry(f"{where}: tables[{number}]", ".", InvalidTablesError)
+        table = _table(entry.keys(row, _TABLE_KEYS), entry.where, base, environ or {}, currency_overrides,
                        rules_files or {})
-        if any(t.id == table.id for t in tables):
-            raise InvalidTablesError(f"{where}: tables[{number}].id: duplicate table id {table.id!r}")
+        entry.unique_id(table.id, [t.id for t in tables])
         tables.append(table)
     return tuple(tables)
 
@@ -221,23 +208,8 @@ def _studio(row: Mapping[str, Any], where: str, environ: Mapping[str, str]) -> S
     if not isinstance(studio, Mapping):
         raise InvalidTablesError(f'{where}.studio: a studio table needs [tables.studio] with dealer_key '
                                  "or dealer_key_env")
-    unknown = set(studio) - _STUDIO_KEYS
-    if unknown:
-        raise InvalidTablesError(f"{where}.studio.{sorted(unknown)[0]}: unknown entry")
-    if ("dealer_key" in studio) == ("dealer_key_env" in studio):
-        raise InvalidTablesError(f"{where}.studio: give exactly one of dealer_key and dealer_key_env")
-    if "dealer_key_env" in studio:
-        name = studio["dealer_key_env"]
-        if not isinstance(name, str) or not name:
-            raise InvalidTablesError(f"{where}.studio.dealer_key_env: expected a variable name, got {name!r}")
-        key, entry = environ.get(name), f"dealer_key_env: the environment variable {name}"
-        if not key:
-            raise InvalidTablesError(f"{where}.studio.{entry} is not set")
-    else:
-        key, entry = studio["dealer_key"], "dealer_key"
-    if not isinstance(key, str) or len(key) < MIN_DEALER_KEY:
-        raise InvalidTablesError(f"{where}.studio.{entry}: a dealer key needs at least {MIN_DEALER_KEY} "
-                                 "characters")
+    entry = Entry(f"{where}.studio", ".", InvalidTablesError)
+    key = entry.secret(entry.keys(studio, _STUDIO_KEYS), "dealer_key", environ, minimum=MIN_DEALER_KEY)
     return StudioConfig.with_key(key, _seconds(studio, "deal_seconds", 30, f"{where}.studio"))
 
 
@@ -253,11 +225,6 @@ def _video_url(row: Mapping[str, Any], where: str) -> str | None:
 def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str],
            currency_overrides: CurrencyOverrides | None,
            rules_files: Mapping[str, str | Path]) -> TableConfig:
-    if not isinstance(row, Mapping):
-        raise InvalidTablesError(f"{where}: expected a table")
-    unknown = set(row) - _TABLE_KEYS
-    if unknown:
-        raise InvalidTablesError(f"{where}.{sorted(unknown)[0]}: unknown entry")
     table_id = row.get("id")
     if not isinstance(table_id, str) or not _ID.match(table_id):
         raise InvalidTablesError(

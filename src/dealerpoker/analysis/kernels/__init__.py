@@ -16,7 +16,9 @@ from dealerpoker.analysis.kernels.board import (
 from dealerpoker.analysis.kernels.casino import (
     CASINO_K,
     STRATEGY_CLASSES,
-    casino_flops,
+    casino_fold,
+    casino_scatter,
+    casino_turns,
     five_card_class_counts,
     flop_situation_class,
     situation_classes,
@@ -24,5 +26,6 @@ from dealerpoker.analysis.kernels.casino import (
 from dealerpoker.analysis.kernels.texas import TEXAS_K, texas_flops, texas_turns
 
 __all__ = ["BELOW_QUALIFIER", "CASINO_K", "CATEGORY_OF_CODE", "QUALIFIES", "STRATEGY_CLASSES", "TEXAS_K",
-           "board_stats", "casino_flops", "five_card_class_counts", "flop_situation_class",
+           "board_stats", "casino_fold", "casino_scatter", "casino_turns",
+           "five_card_class_counts", "flop_situation_class",
            "situation_classes", "texas_flops", "texas_turns"]

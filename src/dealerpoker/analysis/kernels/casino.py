@@ -1,20 +1,22 @@
-"""Casino Hold'em up the tree: per canonical flop over (turn, river), the deals of each flop
-situation by the player's final category and the dealer's standing; the situations' classes."""
+"""Casino Hold'em up the tree: the deals of each flop situation by the player's final category and
+the dealer's standing, and the situations' classes.
+
+Turn-centric: per canonical turn, the sums over rivers (:func:`casino_turns`, each river board
+visited from its five turns, not from its ten flops as a per-flop pass over (turn, river) would),
+added to the turn's four flops (:func:`casino_scatter`), then averaged over each flop's
+stabiliser (:func:`casino_fold`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit, prange, uint64
 
 from dealerpoker.analysis.evaluation import cards_value, category_of_value
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE, QUALIFIES
 from dealerpoker.analysis.kernels.tree import (
-    board_index,
     cards_off_flop,
-    local_cards,
-    orbit_size,
-    pair_numbers,
+    river_orbits,
     stabiliser,
 )
 
@@ -23,82 +25,152 @@ U16 = npt.NDArray[np.uint16]
 U8 = npt.NDArray[np.uint8]
 I32 = npt.NDArray[np.int32]
 
-CASINO_K = 21  # per (flop, holding) counts, see casino_flops
+CASINO_K = 21  # per (flop, holding) counts, see casino_turns
 STRATEGY_CLASSES = 40  # flop hand category (0..9) x draw (none, flush, straight, both)
 
 
 @njit(cache=True, parallel=True)
-def casino_flops(flops: I64, n_cards: int, binom: I64, river_id: I32,
-                 river_perm: npt.NDArray[np.int8],
+def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
                  river_cards: I64, card_perm: I64, pair_perm: I32, word: U16, low: U8, below_card: U16,
-                 below_all: I32, counts: I32) -> None:
-    """Casino Hold'em: per canonical flop ``f`` and local holding ``h`` (the pairs off the flop in
-    ascending pair number), the deals over every turn, river and dealer holding:
-    ``counts[c, f, h]`` dealer not qualifying with the player's final category ``c`` (0..9),
-    ``counts[10 + c, f, h]`` dealer qualifying and beaten by category ``c``, ``counts[20, f, h]``
-    lost (a qualifying dealer strictly better). The rest are ties."""
+                 below_all: I32, sums: U16) -> None:
+    """Per canonical turn ``t`` and pair of cards ``p`` off it (global pair number), the deals
+    over every river and dealer holding: ``sums[t, c, p]`` dealer not qualifying with the player's
+    final category ``c`` (0..9), ``sums[t, 10 + c, p]`` dealer qualifying and beaten by category
+    ``c``, ``sums[t, 20, p]`` lost; the rest are ties. At most 46 rivers x 990 dealers each."""
     n_pairs = n_cards * (n_cards - 1) // 2
-    n_rem = n_cards - 3
+    n_off = n_cards - 5
     dealers = (n_cards - 7) * (n_cards - 8) // 2
-    pair_of = pair_numbers(n_cards)
+    for row_t in prange(len(turns)):
+        four = turns[row_t]
+        group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
+            four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
+        # int32: at most 46 rivers x 990 dealers x 24 (orbit size) per entry.
+        acc = np.zeros(n_pairs * CASINO_K, dtype=np.int32)
+        below_of = np.empty(n_off, dtype=np.int32)
+        for k in range(n_rivers):
+            size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
+            words, lows = word[row], low[row]
+            for c in range(n_off):
+                below_of[c] = np.int32(below_card[row, local[c]])
+            below = np.int32(below_all[row])
+            for j in range(n_off):
+                base = uint64(off[j] * (off[j] - 1) // 2)
+                lj = local[j]
+                below_b = below + 1 - below_of[j]
+                for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
+                    li = local[i]
+                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
+                    s = np.int32(words[h])
+                    code = uint64((s >> 10) & 15)
+                    at = (base + uint64(off[i])) * uint64(CASINO_K)
+                    q = np.int32(QUALIFIES[code])
+                    not_q = below_b - below_of[i] - q
+                    acc[at + uint64(CATEGORY_OF_CODE[code])] += size * not_q
+                    acc[at + uint64(10) + code] += size * q * ((s & 1023) - not_q)
+                    lost = q * ((s >> 14) << 8 | np.int32(lows[h])) + (1 - q) * (dealers - not_q)
+                    acc[at + uint64(20)] += size * lost
+        total = np.zeros(CASINO_K, dtype=np.int64)
+        for b in range(n_cards):
+            if b == four[0] or b == four[1] or b == four[2] or b == four[3]:
+                continue
+            for a in range(b):
+                if a == four[0] or a == four[1] or a == four[2] or a == four[3]:
+                    continue
+                p = b * (b - 1) // 2 + a
+                total[:] = 0
+                for g in range(n_group):
+                    image = pair_perm[group[g], p] * CASINO_K
+                    for x in range(CASINO_K):
+                        total[x] += acc[image + x]
+                for x in range(CASINO_K):
+                    sums[row_t, x, p] = np.uint16(total[x] // n_group)
+
+
+@njit(cache=True, parallel=True)
+def casino_scatter(turns: I64, sums: U16, weight: I64, n_cards: int, binom: I64, flop_id: I64,
+                   flop_perm: I64, flop_cards: I64, card_perm: I64, counts: I32) -> None:
+    """Add each canonical turn's sums (:func:`casino_turns`) to the flops under it: for each of
+    its four flops, ``counts[x, f, h] += weight x sums[t, x, p]``, ``f`` the flop's canonical
+    flop and ``h`` the image of ``p`` there (as a local holding). Over all turns, a flop
+    situation's entry summed over its images under the flop's stabiliser is ``2 x P`` times its
+    count over (turn, river), ``P`` the number of suit permutations (see :func:`casino_fold`).
+    The flops are split between the threads, so no two write the same entry."""
+    n_parts = min(len(flop_cards), 64)
+    for part in prange(n_parts):
+        first = len(flop_cards) * part // n_parts
+        last = len(flop_cards) * (part + 1) // n_parts
+        three = np.empty(3, dtype=np.int64)
+        local = np.empty(n_cards, dtype=np.int64)
+        images = np.empty((n_cards - 4) * (n_cards - 5) // 2, dtype=np.int64)
+        pairs = np.empty((n_cards - 4) * (n_cards - 5) // 2, dtype=np.int64)
+        for t in range(len(turns)):
+            four = turns[t]
+            for drop in range(4):
+                k = 0
+                for i in range(4):
+                    if i != drop:
+                        three[k] = four[i]
+                        k += 1
+                index = binom[three[0], 1] + binom[three[1], 2] + binom[three[2], 3]
+                f = flop_id[index]
+                if f < first or f >= last:
+                    continue
+                perm = flop_perm[index]
+                canonical = flop_cards[f]
+                k = 0
+                for c in range(n_cards):  # local numbers of the cards off the canonical flop
+                    if c != canonical[0] and c != canonical[1] and c != canonical[2]:
+                        local[c] = k
+                        k += 1
+                w = np.int32(weight[t])
+                m = 0
+                for b in range(n_cards):
+                    if b == four[0] or b == four[1] or b == four[2] or b == four[3]:
+                        continue
+                    lb = local[card_perm[perm, b]]
+                    for a in range(b):
+                        if a == four[0] or a == four[1] or a == four[2] or a == four[3]:
+                            continue
+                        la = local[card_perm[perm, a]]
+                        images[m] = lb * (lb - 1) // 2 + la if lb > la else la * (la - 1) // 2 + lb
+                        pairs[m] = b * (b - 1) // 2 + a
+                        m += 1
+                for x in range(CASINO_K):  # row by row: each count's row is contiguous
+                    into, add = counts[x, f], sums[t, x]
+                    for u in range(m):
+                        into[images[u]] += w * np.int32(add[pairs[u]])
+
+
+@njit(cache=True, parallel=True)
+def casino_fold(flops: I64, n_cards: int, card_perm: I64, counts: I32) -> None:
+    """In place: each flop situation's count, from :func:`casino_scatter`'s sums (the sum over the
+    flop's stabiliser of the situation's images, divided by 2 x the number of suit permutations:
+    each (turn, river) is counted from both of its cards, each turn board once per permutation)."""
+    n_rem = n_cards - 3
+    holdings = n_rem * (n_rem - 1) // 2
+    scale = 2 * card_perm.shape[0]
     for f in prange(len(flops)):
         flop = flops[f]
         group = np.empty(card_perm.shape[0], dtype=np.int64)
         n_group = stabiliser(flop, card_perm, group)
         rem = cards_off_flop(flop, n_cards, n_rem)
-        # int32: at most 1,176 (turn, river) x 990 dealers x 24 (orbit size) per entry.
-        acc = np.zeros((n_pairs, 21), dtype=np.int32)
-        board = np.empty(5, dtype=np.int64)
-        off = np.empty(n_cards - 5, dtype=np.int64)
-        local = np.empty(n_cards - 5, dtype=np.int64)
-        below_of = np.empty(n_cards - 5, dtype=np.int64)
-        board[:3] = flop
-        for ti in range(n_rem):
-            t = rem[ti]
-            for ri in range(ti + 1, n_rem):
-                r = rem[ri]
-                size = orbit_size(t, r, card_perm, group, n_group)
-                if size == 0:
-                    continue
-                index = board_index(flop, t, r, binom)
-                row = river_id[index]
-                board[3], board[4] = t, r
-                n_off = local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards,
-                                     off, local)
-                words, lows = word[row], low[row]
-                for k in range(n_off):
-                    below_of[k] = np.int64(below_card[row, local[k]])
-                below = np.int64(below_all[row])
-                for j in range(n_off):
-                    b = off[j]
-                    pairs_j = pair_of[local[j]]
-                    base = b * (b - 1) // 2
-                    below_b = below + 1 - below_of[j]
-                    for i in range(j):
-                        h = pairs_j[local[i]]
-                        s = np.int64(words[h])
-                        code = (s >> 10) & 15
-                        cat = CATEGORY_OF_CODE[code]
-                        q = QUALIFIES[code]
-                        not_q = below_b - below_of[i] - q
-                        lo = (s >> 14) << 8 | np.int64(lows[h])
-                        row_p = acc[base + off[i]]
-                        row_p[cat] += size * not_q
-                        row_p[10 + cat] += size * q * ((s & 1023) - not_q)
-                        row_p[20] += size * (q * lo + (1 - q) * (dealers - not_q))
-        total = np.zeros(21, dtype=np.int64)
-        for bi in range(n_rem):
-            b = rem[bi]
-            for ai in range(bi):
-                p = b * (b - 1) // 2 + rem[ai]
-                total[:] = 0
-                for g in range(n_group):
-                    image = pair_perm[group[g], p]
-                    for x in range(21):
-                        total[x] += acc[image, x]
-                h = bi * (bi - 1) // 2 + ai
-                for x in range(21):
-                    counts[x, f, h] = np.int32(total[x] // n_group)
+        local = np.zeros(n_cards, dtype=np.int64)
+        for k in range(n_rem):
+            local[rem[k]] = k
+        total = np.zeros((CASINO_K, holdings), dtype=np.int64)
+        for g in range(n_group):
+            perm = group[g]
+            for bi in range(n_rem):
+                lb = local[card_perm[perm, rem[bi]]]
+                for ai in range(bi):
+                    la = local[card_perm[perm, rem[ai]]]
+                    image = lb * (lb - 1) // 2 + la if lb > la else la * (la - 1) // 2 + lb
+                    h = bi * (bi - 1) // 2 + ai
+                    for x in range(CASINO_K):
+                        total[x, h] += counts[x, f, image]
+        for x in range(CASINO_K):
+            for h in range(holdings):
+                counts[x, f, h] = np.int32(total[x, h] // scale)
 
 
 @njit(cache=True)

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit, prange, uint64
 
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
     index_with,
-    local_cards,
     orbit_size,
-    pair_numbers,
+    river_orbits,
     stabiliser,
 )
 
@@ -33,42 +32,33 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
     ante paying, summed over every river and dealer holding; ``river_bet`` = wins > losses."""
     n_pairs = n_cards * (n_cards - 1) // 2
     n_rem = n_cards - 4
-    pair_of = pair_numbers(n_cards)
     for row_t in prange(len(turns)):
         four = turns[row_t]
-        group = np.empty(card_perm.shape[0], dtype=np.int64)
-        n_group = stabiliser(four, card_perm, group)
         rem = np.empty(n_rem, dtype=np.int64)
         k = 0
         for c in range(n_cards):
             if c != four[0] and c != four[1] and c != four[2] and c != four[3]:
                 rem[k] = c
                 k += 1
+        group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
+            four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
         acc = np.zeros((n_pairs, 3), dtype=np.int64)
-        board = np.empty(5, dtype=np.int64)
-        off = np.empty(n_cards - 5, dtype=np.int64)
-        local = np.empty(n_cards - 5, dtype=np.int64)
-        for ri in range(n_rem):
-            r = rem[ri]
-            size = orbit_size(r, -1, card_perm, group, n_group)
-            if size == 0:
-                continue
-            index = index_with(four, r, binom)
-            row = river_id[index]
-            board[:4] = four
-            board[4] = r
-            n_off = local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards, off, local)
-            for j in range(n_off):
-                b, lb = off[j], local[j]
-                for i in range(j):
-                    h = pair_of[local[i], lb]
-                    s = np.int64(word[row, h])
-                    w = s & 1023
-                    p = b * (b - 1) // 2 + off[i]
-                    acc[p, 0] += size * w
-                    acc[p, 1] += size * ((s >> 14) << 8 | np.int64(low[row, h]))
-                    if CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category:
-                        acc[p, 2] += size * w
+        flat = acc.reshape(n_pairs * 3)
+        for k in range(n_rivers):
+            size, row, off, local = sizes[k], rows[k], offs[k], locals_[k]
+            words, lows = word[row], low[row]
+            for j in range(n_cards - 5):
+                base = uint64(off[j] * (off[j] - 1) // 2)
+                lj = local[j]
+                for i in range(j):  # unsigned indices and no branch: the hottest loop of Texas
+                    li = local[i]
+                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
+                    s = np.int64(words[h])
+                    w = size * (s & 1023)
+                    at = (base + uint64(off[i])) * uint64(3)
+                    flat[at] += w
+                    flat[at + uint64(1)] += size * ((s >> 14) << 8 | np.int64(lows[h]))
+                    flat[at + uint64(2)] += w * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
         for j in range(n_rem):
             for i in range(j):
                 p = rem[j] * (rem[j] - 1) // 2 + rem[i]

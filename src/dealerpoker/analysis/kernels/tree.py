@@ -20,16 +20,6 @@ I64 = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def pair_numbers(n_cards: int) -> I64:
-    """``[x, y]``: the number of the pair of local cards ``{x, y}`` (a lookup, not a branch)."""
-    table = np.zeros((n_cards, n_cards), dtype=np.int64)
-    for y in range(n_cards):
-        for x in range(y):
-            table[x, y] = table[y, x] = y * (y - 1) // 2 + x
-    return table
-
-
-@njit(cache=True)
 def stabiliser(cards: I64, card_perm: I64, out: I64) -> int:
     """The suit permutations (indices into ``card_perm``) that map the set ``cards`` to itself."""
     count = 0
@@ -140,3 +130,35 @@ def index_with(cards: I64, extra: int, binom: I64) -> int:
     if not placed:
         index += binom[extra, len(cards) + 1]
     return index
+
+
+@njit(cache=True)
+def river_orbits(four: I64, n_cards: int, binom: I64, river_id: npt.NDArray[np.int32],
+                 river_perm: npt.NDArray[np.int8], river_cards: I64,
+                 card_perm: I64) -> tuple[I64, int, int, I64, I64, I64, I64]:
+    """Where both games' turn passes start: the sorted turn ``four``'s stabiliser (``group``,
+    ``n_group``) and its rivers, one per orbit under it. For the ``k``-th of the ``n_rivers``:
+    its orbit's size, its canonical river board's row, and the cards off the board (``off[k]``,
+    ascending) with their local numbers on the canonical board (``local[k]``)."""
+    group = np.empty(card_perm.shape[0], dtype=np.int64)
+    n_group = stabiliser(four, card_perm, group)
+    sizes = np.empty(n_cards, dtype=np.int64)
+    rows = np.empty(n_cards, dtype=np.int64)
+    off = np.empty((n_cards, n_cards - 5), dtype=np.int64)
+    local = np.empty((n_cards, n_cards - 5), dtype=np.int64)
+    board = np.empty(5, dtype=np.int64)
+    board[:4] = four
+    k = 0
+    for r in range(n_cards):
+        if r == four[0] or r == four[1] or r == four[2] or r == four[3]:
+            continue
+        size = orbit_size(r, -1, card_perm, group, n_group)
+        if size == 0:
+            continue
+        index = index_with(four, r, binom)
+        row = river_id[index]
+        board[4] = r
+        local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards, off[k], local[k])
+        sizes[k], rows[k] = size, row
+        k += 1
+    return group, n_group, k, sizes, rows, off, local

@@ -5,6 +5,7 @@ reason written to the admin audit log in the same unit of work)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
@@ -19,6 +20,8 @@ from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.operators.launch import REMOTE_KIND
 from dealerpoker.server.schema import accounts, ledger_entries, operator_players
 
+EMBEDDED = "embedded"
+"""The operator shown for an embedded demo player (one of no operator), and the filter for them."""
 REASON_LENGTH = (3, 200)
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
@@ -42,13 +45,21 @@ async def account(connection: Connection, player_id: str) -> dict[str, Any]:
             "wallet": "operator" if row["kind"] == REMOTE_KIND else "embedded"}
 
 
+async def operators_of(connection: Connection, player_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Account id -> the operator whose player it is (an embedded demo player's is absent)."""
+    wanted = sorted(set(player_ids))
+    if not wanted:
+        return {}
+    rows = (await connection.execute(
+        select(operator_players.c.player_id, operator_players.c.operator_id, operator_players.c.external_id,
+               operator_players.c.mode).where(operator_players.c.player_id.in_(wanted)))).mappings().all()
+    return {row["player_id"]: {"operator": row["operator_id"], "operator_player": row["external_id"],
+                               "mode": row["mode"]} for row in rows}
+
+
 async def operator_of(connection: Connection, player_id: str) -> dict[str, Any] | None:
     """The operator whose player this account is (None: an embedded demo player)."""
-    row = (await connection.execute(
-        select(operator_players.c.operator_id, operator_players.c.external_id, operator_players.c.mode)
-        .where(operator_players.c.player_id == player_id))).mappings().first()
-    return None if row is None else {"operator": row["operator_id"], "operator_player": row["external_id"],
-                                     "mode": row["mode"]}
+    return (await operators_of(connection, [player_id])).get(player_id)
 
 
 async def of_operator(connection: Connection, operator_id: str, external_id: str) -> list[dict[str, Any]]:

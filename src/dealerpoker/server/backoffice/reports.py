@@ -33,6 +33,7 @@ from sqlalchemy.types import JSON
 
 from dealerpoker.analysis.moments import MAIN_FIELD, Moments
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.backoffice.players import EMBEDDED
 from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import (
     accounts,
@@ -48,8 +49,6 @@ PERIODS = ("day", "week", "month")
 RANGE_SIGMAS = 3
 SIDE_FIELDS = ("bonus", "aa")
 SOLO = "solo"
-EMBEDDED = "embedded"
-"""The operator column of the rounds of the embedded demo players (no operator's)."""
 MomentsSource = Callable[[set[str]], Awaitable[Mapping[str, Mapping[str, Moments]]]]
 """Rules fingerprints -> each known one's bets' moments (``Analyses.moments``)."""
 

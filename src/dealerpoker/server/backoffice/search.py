@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, select
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.backoffice.players import EMBEDDED, operators_of
 from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import live_rounds, live_seats, operator_players, rounds
 
@@ -37,7 +38,8 @@ class RoundQuery:
     round_id: str | None = None
     player_id: str | None = None
     operator_id: str | None = None
-    """Only the rounds of this operator's players (``operator_players``)."""
+    """Only the rounds of this operator's players (``operator_players``); ``EMBEDDED``: of the
+    embedded demo players (no operator's)."""
     operator_player: str | None = None
     """The operator's own id of its player (with ``operator_id``)."""
     game: str | None = None
@@ -62,6 +64,8 @@ class RoundQuery:
             raise SearchError(f"min_stake {self.min_stake} is above max_stake {self.max_stake}")
         if self.operator_player is not None and self.operator_id is None:
             raise SearchError("operator_player: give the operator too (operator player ids are per operator)")
+        if self.operator_player is not None and self.operator_id == EMBEDDED:
+            raise SearchError(f"operator_player: the {EMBEDDED} demo players have no operator's id")
         if self.since and self.until and self.since >= self.until:
             raise SearchError(f"until {self.until!r} is not after since {self.since!r}")
 
@@ -70,6 +74,8 @@ def _of_operator(query: RoundQuery, player_id: ColumnElement[str]) -> ColumnElem
     """``player_id`` is one of the operator's players' accounts (None: no operator filter)."""
     if query.operator_id is None:
         return None
+    if query.operator_id == EMBEDDED:
+        return player_id.not_in(select(operator_players.c.player_id))
     accounts = select(operator_players.c.player_id).where(operator_players.c.operator_id == query.operator_id)
     if query.operator_player is not None:
         accounts = accounts.where(operator_players.c.external_id == query.operator_player)
@@ -153,7 +159,8 @@ def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] |
 
 async def search(connection: Connection, query: RoundQuery,
                  tables_of_game: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """The newest ``query.limit`` matching rounds (a live round: one row per seat).
+    """The newest ``query.limit`` matching rounds (a live round: one row per seat), each with its
+    player's operator (``EMBEDDED`` for a demo player) and the operator's id of them.
 
     ``tables_of_game``: live table id -> its game (the configured tables), for ``game``.
     """
@@ -179,4 +186,10 @@ async def search(connection: Connection, query: RoundQuery,
                           else int(row["total_returned"]),
                           "created_at": row["created_at"], "settled_at": row["settled_at"]})
     found.sort(key=lambda item: str(item["created_at"]), reverse=True)
-    return found[:query.limit]
+    found = found[:query.limit]
+    operators = await operators_of(connection, (item["player_id"] for item in found))
+    for item in found:
+        operator = operators.get(item["player_id"])
+        item["operator"] = EMBEDDED if operator is None else operator["operator"]
+        item["operator_player"] = None if operator is None else operator["operator_player"]
+    return found

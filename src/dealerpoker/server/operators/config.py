@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from dealerpoker.entries import Entry, read_file, toml_entries
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.rules import ALL_FIELDS
 
@@ -86,10 +86,7 @@ class Operator:
 
 
 def load_operators(path: str | Path, environ: Mapping[str, str] | None = None) -> tuple[Operator, ...]:
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as error:
-        raise InvalidOperatorsError(f"{path}: cannot read operators file: {error.strerror}") from None
+    text = read_file(path, "operators", InvalidOperatorsError)
     return parse_operators(text, where=str(path), environ=environ)
 
 
@@ -97,70 +94,48 @@ def parse_operators(
     text: str, *, where: str = "operators", environ: Mapping[str, str] | None = None
 ) -> tuple[Operator, ...]:
     env = os.environ if environ is None else environ
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidOperatorsError(f"{where}: not valid TOML: {error}") from None
-    unknown = set(document) - {"operators"}
-    if unknown:
-        raise InvalidOperatorsError(f"{where}: {sorted(unknown)[0]}: unknown entry (expected [[operators]])")
-    entries = document.get("operators")
-    if not isinstance(entries, list) or not entries:
-        raise InvalidOperatorsError(f"{where}: expected at least one [[operators]] entry")
     found: list[Operator] = []
-    for number, entry in enumerate(entries):
-        name = entry.get("id") if isinstance(entry, Mapping) else None
+    for number, row in enumerate(toml_entries(text, "operators", where=where, error=InvalidOperatorsError)):
+        name = row.get("id") if isinstance(row, Mapping) else None
         label = f"{where}: operators[{number}]" + (f" (id {name!r})" if isinstance(name, str) else "")
-        operator = _operator(entry, label, env)
-        if any(other.id == operator.id for other in found):
-            raise InvalidOperatorsError(f"{label}: id: {operator.id!r} is used by an earlier entry")
+        entry = Entry(label, ": ", InvalidOperatorsError)
+        operator = _operator(entry, entry.keys(row, _KEYS), env)
+        entry.unique_id(operator.id, [other.id for other in found])
         found.append(operator)
     return tuple(found)
 
 
-def _operator(entry: Any, where: str, env: Mapping[str, str]) -> Operator:
-    if not isinstance(entry, Mapping):
-        raise InvalidOperatorsError(f"{where}: expected a table")
-    unknown = set(entry) - _KEYS
-    if unknown:
-        raise InvalidOperatorsError(
-            f"{where}: {sorted(unknown)[0]}: unknown entry (entries: {', '.join(sorted(_KEYS))})"
-        )
-    operator_id = entry.get("id")
+def _operator(entry: Entry, row: Mapping[str, Any], env: Mapping[str, str]) -> Operator:
+    where = entry.where
+    operator_id = row.get("id")
     if not isinstance(operator_id, str) or not _ID.match(operator_id):
-        raise InvalidOperatorsError(f"{where}: id: expected 1-32 letters, digits, '.', '_' or '-'")
-    secret = _secret(entry, where, env)
-    url = entry.get("wallet_url")
+        raise entry.fail("id", "expected 1-32 letters, digits, '.', '_' or '-'")
+    secret = entry.secret(row, "secret", env, minimum=MIN_SECRET_LENGTH).encode()
+    url = row.get("wallet_url")
     parts = urlsplit(url) if isinstance(url, str) else None
     if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-        raise InvalidOperatorsError(f"{where}: wallet_url: expected an http(s):// URL, got {url!r}")
-    currencies = entry.get("currencies")
+        raise entry.fail("wallet_url", f"expected an http(s):// URL, got {url!r}")
+    currencies = row.get("currencies")
     if (
         not isinstance(currencies, list)
         or not currencies
         or not all(isinstance(c, str) for c in currencies)
         or len(set(currencies)) != len(currencies)
     ):
-        raise InvalidOperatorsError(
-            f'{where}: currencies: expected a list of distinct currency codes, e.g. ["EUR"]'
-        )
-    ancestors = entry.get("frame_ancestors", [])
+        raise entry.fail("currencies", 'expected a list of distinct currency codes, e.g. ["EUR"]')
+    ancestors = row.get("frame_ancestors", [])
     if not isinstance(ancestors, list) or not all(_origin(origin) for origin in ancestors):
         bad = (
             next((o for o in ancestors if not _origin(o)), ancestors)
             if isinstance(ancestors, list)
             else ancestors
         )
-        raise InvalidOperatorsError(
-            f'{where}: frame_ancestors: expected origins such as "https://casino.example", got {bad!r}'
-        )
-    timeout = entry.get("wallet_timeout_seconds", 3.0)
+        raise entry.fail("frame_ancestors", f'expected origins such as "https://casino.example", got {bad!r}')
+    timeout = row.get("wallet_timeout_seconds", 3.0)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
-        raise InvalidOperatorsError(
-            f"{where}: wallet_timeout_seconds: expected a number in (0, 60], got {timeout!r}"
-        )
-    limits = _per_currency(entry.get("limits", {}), currencies, f"{where}: limits")
-    chips = _per_currency(entry.get("chips", {}), currencies, f"{where}: chips")
+        raise entry.fail("wallet_timeout_seconds", f"expected a number in (0, 60], got {timeout!r}")
+    limits = _per_currency(row.get("limits", {}), currencies, f"{where}: limits")
+    chips = _per_currency(row.get("chips", {}), currencies, f"{where}: chips")
     operator = Operator(
         operator_id,
         secret,
@@ -172,31 +147,6 @@ def _operator(entry: Any, where: str, env: Mapping[str, str]) -> Operator:
         float(timeout),
     )
     return operator
-
-
-def _secret(entry: Mapping[str, Any], where: str, env: Mapping[str, str]) -> bytes:
-    if ("secret" in entry) == ("secret_env" in entry):
-        raise InvalidOperatorsError(f"{where}: expected exactly one of secret and secret_env")
-    if "secret_env" in entry:
-        variable = entry["secret_env"]
-        if not isinstance(variable, str) or not variable:
-            raise InvalidOperatorsError(f"{where}: secret_env: expected the name of an environment variable")
-        if not env.get(variable):
-            raise InvalidOperatorsError(
-                f"{where}: secret_env: the environment variable {variable!r} is not set"
-            )
-        value = env[variable]
-        source = f"secret_env ({variable})"
-    else:
-        value = entry["secret"]
-        source = "secret"
-        if not isinstance(value, str):
-            raise InvalidOperatorsError(f"{where}: secret: expected a string")
-    if len(value) < MIN_SECRET_LENGTH:  # the message names the length, never the secret
-        raise InvalidOperatorsError(
-            f"{where}: {source}: expected at least {MIN_SECRET_LENGTH} characters, got {len(value)}"
-        )
-    return value.encode()
 
 
 def _origin(value: object) -> bool:

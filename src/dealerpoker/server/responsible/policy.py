@@ -83,7 +83,8 @@ class Profile:
     autoplay: bool = False
     """Whether the page may play rounds by itself (it never does; the server has no autoplay)."""
     fast_play: bool = False
-    """Whether the page may skip the dealing animations."""
+    """Whether the page may take the next action before a step's animations end (else it shows
+    each step whole, with reduced motion too: fast play is the pace, not the look)."""
 
     def __post_init__(self) -> None:
         for name in ("reality_check_minutes", "session_gap_minutes"):
@@ -95,6 +96,9 @@ class Profile:
                 f"session_gap_minutes: expected at least 1, got {self.session_gap_minutes}")
         if not 0 <= self.cooling_off_hours <= 24 * 365:
             raise InvalidLimitError(f"cooling_off_hours: expected 0..8760, got {self.cooling_off_hours!r}")
+        for flag in ("autoplay", "fast_play"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidLimitError(f"{flag}: expected true or false, got {getattr(self, flag)!r}")
         if not 0 <= self.min_round_seconds <= 3600:
             raise InvalidLimitError(f"min_round_seconds: expected 0..3600, got {self.min_round_seconds!r}")
 
@@ -195,6 +199,16 @@ class PlayerState:
             return None
         pending = entry.get("pending")
         return (None if pending is None else int(pending)), due
+
+    def limit_view(self, kind: str, source: str, now: datetime) -> dict[str, Any]:
+        """What ``source``'s limit on ``kind`` is at ``now`` (``amount``, None: none), and a raise
+        or removal waiting for its cooling-off (``pending``, ``pending_at``): the before and
+        after of each change in the log."""
+        view: dict[str, Any] = {"amount": self.limit_of(kind, source, now)}
+        pending = self.pending_of(kind, source, now)
+        if pending is not None:
+            view.update(pending=pending[0], pending_at=_text(pending[1]))
+        return view
 
     def limits(self, now: datetime) -> dict[str, int]:
         """Every limit that applies at ``now``: the lowest of the player's and the operator's."""

@@ -11,15 +11,17 @@ import { can, errorText } from "./state.js";
 
 const STATUS_NAMES = { open: "admin.rounds.status.open", settled: "admin.rounds.status.settled" };
 
-/** The rows of a list of rounds (search results, a player's history), each linking to its page. */
+/** The rows of a list of rounds (search results, a player's history), each linking to its page,
+ * with the player's operator ("embedded" for a demo player) and the operator's id of them. */
 export function roundRows(rounds) {
   return table(
-    [t("admin.rounds.round"), t("admin.rounds.player"), t("admin.rounds.game"), t("admin.rounds.table"),
+    [t("admin.rounds.round"), t("admin.rounds.player"), t("admin.rounds.operator"), t("admin.rounds.operator_player"),
+      t("admin.rounds.game"), t("admin.rounds.table"),
       t("admin.rounds.status"), t("admin.rounds.staked"), t("admin.rounds.returned"), t("admin.rounds.opened")],
     rounds.map((row) => h("tr", {},
       h("td", {}, h("a", { href: `#round/${row.round_id}` }, row.round_id)),
       h("td", {}, h("a", { href: `#player/${row.player_id}` }, row.player_id)),
-      cell(row.game), cell(row.table_id), cell(t(STATUS_NAMES[row.status] ?? row.status)),
+      cell(row.operator, "operator"), cell(row.operator_player, "operator-player"), cell(row.game), cell(row.table_id), cell(t(STATUS_NAMES[row.status] ?? row.status)),
       cell(money(row.total_stake, row.currency), "num"), cell(money(row.total_returned, row.currency), "num"),
       cell(row.created_at))));
 }
@@ -32,7 +34,7 @@ export async function roundsPage(container) {
   const inputs = {
     round: h("input", { name: "round" }),
     player: h("input", { name: "player" }),
-    operator: h("input", { name: "operator" }),
+    operator: h("input", { name: "operator", placeholder: "embedded" }),
     operator_player: h("input", { name: "operator_player" }),
     game: h("select", { name: "game" }, h("option", { value: "" }, t("admin.any")),
       h("option", { value: "texas-bonus" }, t("game.texas-bonus")),
