@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from tests.live.issue16_support import Studio, page_maker, studio_tables
+from tests.web.test_motion_issue16 import COUNT_FLIGHTS
 from tests.web.test_table_issue16 import _expected_headline
 
 from dealerpoker.cards import parse_cards
@@ -204,3 +205,48 @@ def test_item_11_live_last_win_counts_the_bonus_paid_at_the_deal(studio: Studio,
     studio.finish("studio-texas", "5c 8d Js 3s 4s")
     settlement = _settled(page)
     assert _shown(page, "last-win") == settlement["total_returned"] == bonus["returned"]
+
+
+def _flights(page: Any) -> dict[str, int]:
+    flights: dict[str, int] = page.evaluate("window.flights")
+    return flights
+
+
+def _casino_round(studio: Studio, page: Any, action: str) -> dict[str, Any]:
+    """One Casino Hold'em round with an Ante of 1.00: the player holds AK and the board makes them a
+    straight (the dealer's pair of Fives qualifies and loses); ``action``: raise or fold."""
+    studio.open(page, "studio-casino")
+    studio.bet(page, {"ante": 100})
+    studio.end_timer(page)
+    studio.deal("studio-casino", "Ah Kh 5c 5d Qh Jh 2s")
+    page.locator(f'#decisions [data-action="{action}"]').click()
+    _decided(page, action)
+    studio.finish("studio-casino", "Th 3c")
+    return _settled(page)
+
+
+def test_item_17_live_chips_fly_to_the_field_the_player_and_the_dealer(studio: Studio, pages: Any) -> None:
+    (page,) = pages()
+    page.context.add_init_script(COUNT_FLIGHTS)
+    won = _casino_round(studio, page, "raise")
+    assert won["net"] > 0
+    page.wait_for_function("(window.flights['to-player'] ?? 0) > 0")
+    flights = _flights(page)
+    assert flights.get("to-field") == 1 and "to-dealer" not in flights, flights
+    page.evaluate("window.flights = {}")
+    lost = _casino_round(studio, page, "fold")
+    assert lost["net"] < 0
+    page.wait_for_function("(window.flights['to-dealer'] ?? 0) > 0")
+    flights = _flights(page)
+    assert flights.get("to-field") == 1 and "to-player" not in flights, flights
+
+
+def test_item_17_live_reduced_motion_sends_nothing_flying(studio: Studio, pages: Any) -> None:
+    (page,) = pages()
+    page.context.add_init_script(COUNT_FLIGHTS)
+    page.emulate_media(reduced_motion="reduce")
+    won = _casino_round(studio, page, "raise")
+    assert won["net"] > 0
+    page.locator("#result").wait_for(state="visible")
+    page.wait_for_timeout(500)  # the settlement's flight would start at once (setTimeout 0)
+    assert _flights(page) == {}

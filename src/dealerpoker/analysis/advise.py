@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
-from dealerpoker.cards import Card
+from dealerpoker.cards import Card, parse_cards
 from dealerpoker.cards.encoding import card_to_index
 from dealerpoker.errors import InvalidHandError
 from dealerpoker.evaluator import tables
@@ -207,6 +207,24 @@ def advise(rules: Rules, player: Sequence[Card], board: Sequence[Card] = (), *,
     net = int((not_q * pays + won_q * (pays + 2) - 3 * lost).sum())
     actions = {"raise": Fraction(net, deals), "fold": Fraction(-1)}
     return Advice("casino-holdem", "flop", actions, _best(actions), deals)
+
+
+def starting_hands_of(document: Mapping[str, Any]) -> dict[str, Fraction]:
+    """Hand class -> EV of betting pre-flop, from an ``analyze --json`` document (Texas Hold'em
+    Bonus): what :func:`advise` needs before the flop."""
+    return {name: Fraction(entry["exact"]) for name, entry in document["two_card_ev"].items()}
+
+
+def situation(view: Mapping[str, Any]) -> tuple[list[Card], list[Card], bool | None]:
+    """What :func:`advise` needs, from a player's view of a round alone (the cards they see):
+    their hole cards, the board dealt so far and, at the Texas turn, whether they made the turn
+    bet (its field holds a stake)."""
+    player = parse_cards(" ".join(view["player_cards"]))
+    board = parse_cards(" ".join(view["board"])) if view["board"] else []
+    turn_bet = None
+    if view["game"] == "texas-bonus" and len(board) == 4:
+        turn_bet = bool(view["bets"].get("turn"))
+    return list(player), list(board), turn_bet
 
 
 def _best(actions: Mapping[str, Fraction]) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fractions import Fraction
 from typing import Any
 
 from dealerpoker.cards import parse_cards
@@ -28,15 +27,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealerpoker.analysis.advise import advise
+    from dealerpoker.analysis.advise import advise, starting_hands_of
 
     rules = rules_from(args)
     player = parse_cards(args.player)
     board = parse_cards(args.board) if args.board.strip() else ()
     starting = None
     if rules.game == "texas-bonus" and not board:
-        document = cached_analysis(rules)
-        starting = {name: Fraction(entry["exact"]) for name, entry in document["two_card_ev"].items()}
+        starting = starting_hands_of(cached_analysis(rules))
     turn_bet = None if args.turn_bet is None else args.turn_bet == "yes"
     advice = advise(rules, player, board, starting_hands=starting, turn_bet=turn_bet)
     if args.json:

@@ -88,6 +88,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-rtp", action="store_true",
                         help="do not run the exact analysis for the RTPs in GET /api/games (null RTPs); "
                              "by default they come from the analysis cache, computed once in the background")
+    parser.add_argument("--strategy-hint", action="store_true", default=None,
+                        help="offer the players the strategy hint: the best decision and its exact EV at "
+                             "each solo decision (default off; $DEALERPOKER_STRATEGY_HINT=1)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="serve from N processes sharing the port (default 1). More than one needs "
                              "PostgreSQL (--database) and Redis (--redis, for the live tables); "
@@ -159,6 +162,7 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
         max_body_bytes=getattr(args, "max_body_bytes", None),
         max_frame_bytes=getattr(args, "max_frame_bytes", None),
         extra_frame_ancestors=ancestors, docs=getattr(args, "docs", None), rate_limits=rate_limits,
+        strategy_hint=getattr(args, "strategy_hint", None),
         redis_url=getattr(args, "redis", None),
         responsible_gaming=responsible,
         database_url=args.database,

@@ -30,6 +30,7 @@ from dealerpoker.games.currency import Currency
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.api import fastpath
 from dealerpoker.server.api import games as games_api
+from dealerpoker.server.api import hints as hints_api
 from dealerpoker.server.api import responsible as responsible_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
@@ -78,7 +79,7 @@ class ServerApp(FastAPI):
 
 
 def install_rest_api(app: FastAPI, _services: Services) -> None:
-    for module in (session_api, games_api, rounds_api, responsible_api):
+    for module in (session_api, games_api, rounds_api, hints_api, responsible_api):
         app.include_router(module.router)
 
 

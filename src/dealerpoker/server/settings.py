@@ -82,6 +82,10 @@ class Settings:
     """Name -> a limit in the ``limits`` notation (``"30/minute;500/day"``) or ``"off"``, over
     ``edge.ratelimit.DEFAULT_LIMITS`` and ``OPEN_CAPS`` (a number of sockets: ``websockets_open=50``)
     (``$DEALERPOKER_RATE_LIMITS=session=10/minute,...``)."""
+    strategy_hint: bool = False
+    """Offer the strategy hint: the best decision and its exact EV at each decision of a solo
+    round (``GET /api/rounds/{id}/advice``, ``server.hints``; ``serve --strategy-hint``,
+    ``$DEALERPOKER_STRATEGY_HINT=1``); off by default, refused (403 ``hint_off``) while off."""
     metrics: bool = True
     """Serve ``/metrics`` (Prometheus; ``$DEALERPOKER_METRICS=0``: not served)."""
     session_idle_seconds: float = 1800.0
@@ -171,6 +175,9 @@ class Settings:
                                ("DEALERPOKER_SESSION_MAX_SECONDS", "session_max_seconds")):
             if variable in env:
                 values[name] = float(_number(env, variable))
+        if "DEALERPOKER_STRATEGY_HINT" in env:
+            hint = env["DEALERPOKER_STRATEGY_HINT"].strip().lower()
+            values["strategy_hint"] = hint in ("1", "true", "yes", "on")
         if env.get("DEALERPOKER_ALLOWED_ORIGINS"):
             values["allowed_origins"] = tuple(
                 origin.strip() for origin in env["DEALERPOKER_ALLOWED_ORIGINS"].split(",") if origin.strip())

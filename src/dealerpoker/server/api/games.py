@@ -127,4 +127,5 @@ async def list_games(
         currency = player_currency if currency is None else currency
     code = services.offer.default_currency if currency is None else currency
     services.offer.currencies[code]
-    return JSONResponse(services.games_documents[services.offer.menu_key(code, operator)])
+    document = services.games_documents[services.offer.menu_key(code, operator)]
+    return JSONResponse({**document, "strategy_hint": services.settings.strategy_hint})

@@ -86,6 +86,8 @@ class GameOut(Strict):
 class GamesOut(Strict):
     games: list[GameOut]
     currency: CurrencyOut = Field(description="the currency of every limit and chip above")
+    strategy_hint: bool = Field(False, description="whether this server offers the strategy hint "
+                                "(GET /api/rounds/{id}/advice)")
 
 
 class StepOut(Open):

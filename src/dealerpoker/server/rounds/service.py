@@ -27,6 +27,7 @@ from typing import Any
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState, payments
+from dealerpoker.games.rules import Rules
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
@@ -284,6 +285,12 @@ class RoundService:
     # ---- queries ----------------------------------------------------------------------
     async def get(self, player_id: str, round_id: str) -> ViewJSON:
         return str((await self._owned(player_id, round_id))["view"])
+
+    async def decision(self, player_id: str, round_id: str) -> tuple[dict[str, Any], Rules]:
+        """The player's own view of their round (only the cards they see) and the rules it plays
+        under: all the strategy hint may use (``server.hints``)."""
+        row = await self._owned(player_id, round_id)
+        return json.loads(row["view"]), self.engine_of(row).rules
 
     async def history(
         self, player_id: str, *, limit: int = 20, before: str | None = None, status: str | None = None

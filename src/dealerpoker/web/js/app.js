@@ -11,10 +11,15 @@ import { Table } from "./table.js";
 const api = new Api();
 const root = document.getElementById("app");
 let games = null;
+let hint = false; // the server offers the strategy hint (GET /api/games)
 let table = null;
 
 async function loadGames() {
-  games ??= (await startLocale(api)).games;
+  if (!games) {
+    const offer = await startLocale(api);
+    games = offer.games;
+    hint = offer.strategy_hint === true;
+  }
   return games;
 }
 
@@ -32,7 +37,7 @@ async function route() {
         return;
       }
       document.title = `${gameTitle(game)} — dealerpoker`;
-      table = new Table(root, api, game);
+      table = new Table(root, api, game, { hint });
       window.dealerpokerTable = table; // for the browser tests and the curious
       await table.start();
     } else {

@@ -63,6 +63,7 @@ export const tableView = {
           soundSwitch(),
           languageSwitch())),
       this.el.message,
+      this.hint?.el ?? null,
       this.el.nextDeal,
       h("div.felt", {},
         h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
@@ -157,6 +158,7 @@ export const tableView = {
     this.renderBonus(round?.bonus ?? null);
     this.renderResult(settlement);
     this.renderControls(phase);
+    this.hint?.show(round);
     this.renderRefusals();
     this.pointer.refresh();
   },

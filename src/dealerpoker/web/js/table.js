@@ -8,6 +8,7 @@ import { ApiError, newIdempotencyKey } from "./api.js";
 import { actionTitle } from "./dom.js";
 import { STEP_MS, settleFlight } from "./motion.js";
 import { t } from "./i18n.js";
+import { StrategyHint } from "./hint.js";
 import { errorText } from "./locale.js";
 import { Responsible } from "./responsible.js";
 import { tableBets } from "./table-bets.js";
@@ -15,10 +16,12 @@ import { tablePanels } from "./table-panels.js";
 import { DECISION_KEYS, tableView } from "./table-view.js";
 
 export class Table {
-  constructor(root, api, game) {
+  /** `hint`: the server offers the strategy hint (GET /api/games says strategy_hint). */
+  constructor(root, api, game, { hint = false } = {}) {
     this.root = root;
     this.api = api;
     this.game = game;
+    this.hint = hint ? new StrategyHint(api) : null;
     this.openingFields = game.fields.map((f) => f.name);
     this.balance = null;
     this.pending = {};

@@ -1,0 +1,77 @@
+"""The strategy hint: the best decision at a solo round's open decision and the exact EV of each
+choice, as ``dealerpoker advise`` gives them (``analysis.advise``). Off unless the deployment turns
+it on (``serve --strategy-hint``, ``$DEALERPOKER_STRATEGY_HINT=1``; ``Settings.strategy_hint``).
+
+Only the player's own view of the round goes in (the view the server stored and sent them: their
+hole cards and the board dealt so far, the bets they made): never the deck, the dealer's cards or
+the board still to come. Each answer is kept for its round and step, so asking again costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.rules import Rules
+
+
+class HintOffError(DealerPokerError, ValueError):
+    """The deployment does not offer the strategy hint."""
+
+    code = "hint_off"
+    status = 403
+
+
+class NoDecisionError(DealerPokerError, ValueError):
+    """The round has no decision open (it is settled)."""
+
+    code = "no_decision"
+    status = 409
+
+
+class Hints:
+    """Advice for the rounds' open decisions, each computed once (in a worker thread)."""
+
+    KEEP = 4096  # answers kept (round, step); a round asks at most three times
+
+    def __init__(self, cache: Any = None) -> None:
+        self.cache = cache  # the analysis cache (texas-bonus pre-flop needs its starting-hand table)
+        self._starting: dict[str, Mapping[str, Fraction]] = {}
+        self._answers: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+    async def advice(self, round_id: str, view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+        """``{"best", "actions": {action: {"ev", "exact"}}, "phase", ...}`` at ``view``'s decision."""
+        if view.get("status") != "open" or not view.get("legal_actions"):
+            raise NoDecisionError(key="error.hint.no_decision")
+        key = (round_id, len(view.get("steps") or ()))
+        found = self._answers.get(key)
+        if found is None:
+            found = await asyncio.to_thread(self._advise, view, rules)
+            self._answers[key] = found
+            while len(self._answers) > self.KEEP:
+                self._answers.popitem(last=False)
+        return {"round": round_id, **found}
+
+    def _advise(self, view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+        from dealerpoker.analysis.advise import advise, situation
+
+        player, board, turn_bet = situation(view)
+        starting = self.starting_hands(rules) if rules.game == "texas-bonus" and not board else None
+        advice = advise(rules, player, board, starting_hands=starting, turn_bet=turn_bet)
+        return {**advice.to_json(), "player_cards": [str(c) for c in player],
+                "board": [str(c) for c in board]}
+
+    def starting_hands(self, rules: Rules) -> Mapping[str, Fraction]:
+        from dealerpoker.analysis.advise import starting_hands_of
+        from dealerpoker.analysis.rtp import analysis_document
+        from dealerpoker.server.backoffice.analyses import MemoryCache
+
+        key = rules.fingerprint()
+        if key not in self._starting:
+            cache = self.cache if self.cache is not None else MemoryCache()
+            self._starting[key] = starting_hands_of(analysis_document(rules, cache, cache))
+        return self._starting[key]

@@ -1,0 +1,51 @@
+// The strategy hint, where the server offers it (GET /api/games says strategy_hint; off by default):
+// at each open decision of a solo round, the best decision and its exact EV from the server's
+// analysis (GET /api/rounds/{id}/advice, worked out from the cards this player sees), with a
+// "why" tooltip giving the EV of each choice. The page only shows what the server answers.
+
+import { actionTitle, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** "+0.973": an EV per unit ante, signed, in the page's language. */
+function evText(ev) {
+  return new Intl.NumberFormat(document.documentElement.lang || "en",
+    { signDisplay: "exceptZero", minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(ev);
+}
+
+export class StrategyHint {
+  constructor(api) {
+    this.api = api;
+    this.shown = null; // the decision (round id and step) whose advice is asked for or shown
+    this.el = h("p.hint", { id: "strategy-hint", hidden: true, "aria-live": "polite" });
+  }
+
+  /** Shows the advice for `round`'s open decision (asked once per decision); hidden otherwise. */
+  show(round) {
+    const open = round?.status === "open" && (round.legal_actions ?? []).length > 0;
+    const decision = open ? `${round.id}|${round.steps?.length ?? 0}` : null;
+    if (decision === this.shown) return;
+    this.shown = decision;
+    this.el.hidden = true;
+    this.el.replaceChildren();
+    if (!decision) return;
+    this.api.call("GET", `/api/rounds/${encodeURIComponent(round.id)}/advice`).then((advice) => {
+      if (this.shown === decision) this.render(advice);
+    }).catch(() => {
+      // No hint this time (the connection, a round settled meanwhile): the table plays on.
+    });
+  }
+
+  render(advice) {
+    const choices = Object.entries(advice.actions).sort(([, a], [, b]) => b.ev - a.ev);
+    const tip = h("span.hint__tip", { role: "tooltip", id: "strategy-hint-why" },
+      h("span.hint__tip-title", {}, t("hint.why_title")),
+      ...choices.map(([action, { ev }]) => h("span.hint__row", { dataset: { action, ev: String(ev) } },
+        t("hint.choice", { action: actionTitle(action), ev: evText(ev) }))));
+    this.el.replaceChildren(
+      h("span.hint__best", { dataset: { best: advice.best } },
+        t("hint.best", { action: actionTitle(advice.best), ev: evText(advice.actions[advice.best].ev) })),
+      " ",
+      h("span.hint__why", { tabindex: "0", "aria-describedby": "strategy-hint-why" }, t("hint.why"), tip));
+    this.el.hidden = false;
+  }
+}
