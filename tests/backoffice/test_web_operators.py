@@ -3,7 +3,8 @@ search by operator and by the operator's own player id, a round's page with its 
 player found by operator, and the report grouped and filtered by operator. The operator's player
 plays real money against the reference operator (``dealerpoker operator-demo``, a real process
 over loopback HTTP), as in tests/server/test_operators_wallet.py; a support member reads the
-rounds and the player but gets no report, no adjustment and never the operator's session token."""
+rounds and the player (with the restriction history the operator wrote) but gets no report, no
+adjustment and never the operator's session token."""
 
 from __future__ import annotations
 
@@ -53,15 +54,21 @@ class Played:
     demo_rounds: list[str]
 
 
+def as_operator(office: BackOffice, method: str, path: str, body: Any) -> Any:
+    """A request of the operator's to ``/operator/v1{path}``, signed; its JSON answer."""
+    raw = json.dumps(body).encode()
+    answer = httpx.request(method, f"{office.url}/operator/v1{path}", content=raw, timeout=60, headers={
+        "X-Operator-Id": "demo", "X-Signature": sign(SECRET, raw), "Content-Type": "application/json"})
+    answer.raise_for_status()
+    return answer.json()
+
+
 def launch_token(office: BackOffice, operator: OperatorDemo) -> tuple[str, str]:
     """(the one-time launch token of the operator's player ``EXTERNAL``, the operator's session token)."""
     token = operator.create_player(EXTERNAL, "EUR", 10_000)
-    raw = json.dumps({"player": EXTERNAL, "currency": "EUR", "game": "casino-holdem", "token": token,
-                      "mode": "real"}).encode()
-    answer = httpx.post(f"{office.url}/operator/v1/launch", content=raw, timeout=60, headers={
-        "X-Operator-Id": "demo", "X-Signature": sign(SECRET, raw), "Content-Type": "application/json"})
-    answer.raise_for_status()
-    return str(answer.json()["launch_token"]), token
+    launch = {"player": EXTERNAL, "currency": "EUR", "game": "casino-holdem", "token": token, "mode": "real"}
+    answer = as_operator(office, "POST", "/launch", launch)
+    return str(answer["launch_token"]), token
 
 
 def settled_in_the_wallet(office: BackOffice, rounds: list[str], timeout: float = 60.0) -> None:
@@ -199,3 +206,20 @@ def test_an_auditor_reads_the_report_by_operator(browser: Any, played: Played) -
         page.fill("#page-reports input[name=operator]", "nobody")
         page.click("#page-reports form.filters button[type=submit]")
         page.wait_for_selector("#page-reports .results p:has-text('No settled rounds')")
+
+
+def test_support_reads_the_restriction_history_the_operator_wrote(browser: Any, played: Played) -> None:
+    as_operator(played.office, "PUT", f"/players/{EXTERNAL}/limits", {"loss_day": 3_000})
+    as_operator(played.office, "POST", f"/players/{EXTERNAL}/restrictions",
+                {"kind": "cool_off", "hours": 2, "reason": "asked on the phone"})
+    with signed_in(browser, played.office, "op-support") as page:
+        page.goto(f"{played.office.url}/admin/#player/{played.player}")
+        page.wait_for_selector("#page-player .history tbody tr")
+        cool_off, limit = page.locator("#page-player .history tbody tr").all()  # newest first
+        assert cool_off.get_attribute("class") == "restriction" and limit.get_attribute("class") == "limit"
+        cells = cool_off.locator("td").all_inner_texts()
+        assert cells[1] == "operator:demo" and cells[2] == "cool_off: asked on the phone"
+        assert cells[3] == "none" and cells[4].startswith("cool_off until ")
+        cells = limit.locator("td").all_inner_texts()
+        assert cells[1] == "operator:demo" and cells[2] == "operator: loss_day"
+        assert cells[3] == "loss_day: none" and cells[4] == "loss_day: 30.00 EUR"

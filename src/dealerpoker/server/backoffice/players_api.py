@@ -16,6 +16,8 @@ from dealerpoker.server.backoffice.rounds_api import live_games
 from dealerpoker.server.errors import NotFoundError
 
 router = APIRouter(prefix="/admin/api", tags=["back office"], dependencies=[Depends(reject_unknown_query)])
+HISTORY_KINDS = ("limit", "restriction")
+"""The restriction history: every limit, self-exclusion and cool-off set (not the play sessions)."""
 PlayerId = Annotated[str, Path(max_length=40, description="the player's id")]
 
 
@@ -43,7 +45,8 @@ async def find_player(
 @router.get("/players/{player_id}", responses=error_responses(401, 403, 404))
 async def player_page(player_id: PlayerId, request: Request, _user: PlayerViewer) -> dict[str, Any]:
     """A player's balance, operator (None: an embedded demo player), newest rounds,
-    responsible-gaming limits and restrictions (with their history) and manual adjustments."""
+    responsible-gaming limits and restriction, their history (each change's who, when, before and
+    after, newest first; ``rg_events``) and manual adjustments."""
     services = services_of(request)
     async with services.database.reading() as connection:
         found = await players.account(connection, player_id)
@@ -53,7 +56,7 @@ async def player_page(player_id: PlayerId, request: Request, _user: PlayerViewer
         operator = await players.operator_of(connection, player_id)
     return {"account": found, "operator": operator, "rounds": rounds, "adjustments": adjusted,
             "responsible_gaming": await services.responsible.status(player_id),
-            "responsible_gaming_events": await services.responsible.events(player_id)}
+            "restriction_history": await services.responsible.events(player_id, kinds=HISTORY_KINDS)}
 
 
 @router.post("/players/{player_id}/adjustments", responses=error_responses(401, 403, 404, 422))

@@ -200,6 +200,16 @@ class PlayerState:
         pending = entry.get("pending")
         return (None if pending is None else int(pending)), due
 
+    def limit_view(self, kind: str, source: str, now: datetime) -> dict[str, Any]:
+        """What ``source``'s limit on ``kind`` is at ``now`` (``amount``, None: none), and a raise
+        or removal waiting for its cooling-off (``pending``, ``pending_at``): the before and
+        after of each change in the log."""
+        view: dict[str, Any] = {"amount": self.limit_of(kind, source, now)}
+        pending = self.pending_of(kind, source, now)
+        if pending is not None:
+            view.update(pending=pending[0], pending_at=_text(pending[1]))
+        return view
+
     def limits(self, now: datetime) -> dict[str, int]:
         """Every limit that applies at ``now``: the lowest of the player's and the operator's."""
         found: dict[str, int] = {}

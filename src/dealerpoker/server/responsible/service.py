@@ -70,6 +70,13 @@ class Snapshot:
     new_session: bool
 
 
+def _restrictions(before: PlayerState, after: PlayerState, now: datetime) -> dict[str, Any]:
+    """The restriction in force before and after a change (None: none), for its log entry."""
+    found = before.restriction(now), after.restriction(now)
+    return {"before": None if found[0] is None else dict(found[0]),
+            "after": None if found[1] is None else dict(found[1])}
+
+
 class ResponsibleGaming:
     """The checks and settings of responsible gaming over the database."""
 
@@ -179,11 +186,13 @@ class ResponsibleGaming:
         profile = self.profile_for(player_id)
         async with self.database.transaction() as connection:
             row = await self._row(connection, player_id)
-            state = PlayerState.from_json(row["responsible_gaming"])
+            state = before = PlayerState.from_json(row["responsible_gaming"])
             for kind, amount in changes.items():
                 state = state.set_limit(kind, amount, source=source, now=now, profile=profile)
-            await self._save(connection, player_id, state, now, by=by, kind="limit",
-                             detail={"source": source, "limits": dict(changes)})
+            detail = {"source": source, "limits": dict(changes),
+                      "before": {kind: before.limit_view(kind, source, now) for kind in changes},
+                      "after": {kind: state.limit_view(kind, source, now) for kind in changes}}
+            await self._save(connection, player_id, state, now, by=by, kind="limit", detail=detail)
 
     async def restrict(self, player_id: str, kind: str, until: datetime | None, *, by: str,
                        reason: str | None = None) -> dict[str, Any] | None:
@@ -191,11 +200,11 @@ class ResponsibleGaming:
         now = self.clock()
         async with self.database.transaction() as connection:
             row = await self._row(connection, player_id)
-            state = PlayerState.from_json(row["responsible_gaming"]).restrict(kind, until, by=by, now=now,
-                                                                               reason=reason)
+            before = PlayerState.from_json(row["responsible_gaming"])
+            state = before.restrict(kind, until, by=by, now=now, reason=reason)
             await self._save(connection, player_id, state, now, by=by, kind="restriction",
                              detail={"kind": kind, "until": None if until is None else timestamp(until),
-                                     "reason": reason})
+                                     "reason": reason, **_restrictions(before, state, now)})
         found = state.restriction(now)
         return None if found is None else dict(found)
 
@@ -209,9 +218,11 @@ class ResponsibleGaming:
             current = state.restriction(now)
             if current is not None and (current.get("until") is None or current["until"] >= timestamp(until)):
                 return dict(current)  # already away longer: a shorter break changes nothing
-            state = state.restrict("cool_off", until, by="player", now=now, reason="break")
-            await self._save(connection, player_id, state, now, by="player", kind="restriction",
-                             detail={"kind": "cool_off", "until": timestamp(until), "reason": "break"})
+            changed = state.restrict("cool_off", until, by="player", now=now, reason="break")
+            await self._save(connection, player_id, changed, now, by="player", kind="restriction",
+                             detail={"kind": "cool_off", "until": timestamp(until), "reason": "break",
+                                     **_restrictions(state, changed, now)})
+            state = changed
         return dict(state.restriction(now) or {})
 
     async def answer_reality_check(self, player_id: str, choice: str) -> None:
@@ -226,11 +237,16 @@ class ResponsibleGaming:
             await self._save(connection, player_id, state, now, by="player", kind="reality_check",
                              detail={"choice": choice})
 
-    async def events(self, player_id: str, limit: int = 100) -> list[dict[str, Any]]:
+    async def events(self, player_id: str, limit: int = 100,
+                     kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """The player's logged changes, newest first (``kinds``: only these, e.g. the limits and
+        restrictions without the sessions; each change's ``before`` and ``after`` are in its
+        detail, for the changes logged since they were kept)."""
+        query = select(rg_events).where(rg_events.c.player_id == player_id)
+        if kinds is not None:
+            query = query.where(rg_events.c.kind.in_(kinds))
         async with self.database.transaction() as connection:
-            rows = (await connection.execute(
-                select(rg_events).where(rg_events.c.player_id == player_id)
-                .order_by(rg_events.c.id.desc()).limit(limit))).all()
+            rows = (await connection.execute(query.order_by(rg_events.c.id.desc()).limit(limit))).all()
         return [{"at": r.at, "by": r.by, "kind": r.kind, "detail": json.loads(r.detail)} for r in rows]
 
     # ----- storage ------------------------------------------------------------------------------

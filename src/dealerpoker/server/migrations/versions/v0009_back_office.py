@@ -10,13 +10,14 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from dealerpoker.server.migrations.append_only import drop_append_only, make_append_only
+
 revision = "0009"
 down_revision = "0008"
 branch_labels = None
 depends_on = None
 
 _SERIAL = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
-_APPEND_ONLY = "admin_audit is append-only"
 
 
 def upgrade() -> None:
@@ -51,21 +52,11 @@ def upgrade() -> None:
         sa.Column("after", sa.Text, nullable=True),
     )
     op.create_index("ix_admin_audit_at", "admin_audit", ["at"])
-    if op.get_bind().dialect.name == "postgresql":
-        op.execute(f"""CREATE FUNCTION admin_audit_append_only() RETURNS trigger AS $$
-            BEGIN RAISE EXCEPTION '{_APPEND_ONLY}'; END; $$ LANGUAGE plpgsql""")
-        op.execute("CREATE TRIGGER admin_audit_append_only BEFORE UPDATE OR DELETE ON admin_audit "
-                   "FOR EACH ROW EXECUTE FUNCTION admin_audit_append_only()")
-    else:
-        for event in ("UPDATE", "DELETE"):
-            op.execute(f"CREATE TRIGGER admin_audit_no_{event.lower()} BEFORE {event} ON admin_audit "
-                       f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END")
+    make_append_only("admin_audit")
 
 
 def downgrade() -> None:
-    if op.get_bind().dialect.name == "postgresql":
-        op.execute("DROP TRIGGER admin_audit_append_only ON admin_audit")
-        op.execute("DROP FUNCTION admin_audit_append_only()")
+    drop_append_only("admin_audit")
     op.drop_table("admin_audit")
     op.drop_table("staff_sessions")
     op.drop_table("staff_users")

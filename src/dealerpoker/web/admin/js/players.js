@@ -1,4 +1,5 @@
-// Players: by id or by operator and the operator's player id; their operator, balance, newest rounds, responsible-gaming limits and restriction, manual
+// Players: by id or by operator and the operator's player id; their operator, balance, newest rounds,
+// responsible-gaming limits and restriction with their history (who, when, before, after), manual
 // adjustments; an admin adjusts a balance with a mandatory reason (its own ledger entry).
 
 import { h } from "/js/dom.js";
@@ -49,6 +50,46 @@ function limitsTable(status) {
     cell(entry.player ?? "—"), cell(entry.operator ?? "—"))));
 }
 
+/** A limit's value: money in the player's currency, or minutes; "none" for no limit. */
+function limitValue(kind, amount, currency) {
+  if (amount === null || amount === undefined) return t("admin.players.no_limit");
+  return kind === "session_minutes" ? t("admin.players.minutes", { minutes: amount }) : money(amount, currency);
+}
+
+/** One side (before or after) of a logged change: each limit with any raise waiting, or the restriction. */
+function historySide(event, side, currency) {
+  const value = event.detail[side];
+  if (value === undefined) return t("admin.players.not_recorded"); // logged before sides were kept
+  if (event.kind === "restriction") {
+    if (value === null) return t("admin.players.no_limit");
+    return value.until ? t("admin.players.until", { kind: value.kind, until: value.until })
+      : t("admin.players.until_lifted", { kind: value.kind });
+  }
+  return Object.entries(value).map(([kind, view]) => {
+    const pending = view.pending_at
+      ? ` (${t("admin.players.pending", { amount: limitValue(kind, view.pending, currency), at: view.pending_at })})` : "";
+    return `${kind}: ${limitValue(kind, view.amount, currency)}${pending}`;
+  }).join("; ");
+}
+
+function historyChange(event) {
+  const { detail } = event;
+  if (event.kind === "restriction") {
+    const what = detail.kind === "none" ? t("admin.players.lifted") : detail.kind;
+    return detail.reason ? `${what}: ${detail.reason}` : what;
+  }
+  return `${detail.source}: ${Object.keys(detail.limits).join(", ")}`;
+}
+
+/** Every limit, self-exclusion and cool-off set on the player, newest first: when, by whom, before, after. */
+function historyTable(events, currency) {
+  if (!events.length) return h("p", {}, t("admin.players.no_history"));
+  return table([t("admin.audit.at"), t("admin.players.history_by"), t("admin.players.history_change"),
+    t("admin.players.before"), t("admin.players.after")],
+  events.map((event) => h(`tr.${event.kind}`, {}, cell(event.at), cell(event.by), cell(historyChange(event)),
+    cell(historySide(event, "before", currency), "before"), cell(historySide(event, "after", currency), "after"))));
+}
+
 function adjustForm(playerId, account, done) {
   const amount = h("input", { name: "amount", type: "number", step: 1, required: true });
   const reason = h("input", { name: "reason", required: true, minlength: 3, maxlength: 200 });
@@ -84,6 +125,8 @@ export async function playerPage(container, playerId) {
     h("h3", {}, t("admin.players.limits")), limitsTable(rg),
     h("p", {}, rg.restriction ? t("admin.players.restricted", { restriction: JSON.stringify(rg.restriction) })
       : t("admin.players.unrestricted")),
+    h("h3", {}, t("admin.players.history")),
+    h("div.history", {}, historyTable(page.restriction_history, account.currency)),
     h("h3", {}, t("admin.players.adjustments")),
     page.adjustments.length ? table([t("admin.round.txid"), t("admin.round.amount"), t("admin.audit.at")],
       page.adjustments.map((a) => h("tr", {}, cell(a.txid, "code"), cell(money(a.amount, account.currency), "num"),
