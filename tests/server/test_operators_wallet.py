@@ -20,6 +20,8 @@ from dealerpoker.cli import main
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.server.operators.config import parse_operators
 from dealerpoker.server.operators.signing import sign
+from dealerpoker.server.rounds.postgres import SeamlessPostgresRoundStore
+from dealerpoker.server.rounds.sql import SqlRoundStore
 
 SECRET = "operator-secret-for-the-tests"
 
@@ -242,3 +244,40 @@ def test_reconciliation_lists_every_transaction_and_agrees_with_the_operator(
     assert f"net to players {eur['net']['amount']}" in printed
     assert main(["reconcile", "--operator", "demo", "--date", day, "--database", url, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"] == report["summary"]
+
+
+def test_on_postgresql_the_fast_store_serves_every_player_but_the_operators_money_steps(
+    client: TestClient, operator: OperatorDemo, database_url: str
+) -> None:
+    """With operators, the server's own players keep PostgreSQL's fast round store; an operator's
+    real-money player's openings and steps go through the general store and the operator's
+    wallet (SQLite has the general store only)."""
+    store = client.app.state.services.rounds.store
+    if database_url.startswith("sqlite"):
+        assert type(store) is SqlRoundStore
+        return
+    assert isinstance(store, SeamlessPostgresRoundStore)
+    through: list[str] = []
+    for name in ("open", "step"):
+        method = getattr(store.seamless, name)
+
+        async def counted(*args: Any, _method: Any = method, _name: str = name) -> Any:
+            through.append(_name)
+            return await _method(*args)
+
+        setattr(store.seamless, name, counted)
+    demo = client.post("/api/session", json={}).json()
+    headers = {"Authorization": f"Bearer {demo['token']}"}
+    opening = {"game": "casino-holdem", "bets": {"ante": 100}}
+    view = client.post("/api/rounds", json=opening, headers=headers).json()
+    settled = client.post(f"/api/rounds/{view['id']}/actions", json={"action": "call", "step": 1},
+                          headers=headers)
+    assert settled.json()["status"] == "settled" and through == []  # the fast store's
+    assert client.get("/api/balance", headers=headers).json()["balance"] == (
+        demo["balance"] - 300 + settled.json()["settlement"]["total_returned"])
+    player = Launched(client, operator, "fast-" + str(time.monotonic_ns()))
+    played = play(player, 2)
+    assert through == ["open", "step", "open", "step"]
+    drained(client, played, player)
+    net = sum(t["amount"] if t["kind"] == "win" else -t["amount"] for t in operator.transactions(player.name))
+    assert operator.balance(player.name) == 10_000 + net and net > -10_000

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit, prange, uint64
 
 from dealerpoker.analysis.evaluation import cards_value, category_of_value
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE, QUALIFIES
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
-    pair_numbers,
     river_orbits,
     stabiliser,
 )
@@ -41,7 +40,6 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
     n_pairs = n_cards * (n_cards - 1) // 2
     n_off = n_cards - 5
     dealers = (n_cards - 7) * (n_cards - 8) // 2
-    pair_of = pair_numbers(n_cards)
     for row_t in prange(len(turns)):
         four = turns[row_t]
         group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
@@ -56,24 +54,21 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
                 below_of[c] = np.int32(below_card[row, local[c]])
             below = np.int32(below_all[row])
             for j in range(n_off):
-                b = off[j]
-                pairs_j = pair_of[local[j]]
-                base = b * (b - 1) // 2
+                base = uint64(off[j] * (off[j] - 1) // 2)
+                lj = local[j]
                 below_b = below + 1 - below_of[j]
-                for i in range(j):
-                    h = pairs_j[local[i]]
+                for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
+                    li = local[i]
+                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
                     s = np.int32(words[h])
-                    code = (s >> 10) & 15
-                    at = (base + off[i]) * CASINO_K
-                    if QUALIFIES[code]:
-                        not_q = below_b - below_of[i] - 1
-                        acc[at + code] += size * not_q
-                        acc[at + 10 + code] += size * ((s & 1023) - not_q)
-                        acc[at + 20] += size * ((s >> 14) << 8 | np.int32(lows[h]))
-                    else:
-                        not_q = below_b - below_of[i]
-                        acc[at + CATEGORY_OF_CODE[code]] += size * not_q
-                        acc[at + 20] += size * (dealers - not_q)
+                    code = uint64((s >> 10) & 15)
+                    at = (base + uint64(off[i])) * uint64(CASINO_K)
+                    q = np.int32(QUALIFIES[code])
+                    not_q = below_b - below_of[i] - q
+                    acc[at + uint64(CATEGORY_OF_CODE[code])] += size * not_q
+                    acc[at + uint64(10) + code] += size * q * ((s & 1023) - not_q)
+                    lost = q * ((s >> 14) << 8 | np.int32(lows[h])) + (1 - q) * (dealers - not_q)
+                    acc[at + uint64(20)] += size * lost
         total = np.zeros(CASINO_K, dtype=np.int64)
         for b in range(n_cards):
             if b == four[0] or b == four[1] or b == four[2] or b == four[3]:
@@ -106,6 +101,8 @@ def casino_scatter(turns: I64, sums: U16, weight: I64, n_cards: int, binom: I64,
         last = len(flop_cards) * (part + 1) // n_parts
         three = np.empty(3, dtype=np.int64)
         local = np.empty(n_cards, dtype=np.int64)
+        images = np.empty((n_cards - 4) * (n_cards - 5) // 2, dtype=np.int64)
+        pairs = np.empty((n_cards - 4) * (n_cards - 5) // 2, dtype=np.int64)
         for t in range(len(turns)):
             four = turns[t]
             for drop in range(4):
@@ -126,6 +123,7 @@ def casino_scatter(turns: I64, sums: U16, weight: I64, n_cards: int, binom: I64,
                         local[c] = k
                         k += 1
                 w = np.int32(weight[t])
+                m = 0
                 for b in range(n_cards):
                     if b == four[0] or b == four[1] or b == four[2] or b == four[3]:
                         continue
@@ -134,10 +132,13 @@ def casino_scatter(turns: I64, sums: U16, weight: I64, n_cards: int, binom: I64,
                         if a == four[0] or a == four[1] or a == four[2] or a == four[3]:
                             continue
                         la = local[card_perm[perm, a]]
-                        h = lb * (lb - 1) // 2 + la if lb > la else la * (la - 1) // 2 + lb
-                        p = b * (b - 1) // 2 + a
-                        for x in range(CASINO_K):
-                            counts[x, f, h] += w * np.int32(sums[t, x, p])
+                        images[m] = lb * (lb - 1) // 2 + la if lb > la else la * (la - 1) // 2 + lb
+                        pairs[m] = b * (b - 1) // 2 + a
+                        m += 1
+                for x in range(CASINO_K):  # row by row: each count's row is contiguous
+                    into, add = counts[x, f], sums[t, x]
+                    for u in range(m):
+                        into[images[u]] += w * np.int32(add[pairs[u]])
 
 
 @njit(cache=True, parallel=True)

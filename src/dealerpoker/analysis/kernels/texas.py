@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit, prange, uint64
 
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
     index_with,
     orbit_size,
-    pair_numbers,
     river_orbits,
     stabiliser,
 )
@@ -33,7 +32,6 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
     ante paying, summed over every river and dealer holding; ``river_bet`` = wins > losses."""
     n_pairs = n_cards * (n_cards - 1) // 2
     n_rem = n_cards - 4
-    pair_of = pair_numbers(n_cards)
     for row_t in prange(len(turns)):
         four = turns[row_t]
         rem = np.empty(n_rem, dtype=np.int64)
@@ -45,19 +43,22 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
         group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
             four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
         acc = np.zeros((n_pairs, 3), dtype=np.int64)
+        flat = acc.reshape(n_pairs * 3)
         for k in range(n_rivers):
             size, row, off, local = sizes[k], rows[k], offs[k], locals_[k]
+            words, lows = word[row], low[row]
             for j in range(n_cards - 5):
-                b, lb = off[j], local[j]
-                for i in range(j):
-                    h = pair_of[local[i], lb]
-                    s = np.int64(word[row, h])
-                    w = s & 1023
-                    p = b * (b - 1) // 2 + off[i]
-                    acc[p, 0] += size * w
-                    acc[p, 1] += size * ((s >> 14) << 8 | np.int64(low[row, h]))
-                    if CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category:
-                        acc[p, 2] += size * w
+                base = uint64(off[j] * (off[j] - 1) // 2)
+                lj = local[j]
+                for i in range(j):  # unsigned indices and no branch: the hottest loop of Texas
+                    li = local[i]
+                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
+                    s = np.int64(words[h])
+                    w = size * (s & 1023)
+                    at = (base + uint64(off[i])) * uint64(3)
+                    flat[at] += w
+                    flat[at + uint64(1)] += size * ((s >> 14) << 8 | np.int64(lows[h]))
+                    flat[at + uint64(2)] += w * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
         for j in range(n_rem):
             for i in range(j):
                 p = rem[j] * (rem[j] - 1) // 2 + rem[i]

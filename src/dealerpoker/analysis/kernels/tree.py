@@ -20,16 +20,6 @@ I64 = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def pair_numbers(n_cards: int) -> I64:
-    """``[x, y]``: the number of the pair of local cards ``{x, y}`` (a lookup, not a branch)."""
-    table = np.zeros((n_cards, n_cards), dtype=np.int64)
-    for y in range(n_cards):
-        for x in range(y):
-            table[x, y] = table[y, x] = y * (y - 1) // 2 + x
-    return table
-
-
-@njit(cache=True)
 def stabiliser(cards: I64, card_perm: I64, out: I64) -> int:
     """The suit permutations (indices into ``card_perm``) that map the set ``cards`` to itself."""
     count = 0

@@ -20,8 +20,11 @@ cost 2.8x the CPU per round, server plus PostgreSQL, and served a quarter of the
    use case reads again).
 
 It writes the embedded wallet's ledger itself (the same entries as ``ledger.post``), so it
-serves only the ``LedgerWallet``. Statements go straight to asyncpg (its prepared-statement
-cache makes them cheap), on connections of its own.
+serves only the embedded wallet's players: with operators (``SeamlessWallet``),
+``SeamlessPostgresRoundStore`` serves every read and the embedded players' steps so, and sends an
+operator's real-money player's steps through ``SqlRoundStore`` and the operator's wallet.
+Statements go straight to asyncpg (its prepared-statement cache makes them cheap), on
+connections of its own.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
 from dealerpoker.server.edge.metrics import count_postings
+from dealerpoker.server.operators.wallet import SeamlessWallet, is_remote
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.sql import SqlRoundStore
 from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead
@@ -210,6 +214,29 @@ class PostgresRoundStore(SqlRoundStore):
     async def close(self) -> None:
         while self._idle:
             await self._idle.pop().close()
+
+
+class SeamlessPostgresRoundStore(PostgresRoundStore):
+    """PostgreSQL with operators: the steps of an operator's real-money player (their money in the
+    operator's wallet: bets before the stake is placed, wins owed in the outbox) through
+    ``SqlRoundStore`` and the ``SeamlessWallet``; everything else as ``PostgresRoundStore``. Reads
+    are shared: a round's and a player's rows are the same whoever holds the money (a remote
+    round is never among ``KnownRows``: this store does not write it)."""
+
+    def __init__(self, database: Database, wallet: SeamlessWallet, *, remember: bool = True) -> None:
+        super().__init__(database, remember=remember)
+        self.seamless = SqlRoundStore(database, wallet)
+
+    async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit,
+                   check: Check | None = None) -> ViewJSON | None:
+        if is_remote(read.player_id):
+            return await self.seamless.open(read, opening, next_seed, debit, check)
+        return await super().open(read, opening, next_seed, debit, check)
+
+    async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
+        if is_remote(str(read.row["player_id"])):
+            return await self.seamless.step(read, step, debit)
+        return await super().step(read, step, debit)
 
 
 class KnownRows:

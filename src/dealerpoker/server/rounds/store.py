@@ -11,7 +11,9 @@ Implementations (chosen once, at start, by :func:`round_store`):
 * ``SqlRoundStore`` (``rounds.sql``): any database, SQLAlchemy Core in one transaction; the
   transfers go through the wallet. SQLite always uses it.
 * ``PostgresRoundStore`` (``rounds.postgres``): PostgreSQL with the embedded ledger wallet, a
-  step in one or two round trips. ``SqlRoundStore`` on PostgreSQL cost 2.8x its CPU per round
+  step in one or two round trips; with operators' seamless wallets, ``SeamlessPostgresRoundStore``
+  (the same for the embedded wallet's players, ``SqlRoundStore`` for an operator's real-money
+  players' steps). ``SqlRoundStore`` on PostgreSQL cost 2.8x its CPU per round
   (``benchmarks/RESULTS.md``, "Server").
 """
 
@@ -91,9 +93,15 @@ class RoundStore(Protocol):
 def round_store(database: Database, wallet: Wallet, *, without: Collection[str] = ()) -> RoundStore:
     """The store for this database and wallet (``without``: the special paths not to take,
     ``postgres_store`` and ``known_rows``, for the benchmark's comparison)."""
-    from dealerpoker.server.rounds.postgres import PostgresRoundStore
+    from dealerpoker.server.operators.wallet import SeamlessWallet
+    from dealerpoker.server.rounds.postgres import PostgresRoundStore, SeamlessPostgresRoundStore
     from dealerpoker.server.rounds.sql import SqlRoundStore
 
-    if database.is_sqlite or "postgres_store" in without or not isinstance(wallet, LedgerWallet):
+    remember = "known_rows" not in without
+    if database.is_sqlite or "postgres_store" in without:
         return SqlRoundStore(database, wallet)
-    return PostgresRoundStore(database, remember="known_rows" not in without)
+    if isinstance(wallet, LedgerWallet):
+        return PostgresRoundStore(database, remember=remember)
+    if isinstance(wallet, SeamlessWallet):
+        return SeamlessPostgresRoundStore(database, wallet, remember=remember)
+    return SqlRoundStore(database, wallet)
