@@ -8,6 +8,10 @@ import { t } from "./i18n.js";
 
 const SOUND_KEY = "dealerpoker.sound";
 const FLIGHT_MS = 420;
+const STAGGER_MS = 60;
+const MOST_CHIPS = 4; // a stack flies as its top chips
+/** The longest a table step's animations take: a chip flight and its last chip's stagger (a card is dealt in 250 ms). */
+export const STEP_MS = FLIGHT_MS + (MOST_CHIPS - 1) * STAGGER_MS;
 // Each sound: [frequency Hz, start s, length s] notes of a short sine/triangle blip.
 const SOUNDS = {
   chip: [[1900, 0, 0.05], [1400, 0.035, 0.05]],
@@ -76,7 +80,7 @@ export function fly(from, to, chips, kind = "to-field") {
   if (!a.width || !b.width) return 0;
   const dx = b.left + b.width / 2 - (a.left + a.width / 2);
   const dy = b.top + b.height / 2 - (a.top + a.height / 2);
-  chips.slice(-4).forEach((chip, index) => {
+  chips.slice(-MOST_CHIPS).forEach((chip, index) => {
     const ghost = chip.cloneNode(true);
     ghost.classList.remove("is-selected", "chip--stacked");
     ghost.classList.add("chip--flying");
@@ -86,10 +90,10 @@ export function fly(from, to, chips, kind = "to-field") {
     ghost.style.top = `${a.top + a.height / 2 - 16}px`;
     document.body.append(ghost);
     const motion = ghost.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px)` }],
-      { duration: FLIGHT_MS, delay: index * 60, easing: "cubic-bezier(.3,.7,.4,1)", fill: "forwards" });
+      { duration: FLIGHT_MS, delay: index * STAGGER_MS, easing: "cubic-bezier(.3,.7,.4,1)", fill: "forwards" });
     motion.finished.finally(() => ghost.remove());
   });
-  return Math.min(4, chips.length);
+  return Math.min(MOST_CHIPS, chips.length);
 }
 
 /** A settled round's chips: back to the player (`player`: the balance meter) on a win, to the dealer on a loss. */

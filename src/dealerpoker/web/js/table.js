@@ -6,7 +6,7 @@
 
 import { ApiError, newIdempotencyKey } from "./api.js";
 import { actionTitle } from "./dom.js";
-import { settleFlight } from "./motion.js";
+import { STEP_MS, settleFlight } from "./motion.js";
 import { t } from "./i18n.js";
 import { StrategyHint } from "./hint.js";
 import { errorText } from "./locale.js";
@@ -32,6 +32,7 @@ export class Table {
     this.lastWin = 0;
     this.busy = false;
     this.dealKey = null;
+    this.dealtAt = null; // when this page's last round started (the profile's pace between rounds)
     this.refusals = new Map(); // field -> what clears its red border: "closed", "deal" or "change"
     this.onKey = (event) => this.handleKey(event);
     this.rg = new Responsible(api, { idle: () => this.phase !== "playing" && !this.busy });
@@ -61,6 +62,31 @@ export class Table {
     this.pointer?.destroy();
     this.rg.destroy();
   }
+  // ---------------------------------------------------------------- the profile's pace
+
+  /** Whether the profile (GET /api/responsible-gaming) lets the table act before a step's animations end. */
+  get fastPlay() {
+    return Boolean(this.rg.status?.profile?.fast_play);
+  }
+
+  /**
+   * A step the server answered, drawn. Without fast play the table takes nothing (buttons, keys)
+   * until the step's animations have run -- with reduced motion too: it removes the movement, not
+   * the time, so it cannot be used to play faster.
+   */
+  async present() {
+    if (this.fastPlay) return; // drawn once the request is over, ready for the next action
+    this.render();
+    await new Promise((done) => setTimeout(done, STEP_MS));
+  }
+
+  /** Whole seconds until the profile's least time between rounds allows the next one (0: now). */
+  paceWait() {
+    const least = Number(this.rg.status?.profile?.min_round_seconds ?? 0);
+    if (!least || this.dealtAt === null) return 0;
+    return Math.max(0, Math.ceil((this.dealtAt + least * 1000 - Date.now()) / 1000));
+  }
+
   // ---------------------------------------------------------------- talking to the server
 
   async request(work) {
@@ -137,17 +163,23 @@ export class Table {
     if (this.busy || this.phase === "playing") return;
     const problem = this.checkBets(bets);
     if (problem) return this.refuse(problem[0], `${what}: ${problem[1]}`, "deal");
+    // The server refuses it too (too_fast); said here, nothing is sent.
+    const wait = this.paceWait();
+    if (wait > 0) return this.refuse(null, `${what}: ${t("error.rg.too_fast", { seconds: wait })}`);
     this.dealKey ??= newIdempotencyKey();
     try {
       await this.request(async () => {
         const view = await this.api.deal(this.game.id, { ...bets }, this.dealKey);
         this.dealKey = null;
+        this.dealtAt = Date.now();
         this.pending = {};
         this.placed = {};
         this.showRound(view);
         this.message(view.status === "settled" ? t("play.settled") : t("play.dealt"));
-        if (view.status === "settled") this.rg.refresh();
+        await this.present();
       });
+      // Once the table is idle again: a reality check due shows between rounds.
+      if (this.round?.status === "settled") this.rg.refresh();
     } catch (error) {
       if (!(error instanceof ApiError && error.lostConnection)) this.dealKey = null;
       this.failed(error, what);
@@ -173,8 +205,9 @@ export class Table {
         const view = await this.api.act(id, action, this.round.steps.length);
         this.showRound(view);
         this.message(view.status === "settled" ? t("play.settled") : t("play.next_decision", { action: actionTitle(action) }));
-        if (view.status === "settled") this.rg.refresh();
+        await this.present();
       });
+      if (this.round?.status === "settled") this.rg.refresh();
     } catch (error) {
       this.failed(error, t("bet.action_refused", { action: actionTitle(action) }));
       // Whatever happened, show what the server holds.
