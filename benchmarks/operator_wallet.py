@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import secrets
+import shlex
 import statistics
 import subprocess
 import sys
@@ -215,7 +216,7 @@ def main() -> None:
         codes.append(Code(f"this checkout ({head()})"))
         results = measure(args, codes, wallets, serves, scratch)
     load_after, reference_after = os.getloadavg(), reference_cpu_ms()
-    command = " ".join([".venv/bin/python benchmarks/operator_wallet.py", *sys.argv[1:]])
+    command = shlex.join([".venv/bin/python", "benchmarks/operator_wallet.py", *sys.argv[1:]])
     rows = "\n".join(
         f"| {r['database']} | {r['wallet']} | {r['code']} | {r['serve']} | {r['clients']} | "
         f"{r['rounds']:,} | "

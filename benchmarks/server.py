@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import secrets
+import shlex
 import statistics
 import sys
 import tempfile
@@ -297,7 +298,7 @@ def main() -> None:
         results = measure(args, codes, extra, postgres_workers, Path(scratch))
         load_after, reference_after = os.getloadavg(), reference_cpu_ms()
 
-    command = " ".join([".venv/bin/python benchmarks/server.py", *sys.argv[1:]])
+    command = shlex.join([".venv/bin/python", "benchmarks/server.py", *sys.argv[1:]])
     rows = "\n".join(
         f"| {r['database']} | {r['code']} | {r['clients']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
         f"{r['requests_per_s']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "

@@ -81,12 +81,13 @@ class Studio:
 
 
 @contextmanager
-def studio_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
-    """A served app with the studio tables on a ``ManualClock`` (long timers) and their dealers."""
+def studio_tables(tmp_path_factory: pytest.TempPathFactory, **settings: Any) -> Iterator[Studio]:
+    """A served app with the studio tables on a ``ManualClock`` (long timers) and their dealers;
+    ``settings`` go to ``Settings`` (e.g. ``strategy_hint=True``)."""
     clock = ManualClock()
     database = tmp_path_factory.mktemp("live16") / "live.db"
     with live_server(f"sqlite:///{database}", clock=clock, betting=600, decision=600, pause=600,
-                     extra_tables=STUDIO_TABLES) as (base, _app):
+                     extra_tables=STUDIO_TABLES, **settings) as (base, _app):
         dealers = {table: Dealer(base, table) for table in ("studio-texas", "studio-casino")}
         try:
             yield Studio(base, clock, dealers)

@@ -85,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="operator-demo %(levelname)s %(message)s")
     print(f"operator-demo: operator {args.operator_id!r} on http://{args.host}:{port}, ledger {args.db}, "
           f"dealerpoker at {args.game_url}", flush=True)
-    config = uvicorn.Config(asgi(app), log_level=args.log_level, access_log=False, lifespan="off")
+    # Idle connections kept 30 s, well past the game server's own keep-alive (it closes first: a
+    # call sent on a connection this side is closing would get no answer).
+    config = uvicorn.Config(asgi(app), log_level=args.log_level, access_log=False, lifespan="off",
+                            timeout_keep_alive=30)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

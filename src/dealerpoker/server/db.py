@@ -197,6 +197,7 @@ class Database:
         self._sqlite: Engine | None = None
         self._sqlite_connection: SyncConnection | None = None
         self._postgres: AsyncEngine | None = None
+        self._postgres_reads: AsyncEngine | None = None
         if self.is_sqlite:
             wal = parsed.database not in (None, "", ":memory:")
             # One connection for the process (the pool may hand it to another thread's event
@@ -206,6 +207,10 @@ class Database:
             _configure_sqlite(self._sqlite, wal=wal)
         else:
             self._postgres = create_async_engine(self.url, pool_size=pool_size, max_overflow=pool_size)
+            # Reads only (``reading``): the same pool in autocommit, one round trip per statement
+            # instead of BEGIN, the statement and COMMIT. Under READ COMMITTED each statement of
+            # a transaction saw its own snapshot anyway, so a read sees nothing different.
+            self._postgres_reads = self._postgres.execution_options(isolation_level="AUTOCOMMIT")
         self._compiler = _Compiler(self._sqlite.dialect if self._sqlite is not None else None)
         # SQLite has one writer: the lock keeps units of work from queueing inside SQLite.
         self.lock = asyncio.Lock()
@@ -257,11 +262,11 @@ class Database:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Connection]:
-        """Reads only: on SQLite outside any transaction (each statement sees the last commit;
-        ``rows`` only), on PostgreSQL a transaction like any other."""
-        if self._postgres is not None:
-            async with self.transaction() as connection:
-                yield connection
+        """Reads only, outside any transaction: each statement sees the last commit (on SQLite
+        ``rows`` only; on PostgreSQL an autocommit connection)."""
+        if self._postgres_reads is not None:
+            async with self._postgres_reads.connect() as connection:
+                yield PostgresConnection(connection)
             return
         async with self.lock:
             sync = self._sqlite_unit()

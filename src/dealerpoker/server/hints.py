@@ -4,7 +4,9 @@ it on (``serve --strategy-hint``, ``$DEALERPOKER_STRATEGY_HINT=1``; ``Settings.s
 
 Only the player's own view of the round goes in (the view the server stored and sent them: their
 hole cards and the board dealt so far, the bets they made): never the deck, the dealer's cards or
-the board still to come. Each answer is kept for its round and step, so asking again costs nothing.
+the board still to come. The live table asks the same (``server.live.advice``), with a seat's view in
+the same shape (``tables.views.decision_view``). Each answer is kept for its situation (rules,
+cards, turn bet), so asking again, or another player at the same live table, costs nothing.
 """
 
 from __future__ import annotations
@@ -36,30 +38,34 @@ class NoDecisionError(DealerPokerError, ValueError):
 class Hints:
     """Advice for the rounds' open decisions, each computed once (in a worker thread)."""
 
-    KEEP = 4096  # answers kept (round, step); a round asks at most three times
+    KEEP = 4096  # answers kept, by situation; a round asks at most three times
 
     def __init__(self, cache: Any = None) -> None:
         self.cache = cache  # the analysis cache (texas-bonus pre-flop needs its starting-hand table)
         self._starting: dict[str, Mapping[str, Fraction]] = {}
-        self._answers: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._answers: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
     async def advice(self, round_id: str, view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
         """``{"best", "actions": {action: {"ev", "exact"}}, "phase", ...}`` at ``view``'s decision."""
+        from dealerpoker.analysis.advise import situation
+
         if view.get("status") != "open" or not view.get("legal_actions"):
             raise NoDecisionError(key="error.hint.no_decision")
-        key = (round_id, len(view.get("steps") or ()))
+        player, board, turn_bet = situation(view)
+        # All the answer depends on: the players of one live round share it.
+        key = (rules.fingerprint(), tuple(map(str, player)), tuple(map(str, board)), turn_bet)
         found = self._answers.get(key)
         if found is None:
-            found = await asyncio.to_thread(self._advise, view, rules)
+            found = await asyncio.to_thread(self._advise, player, board, turn_bet, rules)
             self._answers[key] = found
             while len(self._answers) > self.KEEP:
                 self._answers.popitem(last=False)
         return {"round": round_id, **found}
 
-    def _advise(self, view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-        from dealerpoker.analysis.advise import advise, situation
+    def _advise(self, player: list[Any], board: list[Any], turn_bet: bool | None,
+                rules: Rules) -> dict[str, Any]:
+        from dealerpoker.analysis.advise import advise
 
-        player, board, turn_bet = situation(view)
         starting = self.starting_hands(rules) if rules.game == "texas-bonus" and not board else None
         advice = advise(rules, player, board, starting_hands=starting, turn_bet=turn_bet)
         return {**advice.to_json(), "player_cards": [str(c) for c in player],

@@ -132,3 +132,19 @@ def round_summary(record: Mapping[str, Any]) -> dict[str, Any]:
     return {"round": f"{record['table']}/{record['number']}", "number": record["number"],
             "status": "misdeal" if record.get("misdeal") else "settled",
             "player": deck[0:2], "dealer": deck[2:4], "board": deck[4:9]}
+
+
+def decision_view(rnd: LiveRound | None, table: TableConfig, game: LiveGame,
+                  player_id: str) -> dict[str, Any]:
+    """A player's open decision as they see it, in the shape of a solo round's view (what the
+    strategy hint reads, ``server.hints``): built from the public view and their seat view alone
+    (the shared hole cards and the board shown so far, their own bets and steps), so it can hold
+    no card before its reveal. ``status`` is "open" only while they have a decision to make."""
+    seat = seat_view(rnd, game, player_id) if rnd is not None else None
+    public = public_view(rnd, table) if rnd is not None else {}
+    actions = seat["legal_actions"] if seat is not None else []
+    return {"type": "decision", "round": rnd.round_id if rnd is not None else None, "game": table.game,
+            "status": "open" if actions else "closed", "legal_actions": actions,
+            "steps": seat["steps"] if seat is not None else [],
+            "bets": seat["fields"] if seat is not None else {},
+            "player_cards": public.get("player_cards", []), "board": public.get("board", [])}

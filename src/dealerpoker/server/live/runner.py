@@ -128,6 +128,10 @@ class TableRunner(DealerDesk):
             message["record"] = f"/api/tables/{self.table.id}/rounds/{self.round.number}/record"
         return message
 
+    def decision_message(self, player_id: str) -> dict[str, Any]:
+        """The player's open decision as they see it (``views.decision_view``), for the hint."""
+        return views.decision_view(self.round, self.table, self.game, player_id)
+
     def _seated_messages(self) -> dict[str, dict[str, Any]]:
         """Every seated player's own message, with the balance this round's commits in this
         process left (every seated player's money moved at the deal; none after a restart), so

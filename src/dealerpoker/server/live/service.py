@@ -34,6 +34,7 @@ from dealerpoker.server.api.games import describe_game
 from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import NotFoundError, WrongCurrencyError, error_fields
 from dealerpoker.server.live import controls, session_watch
+from dealerpoker.server.live.advice import router as advice_router
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, LocalHub, serialise
@@ -221,6 +222,8 @@ class LiveTables:
                 return {"type": "pong"}
             if kind == "hello":
                 return runner.seat_message(player_id)
+            if kind == "decision":  # the player's own view of their open decision (the hint's input)
+                return runner.decision_message(player_id)
             if kind == "bet":
                 bets = message.get("bets")
                 if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
@@ -238,7 +241,7 @@ class LiveTables:
                 return await runner.decide(player_id, action)
         except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
             return {"type": "error", **error_fields(error)}
-        return _error("bad_request", f"unknown message type {kind!r} (bet, decide, hello, ping)")
+        return _error("bad_request", f"unknown message type {kind!r} (bet, decide, decision, hello, ping)")
 
     async def _check_currency(self, runner: TableRunner, player_id: str) -> None:
         currency = await self.services.rounds.currency_of(player_id)
@@ -486,6 +489,7 @@ def live_extension(settings: LiveSettings) -> Any:
         live = LiveTables(settings, services)
         app.state.live = live
         app.include_router(router)
+        app.include_router(advice_router)
         install_live_records(app, services, settings.tables)
         services.startup.append(live.start)
         services.shutdown.append(live.stop)

@@ -27,6 +27,11 @@ from dealerpoker.server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEAD
 from dealerpoker.server.schema import wallet_calls
 
 STATUSES = frozenset({"OK", "INSUFFICIENT_FUNDS", "INVALID_TOKEN", "UNKNOWN_TRANSACTION", "ERROR"})
+KEEPALIVE_SECONDS = 4.0
+"""An idle connection to a wallet is closed after this long: before the operator's server closes
+it (uvicorn's default is 5 s), since a bet sent on a connection the server is closing meanwhile
+gets no answer and is refused and rolled back (aiohttp's default, 15 s, made that happen under
+load: ``ClientOSError``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +60,9 @@ class WalletClient:
         # the first call; TCP_NODELAY (aiohttp's default) spares each call the peer's delayed ACK.
         if self._http is None or self._http.closed:
             self._http = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self.max_connections),
+                connector=aiohttp.TCPConnector(
+                    limit=self.max_connections, keepalive_timeout=KEEPALIVE_SECONDS
+                ),
                 skip_auto_headers=("User-Agent",),
             )
         return self._http

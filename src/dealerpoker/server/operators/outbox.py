@@ -4,11 +4,12 @@
 settlement that owes it) is sent until the operator answers ``OK``; a ``rollback`` (of a bet
 whose outcome is unknown, or that its step did not keep) until ``OK`` or ``UNKNOWN_TRANSACTION``.
 Each attempt moves ``next_attempt_at`` on first (a claim: another process skips the row until
-then), then by the backoff (``BACKOFF_SECONDS`` doubling up to ``MAX_BACKOFF_SECONDS``) when the
-answer is anything else. The rows are in the database, so a restart (after kill -9 too) picks
-up where the last process stopped. Bets written but never confirmed nor rolled back (their
-process died between the call and its step) are swept into rollbacks after
-``ORPHAN_BET_SECONDS``.
+then; a win is written claimed by the process whose step owes it, which hands it over here once
+the step committed, ``deliver_claimed``), then by the backoff (``BACKOFF_SECONDS`` doubling up
+to ``MAX_BACKOFF_SECONDS``) when the answer is anything else. The rows are in the database, so
+a restart (after kill -9 too) picks up where the last process stopped. Bets written but never
+confirmed nor rolled back (their process died between the call and its step) are swept into
+rollbacks after ``ORPHAN_BET_SECONDS``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ ORPHAN_BET_SECONDS = 10.0
 process died). Taking one too early is safe: the step that would confirm it then refuses."""
 BATCH = 200
 CONCURRENT = 16
+GROUP_SECONDS = 0.02
+"""How long the first answer of a group waits for others to be recorded with it (one commit for
+the wins of many rounds; the row stays claimed meanwhile)."""
 
 
 def backoff(attempts: int) -> float:
@@ -64,6 +68,9 @@ class Outbox:
         self.roll_back_orphans = roll_back_orphans
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._handed: set[asyncio.Task[None]] = set()
+        self._answered: list[tuple[dict[str, object], Answer]] = []
+        """Answers not written yet: the first of a group writes those that join it meanwhile."""
 
     def wake(self) -> None:
         self._wake.set()
@@ -71,11 +78,19 @@ class Outbox:
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run())
 
+    def deliver_claimed(self, rows: list[dict[str, object]]) -> None:
+        """Send wins already claimed by this process (written with a lease by the step that owes
+        them, now committed), at once; a row whose answer is not recorded by the end of its lease
+        (this process died) is found due again like any other."""
+        task = asyncio.get_running_loop().create_task(self._deliver(rows))
+        self._handed.add(task)
+        task.add_done_callback(self._handed.discard)
+
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in [*self._handed, *([self._task] if self._task is not None else [])]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
         await self.client.close()
 
     async def _run(self) -> None:
@@ -135,22 +150,25 @@ class Outbox:
                 .limit(BATCH)
             )
             due = [dict(row) for row in found.mappings()]
-        claimed = await self._claim([row for row in due if str(row["operator_id"]) in self.operators])
+        known = [row for row in due if str(row["operator_id"]) in self.operators]
+        await self._deliver(await self._claim(known))
+        return len(due)
+
+    async def _deliver(self, claimed: list[dict[str, object]]) -> None:
+        """Send claimed rows (``CONCURRENT`` at a time) and record their answers."""
         limit = asyncio.Semaphore(CONCURRENT)
-        answered: list[tuple[dict[str, object], Answer]] = []
 
         async def one(row: dict[str, object]) -> None:
             async with limit:
                 answer = await self._send(row)
-            answered.append((row, answer))
-            if len(answered) == 1:  # the first of a group: it writes the group's answers
-                await asyncio.sleep(0)  # those answered at the same moment join it
-                group = answered[:]
-                answered.clear()
+            self._answered.append((row, answer))
+            if len(self._answered) == 1:  # the first of a group: it writes the group's answers
+                await asyncio.sleep(GROUP_SECONDS)  # those answered meanwhile join it
+                group = self._answered[:]
+                self._answered.clear()
                 await self._record(group)
 
         await asyncio.gather(*(one(row) for row in claimed))
-        return len(due)
 
     async def _claim(self, due: list[dict[str, object]]) -> list[dict[str, object]]:
         """Move each row's next attempt time on (a lease: another process skips the row until
@@ -160,14 +178,16 @@ class Outbox:
         taken = []
         async with self.database.transaction() as connection:
             for row in due:
-                operator = self.operators[str(row["operator_id"])]
-                lease = timestamp(self.clock() + timedelta(seconds=operator.wallet_timeout_seconds + 5))
                 claimed = await connection.run(_CLAIM, {
                     "o_id": row["transaction_id"], "o_status": "pending", "o_due": row["next_attempt_at"],
-                    "next_attempt_at": lease})
+                    "next_attempt_at": self.lease(self.operators[str(row["operator_id"])])})
                 if claimed == 1:
                     taken.append(row)
         return taken
+
+    def lease(self, operator: Operator) -> str:
+        """The end of a claim on a row sent to ``operator``: its call's timeout and 5 s from now."""
+        return timestamp(self.clock() + timedelta(seconds=operator.wallet_timeout_seconds + 5))
 
     async def _send(self, row: dict[str, object]) -> Answer:
         operator = self.operators[str(row["operator_id"])]
@@ -248,5 +268,5 @@ def seamless_wallet(
     client = WalletClient(database, now)
     wallet = SeamlessWallet(database, by_id, client, now)
     outbox = Outbox(database, by_id, client, clock, wallet.roll_back_orphan)
-    wallet.wake = outbox.wake
+    wallet.wake, wallet.hand_over, wallet.lease = outbox.wake, outbox.deliver_claimed, outbox.lease
     return wallet, outbox

@@ -43,6 +43,9 @@ from dealerpoker.server.wallet import Debit, LedgerWallet, Movement
 
 CONCURRENT_BETS = 16
 """Bets of one step (a live table's) sent at once."""
+HANDED_KEPT = 1000
+"""Steps whose wins wait for their commit to be handed over, at most (a step that did not commit
+leaves its entry behind: the oldest go; a win dropped so is still delivered, after its lease)."""
 
 
 class WalletUnavailableError(DealerPokerError, ValueError):
@@ -122,6 +125,15 @@ class SeamlessWallet:
         self.wake = wake
         """Called when the outbox has something new to deliver."""
         self.embedded = LedgerWallet(database)
+        self.hand_over: Callable[[list[dict[str, Any]]], None] | None = None
+        """The outbox's delivery of wins this process claimed (``Outbox.deliver_claimed``): each
+        win is written claimed (``lease``) and handed over once its step committed, so the
+        outbox need not find and claim it first (benchmarks/RESULTS.md, "Seamless wallet")."""
+        self.lease: Callable[[Operator], str] = lambda operator: self.now()
+        """The end of a claim on a row sent to ``operator`` (set with ``hand_over``)."""
+        self._handed: dict[int, tuple[Movement, list[dict[str, Any]]]] = {}
+        """Wins written by a step not yet committed, by its movement (the object: the same one is
+        passed to ``committed``, and is kept here, so its id is not reused meanwhile)."""
 
     # ---- the port -------------------------------------------------------------------------
     async def balance(self, player_id: str) -> int | None:
@@ -197,8 +209,10 @@ class SeamlessWallet:
         known = {bet.player: bet.balance for bet in receipt.bets if bet.balance is not None}
         owed = await self._owe(connection, movement, remote)
         for player in sorted({t.player for t in remote}):
-            found = await connection.rows(_ACCOUNT, {"w_player": player})
-            cached = int(found[0]["balance"]) if found else None
+            cached = None
+            if player not in known:  # no bet answered with the operator's balance: the last one kept
+                found = await connection.rows(_ACCOUNT, {"w_player": player})
+                cached = int(found[0]["balance"]) if found else None
             balance = known.get(player, cached or 0) + owed.get(player, 0)
             balances[player] = balance
             if balance != cached:
@@ -216,7 +230,10 @@ class SeamlessWallet:
             self.wake()
 
     async def committed(self, movement: Movement) -> None:
-        if any(is_remote(t.player) and t.amount >= 0 for t in movement.transfers):
+        handed = self._handed.pop(id(movement), None)
+        if handed is not None and handed[0] is movement and self.hand_over is not None:
+            self.hand_over(handed[1])
+        elif any(is_remote(t.player) and t.amount >= 0 for t in movement.transfers):
             self.wake()
 
     async def roll_back_orphan(self, transaction_id: str) -> bool:
@@ -234,32 +251,33 @@ class SeamlessWallet:
             if who is None:
                 return WalletRefusedError(f"player {transfer.player!r} has no operator")
             operator, external, token, currency = who
-            counted = await connection.rows(_EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
-            earlier = int(counted[0]["earlier"] or 0) if counted else 0
-            transaction_id = transfer.txid if not earlier else f"{transfer.txid}~{earlier + 1}"
-            await connection.run(
-                _NEW_BET,
-                {
-                    "transaction_id": transaction_id,
-                    "operator_id": operator.id,
-                    "player_id": transfer.player,
-                    "currency": currency,
-                    "kind": "bet",
-                    "amount": -transfer.amount,
-                    "round_id": movement.round_id,
-                    "game": movement.game,
-                    "round_closed": 0,
-                    "reference_transaction_id": None,
-                    "txid": transfer.txid,
-                    "status": "sending",
-                    "attempts": 1,
-                    "next_attempt_at": None,
-                    "last_answer": None,
-                    "balance": None,
-                    "created_at": at,
-                    "updated_at": at,
-                },
-            )
+            row: dict[str, Any] = {
+                "transaction_id": transfer.txid,
+                "operator_id": operator.id,
+                "player_id": transfer.player,
+                "currency": currency,
+                "kind": "bet",
+                "amount": -transfer.amount,
+                "round_id": movement.round_id,
+                "game": movement.game,
+                "round_closed": 0,
+                "reference_transaction_id": None,
+                "txid": transfer.txid,
+                "status": "sending",
+                "attempts": 1,
+                "next_attempt_at": None,
+                "last_answer": None,
+                "balance": None,
+                "created_at": at,
+                "updated_at": at,
+            }
+            # The money moment's first bet carries its txid; a retried one (the step refused, the
+            # player acts again) the next ``~n``: counted only then.
+            if not await connection.run(_insert_ignoring(connection), row):
+                counted = await connection.rows(_EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
+                row["transaction_id"] = f"{transfer.txid}~{int(counted[0]['earlier']) + 1}"
+                await connection.run(_NEW_BET, row)
+        transaction_id = str(row["transaction_id"])
         timeout = operator.wallet_timeout_seconds
         if deadline is not None:
             timeout = min(timeout, deadline - asyncio.get_running_loop().time())
@@ -363,35 +381,40 @@ class SeamlessWallet:
             for t in remote
             if t.amount > 0 or (movement.closes_round and t.amount == 0 and t.memo == "settle")
         ]
+        handed: list[dict[str, Any]] = []
         for transfer in credits:
             row = await _player_row(connection, transfer.player, self.operators)
             if row is None:
                 continue
-            operator, _external, _token, currency = row
-            await connection.run(
-                _insert_ignoring(connection),
-                {
-                    "transaction_id": transfer.txid,
-                    "operator_id": operator.id,
-                    "player_id": transfer.player,
-                    "currency": currency,
-                    "kind": "win",
-                    "amount": transfer.amount,
-                    "round_id": movement.round_id,
-                    "game": movement.game,
-                    "round_closed": int(movement.closes_round),
-                    "reference_transaction_id": None,
-                    "txid": transfer.txid,
-                    "status": "pending",
-                    "attempts": 0,
-                    "next_attempt_at": movement.at,
-                    "last_answer": None,
-                    "balance": None,
-                    "created_at": movement.at,
-                    "updated_at": movement.at,
-                },
-            )
+            operator, external, token, currency = row
+            win: dict[str, Any] = {
+                "transaction_id": transfer.txid,
+                "operator_id": operator.id,
+                "player_id": transfer.player,
+                "currency": currency,
+                "kind": "win",
+                "amount": transfer.amount,
+                "round_id": movement.round_id,
+                "game": movement.game,
+                "round_closed": int(movement.closes_round),
+                "reference_transaction_id": None,
+                "txid": transfer.txid,
+                "status": "pending",
+                "attempts": 0,
+                "next_attempt_at": movement.at if self.hand_over is None else self.lease(operator),
+                "last_answer": None,
+                "balance": None,
+                "created_at": movement.at,
+                "updated_at": movement.at,
+            }
+            # Handed over only if written now (a step resumed may owe a win already written).
+            if await connection.run(_insert_ignoring(connection), win) and self.hand_over is not None:
+                handed.append({**win, "external_id": external, "token": token})
             owed[transfer.player] = owed.get(transfer.player, 0) + transfer.amount
+        if handed:
+            if len(self._handed) >= HANDED_KEPT:  # steps that never committed: their rows do not exist
+                del self._handed[next(iter(self._handed))]
+            self._handed[id(movement)] = (movement, handed)
         return owed
 
     async def _confirmed(self, txids: set[str]) -> set[str]:

@@ -1,7 +1,8 @@
 // The strategy hint, where the server offers it (GET /api/games says strategy_hint; off by default):
-// at each open decision of a solo round, the best decision and its exact EV from the server's
-// analysis (GET /api/rounds/{id}/advice, worked out from the cards this player sees), with a
-// "why" tooltip giving the EV of each choice. The page only shows what the server answers.
+// at each open decision of a solo round or a live table's seat, the best decision and its exact EV
+// from the server's analysis (GET /api/rounds/{id}/advice, GET /api/tables/{id}/advice: worked out
+// from the cards this player sees), with a "why" tooltip giving the EV of each choice. The page
+// only shows what the server answers.
 
 import { actionTitle, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -13,13 +14,16 @@ function evText(ev) {
 }
 
 export class StrategyHint {
-  constructor(api) {
+  /** `address(round)`: where the advice for `round`'s decision is asked (a solo round's by default). */
+  constructor(api, address = (round) => `/api/rounds/${encodeURIComponent(round.id)}/advice`) {
     this.api = api;
+    this.address = address;
     this.shown = null; // the decision (round id and step) whose advice is asked for or shown
     this.el = h("p.hint", { id: "strategy-hint", hidden: true, "aria-live": "polite" });
   }
 
-  /** Shows the advice for `round`'s open decision (asked once per decision); hidden otherwise. */
+  /** Shows the advice for `round`'s open decision (asked once per decision); hidden otherwise.
+   * `round`: {id, status, legal_actions, steps}, a solo round's view or a live seat's. */
   show(round) {
     const open = round?.status === "open" && (round.legal_actions ?? []).length > 0;
     const decision = open ? `${round.id}|${round.steps?.length ?? 0}` : null;
@@ -28,7 +32,7 @@ export class StrategyHint {
     this.el.hidden = true;
     this.el.replaceChildren();
     if (!decision) return;
-    this.api.call("GET", `/api/rounds/${encodeURIComponent(round.id)}/advice`).then((advice) => {
+    this.api.call("GET", this.address(round)).then((advice) => {
       if (this.shown === decision) this.render(advice);
     }).catch(() => {
       // No hint this time (the connection, a round settled meanwhile): the table plays on.

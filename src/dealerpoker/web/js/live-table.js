@@ -11,6 +11,7 @@ import { livePanels } from "./live-panels.js";
 import { liveView } from "./live-view.js";
 import { errorText, launch, useCurrency } from "./locale.js";
 import { formatMoney, stackFor } from "./money.js";
+import { StrategyHint } from "./hint.js";
 import { fly, play, settleFlight } from "./motion.js";
 import { bonusText } from "./panels.js";
 import { Responsible } from "./responsible.js";
@@ -45,7 +46,12 @@ export class LiveTable {
   async start() {
     this.api.currency = launch().currency ?? null; // a new player in the launch's currency
     try {
-      this.games = (await this.api.games()).games;
+      const offer = await this.api.games();
+      this.games = offer.games;
+      // The server offers the strategy hint (off by default): asked at each of this seat's decisions.
+      if (offer.strategy_hint === true) {
+        this.hint = new StrategyHint(this.api, () => `/api/tables/${encodeURIComponent(this.tableId)}/advice`);
+      }
     } catch {
       this.games = []; // the Bonus line keeps the server's English name
     }

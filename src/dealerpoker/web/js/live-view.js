@@ -95,6 +95,7 @@ export const liveView = {
           meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
       h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
       this.el.message,
+      this.hint?.el ?? null,
       studioVideo(config),
       h("div.felt", {},
         h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
@@ -193,6 +194,9 @@ export const liveView = {
     this.el.decisions.replaceChildren(...actions.map((action) => h(`button.btn.btn--action.btn--${action}`, {
       type: "button", dataset: { action }, onclick: () => this.send({ type: "decide", action }),
     }, actionTitle(action), seat.action_stakes?.[action] ? ` ${formatMoney(seat.action_stakes[action])}` : "")));
+    // The hint for this seat's open decision (once per decision: the round and the steps taken).
+    this.hint?.show(seat?.legal_actions?.length && !seat.pending
+      ? { id: state.round, status: "open", legal_actions: seat.legal_actions, steps: seat.steps } : null);
     if (seat?.pending) this.el.decisions.append(h("span", { id: "pending" }, t("live.you_chose", { action: actionTitle(seat.pending) })));
 
     this.el.result.hidden = !settlement;

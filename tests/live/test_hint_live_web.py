@@ -1,0 +1,87 @@
+"""Issue 16 item 16 on the live page, in Chromium: the optional strategy hint. On a server that offers
+it, the seat's open decision shows the best decision and its EV as ``advise`` gives them for the
+cards the player sees (the studio's dealer deals known cards; the dealer's hidden pair would change
+the answer were it used), with the "why" tooltip; gone once decided. Off: nothing shown, nothing asked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.live.issue16_support import Studio, page_maker, studio_tables
+
+from dealerpoker.analysis.advise import advise
+from dealerpoker.cards import parse_cards
+from dealerpoker.games.rules import load_rules
+
+pytestmark = pytest.mark.browser
+
+CARDS = "Ah Kh 5c 5d Qh Jh 2s"  # the player's Ah Kh, the dealer's 5c 5d (hidden), the flop Qh Jh 2s
+
+
+@pytest.fixture(scope="module")
+def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
+    with studio_tables(tmp_path_factory, strategy_hint=True) as tables:
+        yield tables
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Any]:
+    with page_maker(browser) as make:
+        yield make
+
+
+def _ev(value: float) -> str:
+    return f"{value:+.3f}" if round(value, 3) else "0.000"
+
+
+def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Studio, pages: Any) -> None:
+    (page,) = pages()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/advice" in request.url else None)
+    hinting.open(page, "studio-casino")
+    hint = page.locator("#strategy-hint")
+    assert hint.is_hidden(), "nothing before a decision"
+    hinting.bet(page, {"ante": 100})
+    hinting.end_timer(page)
+    hinting.deal("studio-casino", CARDS)
+    # From the cards the player sees alone: the dealer's 5c 5d are not in it.
+    expected = advise(load_rules("casino-holdem"), parse_cards("Ah Kh"), parse_cards("Qh Jh 2s")).to_json()
+    hint.wait_for(state="visible")
+    best = page.locator("#strategy-hint .hint__best")
+    best.filter(has_text=_ev(expected["actions"][expected["best"]]["ev"])).wait_for()
+    assert best.get_attribute("data-best") == expected["best"]
+    assert expected["best"].upper() in best.inner_text()
+    tip = page.locator("#strategy-hint-why")
+    assert tip.is_hidden()
+    page.locator("#strategy-hint .hint__why").hover()
+    tip.wait_for(state="visible")
+    rows = tip.locator(".hint__row").evaluate_all("rs => rs.map(r => [r.dataset.action, r.textContent])")
+    assert {action for action, _ in rows} == set(expected["actions"])
+    for action, text in rows:
+        assert action.upper() in text and _ev(expected["actions"][action]["ev"]) in text, text
+    assert asked and all(url.endswith("/api/tables/studio-casino/advice") for url in asked), asked
+    page.locator(f'#decisions [data-action="{expected["best"]}"]').click()
+    hint.wait_for(state="hidden")
+    hinting.finish("studio-casino", "Th 3c")
+    page.locator("#result").wait_for(state="visible")
+    assert hint.is_hidden(), "nothing once the round is settled"
+    assert len(asked) == 1, "asked once for the one decision"
+
+
+def test_item_16_live_strategy_hint_is_off_by_default(tmp_path_factory: pytest.TempPathFactory,
+                                                      pages: Any) -> None:
+    with studio_tables(tmp_path_factory) as plain:
+        (page,) = pages()
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url) if "/advice" in request.url else None)
+        plain.open(page, "studio-casino")
+        plain.bet(page, {"ante": 100})
+        plain.end_timer(page)
+        plain.deal("studio-casino", CARDS)
+        page.locator('#decisions [data-action="fold"]').wait_for()
+        assert page.locator("#strategy-hint").count() == 0
+        page.locator('#decisions [data-action="fold"]').click()
+        page.locator("#result").wait_for(state="visible")
+        assert asked == [], "the page does not ask for a hint the server does not offer"
