@@ -128,3 +128,15 @@ def test_german_and_spanish_hand_names_read_as_players_know_them() -> None:
     kings_over_threes = render("hand.full-house", {"r1s": "Könige", "r2s": "Dreier"}, "de")
     assert kings_over_threes == "Full House, Könige über Dreier"
     assert render("hand.one-pair", {"r1s": "dieces"}, "es") == "Pareja de dieces"
+
+
+def test_long_german_words_can_break_at_a_soft_hyphen() -> None:
+    """Chromium has no German hyphenation dictionary on most Linux systems, so ``hyphens: auto``
+    cannot break "Gemeinschaftskarten" at 375 px: each word of 16 letters or more a player sees
+    has soft hyphens (written ``\\u00ad`` in de.json) where it may break, and none is wider than
+    15 letters between two of them."""
+    shown = {key: text for key, text in catalogue("de").items() if not key.startswith("admin.")}
+    long_words = sorted({f"{key}: {word}" for key, text in shown.items()
+                         for word in re.findall(r"[^\W\d_]{16,}", text)})
+    assert not long_words, f"German words to give soft hyphens (\\u00ad) in de.json: {long_words}"
+    assert "Gemeinschafts\u00adkarten" in catalogue("de")["zone.board"]

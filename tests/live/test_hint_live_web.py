@@ -68,3 +68,20 @@ def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Stu
     page.locator("#result").wait_for(state="visible")
     assert hint.is_hidden(), "nothing once the round is settled"
     assert len(asked) == 1, "asked once for the one decision"
+
+
+def test_item_16_live_strategy_hint_is_off_by_default(tmp_path_factory: pytest.TempPathFactory,
+                                                      pages: Any) -> None:
+    with studio_tables(tmp_path_factory) as plain:
+        (page,) = pages()
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url) if "/advice" in request.url else None)
+        plain.open(page, "studio-casino")
+        plain.bet(page, {"ante": 100})
+        plain.end_timer(page)
+        plain.deal("studio-casino", CARDS)
+        page.locator('#decisions [data-action="fold"]').wait_for()
+        assert page.locator("#strategy-hint").count() == 0
+        page.locator('#decisions [data-action="fold"]').click()
+        page.locator("#result").wait_for(state="visible")
+        assert asked == [], "the page does not ask for a hint the server does not offer"

@@ -11,6 +11,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -25,7 +26,7 @@ from dealerpoker.server.operators.config import parse_operators
 from dealerpoker.server.operators.signing import sign
 from dealerpoker.tables.config import parse_tables
 
-from .conftest import WAIT, TableSocket, is_seat, is_table, table_entry
+from .conftest import WAIT, LivePlayer, TableSocket, bet_together, is_seat, is_table, table_entry
 
 SECRET = "live-operator-secret-0123456789"
 START = 100_000
@@ -155,44 +156,55 @@ wallet_url = "{operator.url}"
 currencies = ["EUR"]
 """)
         table = table_entry("casino-live", "casino-holdem")
-        tables = parse_tables(table.format(betting=1, decision=2, pause=30))
+        tables = parse_tables(table.format(betting=2, decision=2, pause=1))
         database = tmp_path / "live.db"
         app = create_app(Settings(database_url=f"sqlite:///{database}", operators=operators),
                          extensions=[live_extension(LiveSettings(tables))])
         with serving(app, ws="websockets-sansio") as server:
             stamp = time.monotonic_ns()
-            folder, caller = (launch(server.url, operator, f"{name}-{stamp}", "casino-live")
-                              for name in ("folder", "caller"))
-            round_id = folder.until(is_table("betting_open"))["round"]
-            for player in (folder, caller):
-                player.send({"type": "bet", "bets": {"ante": 100}})
+            sockets = [launch(server.url, operator, f"{who}-{stamp}", "casino-live")
+                       for who in ("folder", "caller")]
+            folder, caller = (_live_player(server.url, socket) for socket in sockets)
+            bet_together([folder, caller], {"ante": 100})  # the next window, if load made one close early
+            round_id = [m for m in folder.received if is_table("betting_open")(m)][-1]["round"]
             for player in (folder, caller):
                 legal = player.until(is_seat(lambda seat: seat["legal_actions"]))["seat"]["legal_actions"]
                 action = "fold" if player is folder else next(a for a in legal if a != "fold")
-                player.send({"type": "decide", "action": action})
+                player.send({"type": "decide", "action": action})  # late, the timer folds: 0 too
             folder.until(lambda m: _ended(m, round_id))
             deadline = time.monotonic() + 30
             while _pending(database):
                 assert time.monotonic() < deadline, "the outbox did not drain"
                 time.sleep(0.2)
+            number = int(str(round_id).rsplit("/", 1)[-1])
             for player in (folder, caller):
-                calls = [t for t in operator.transactions(player.name) if t["round_id"] == round_id]  # type: ignore[attr-defined]
+                calls = [t for t in operator.transactions(player.name) if t["round_id"] == round_id]
                 assert [t["round_closed"] for t in calls] == [False] * (len(calls) - 1) + [True], calls
                 assert calls[-1]["kind"] == "win" and calls[-1]["status"] == "OK", calls
-                returned, = _rows(database, "SELECT total_returned FROM live_seats WHERE player_id = ?",
-                                  player.player_id)  # type: ignore[attr-defined]
+                (returned,) = _rows(database, "SELECT total_returned FROM live_seats WHERE player_id = ? "
+                                    "AND number = ?", player.id, number)
                 assert calls[-1]["amount"] == returned[0]
-            assert [t["amount"] for t in operator.transactions(folder.name)  # type: ignore[attr-defined]
-                    if t["kind"] == "win"] == [0]
+                if player is folder:
+                    assert calls[-1]["amount"] == 0
             query = "since=2000-01-01&until=2100-01-01"
             listed = httpx.get(f"{server.url}/operator/v1/transactions?{query}", timeout=WAIT, headers={
                 "X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), query.encode())}).json()
             eur = listed["summary"]["EUR"]
-            assert (eur["wins"]["count"], eur["pending"]["count"]) == (2, 0), eur
-            moved = sum(operator.balance(p.name) - START for p in (folder, caller))  # type: ignore[attr-defined]
+            seats = _rows(database, "SELECT player_id FROM live_seats WHERE total_returned IS NOT NULL")
+            assert (eur["wins"]["count"], eur["pending"]["count"]) == (len(seats), 0), eur
+            moved = sum(operator.balance(p.name) - START for p in (folder, caller))
             assert eur["net"]["amount"] == moved
             for player in (folder, caller):
                 player.close()
+
+
+def _live_player(base: str, socket: TableSocket) -> LivePlayer:
+    """The launched player as a ``LivePlayer`` (its own socket; the launch's is closed)."""
+    socket.close()
+    player = LivePlayer(base, "casino-live", same_as=SimpleNamespace(  # type: ignore[arg-type]
+        token=socket.token, id=socket.player_id))  # type: ignore[attr-defined]
+    player.name = socket.name  # type: ignore[attr-defined]
+    return player
 
 
 def _ended(message: dict[str, Any], number: Any) -> bool:

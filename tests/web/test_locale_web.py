@@ -257,6 +257,7 @@ def test_a_player_in_their_currency_and_language(browser: Any, server: LiveServe
     signed = render("fair.check.signature_ok", {"key_id": key_id}, language)
     assert f"{text['fair.subject.signature']}: {signed}" in verdict.inner_text()
     assert not english_left(page, language)
+    verdict.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"i18n-{language}-{currency.lower()}-fairness.png"))
     page.context.close()
     assert not errors, errors

@@ -7,6 +7,15 @@ sets' numbers, stabilisers and orbits, shared by the passes), :mod:`.texas` and 
 in :mod:`.tree`, delete the cached ``*.nbi``/``*.nbc`` files of its callers.
 """
 
+import os
+
+# The parallel kernels run on OpenMP (numba's default threading layer here), whose idle threads
+# spin between and at the end of parallel loops. On a shared machine that burns CPU the working
+# thread needs: `analyze texas-bonus --no-cache` took 9.9-11.7 s CPU spinning, 7.3-7.5 s passive,
+# and no more wall time (benchmarks/RESULTS.md). Set before numba starts its thread pool (its
+# first parallel call); a caller's own setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from dealerpoker.analysis.kernels.board import (
     BELOW_QUALIFIER,
     CATEGORY_OF_CODE,

@@ -3,7 +3,9 @@
 Stage 2 gathers those words up the decision tree, each board looked up as (canonical board,
 suit permutation). Texas: per canonical turn, the sums over rivers (:func:`texas_turns`: the
 river decision), then per canonical flop over turns (:func:`texas_flops`); Casino: per canonical
-flop over (turn, river) (:func:`casino_flops`), per holding and final category. A canonical
+turn over rivers (:func:`casino_turns`), per holding and final category, then added to the
+turn's flops (:func:`casino_scatter`, :func:`casino_fold`). Both turn passes start from
+:func:`river_orbits`. A canonical
 board's *stabiliser* (the suit permutations that map it to itself) is used too: only one
 completion per orbit under it is visited, weighted by the orbit's size, and the per-holding sums
 are then averaged over the stabiliser's images of each holding (exact: every image sees the same
