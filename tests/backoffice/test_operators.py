@@ -97,6 +97,8 @@ def test_a_rounds_page_shows_its_wallet_calls_beside_its_ledger(client: Any, rol
               transaction_id=transaction, call="bet", request=json.dumps({"amount": 100, "round": round_id}),
               http_status=200, answer='{"status": "OK", "balance": 9900}', at=AT, duration_ms=12))
     member = StaffMember(client, f"ops-{role}-{secrets.token_hex(3)}", role)
+    assert [r["round_id"] for r in member.get("/admin/api/rounds", operator=acme, status="credit_pending")
+            .json()["rounds"]] == []  # its bet is confirmed and no win is owed
     page = member.get("/admin/api/round", id=round_id).json()
     assert page["ledger"] and page["wallet"]["credit_pending"] is False
     assert [t["transaction_id"] for t in page["wallet"]["transactions"]] == [transaction]
@@ -163,3 +165,22 @@ def test_an_operators_real_money_player_is_shown_and_never_adjusted_here(client:
     assert refused.status_code == 422 and "operator's wallet" in refused.json()["message"]
     assert admin.get(f"/admin/api/players/{player_id}").json()["account"]["balance"] == 7_300
     assert admin.get("/admin/api/audit", action="player.adjust", actor=admin.name).json()["entries"] == []
+
+
+def test_the_search_finds_the_rounds_whose_win_is_still_owed(client: Any) -> None:
+    player = Player(client)
+    acme = operator_id()
+    of_operator(client, player, acme, "hal-2")
+    owed, paid = settled(player), settled(player)
+    for round_id, status in ((owed, "pending"), (paid, "confirmed")):
+        write(client, insert(wallet_transactions).values(
+            transaction_id=f"{acme}:{round_id}:win", operator_id=acme, player_id=player.id, currency="EUR",
+            kind="win", amount=200, round_id=round_id, game="texas-bonus", round_closed=1,
+            txid=f"{round_id}:win", status=status, attempts=1, last_answer=None, balance=None, created_at=AT,
+            updated_at=AT))
+    support = StaffMember(client, f"ops-owed-{secrets.token_hex(3)}", "support")
+    found = support.get("/admin/api/rounds", operator=acme, status="credit_pending")
+    assert found.status_code == 200, found.text
+    assert [row["round_id"] for row in found.json()["rounds"]] == [owed]
+    assert support.get("/admin/api/round", id=owed).json()["wallet"]["credit_pending"] is True
+    assert support.get("/admin/api/rounds", status="credit").status_code == 422

@@ -15,14 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, select
+from sqlalchemy import ColumnElement, Select, String, and_, cast, select
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server.backoffice.players import EMBEDDED, operators_of
 from dealerpoker.server.db import Connection
-from dealerpoker.server.schema import live_rounds, live_seats, operator_players, rounds
+from dealerpoker.server.schema import live_rounds, live_seats, operator_players, rounds, wallet_transactions
 
-STATUSES = ("open", "settled")
+STATUSES = ("open", "settled", "credit_pending")
+"""credit_pending: a win owed to the operator's wallet is not delivered yet (the outbox retries it)."""
 KINDS = ("solo", "live")
 
 
@@ -82,6 +83,12 @@ def _of_operator(query: RoundQuery, player_id: ColumnElement[str]) -> ColumnElem
     return player_id.in_(accounts)
 
 
+def _owed() -> Select[Any]:
+    """The ids of the rounds whose win is still owed to the operator's wallet."""
+    return select(wallet_transactions.c.round_id).where(wallet_transactions.c.status == "pending",
+                                                        wallet_transactions.c.kind == "win")
+
+
 def _solo(query: RoundQuery) -> Select[Any] | None:
     if query.kind == "live" or query.table_id is not None:
         return None
@@ -97,7 +104,9 @@ def _solo(query: RoundQuery) -> Select[Any] | None:
         conditions.append(operator)
     if query.game:
         conditions.append(rounds.c.game == query.game)
-    if query.status:
+    if query.status == "credit_pending":
+        conditions.append(rounds.c.id.in_(_owed()))
+    elif query.status:
         conditions.append(rounds.c.status == query.status)
     if query.min_stake is not None:
         conditions.append(rounds.c.total_stake >= query.min_stake)
@@ -143,6 +152,9 @@ def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] |
         conditions.append(live_rounds.c.settled_at.is_(None))
     elif query.status == "settled":
         conditions.append(live_rounds.c.settled_at.is_not(None))
+    elif query.status == "credit_pending":
+        round_id = live_seats.c.table_id + "/" + cast(live_seats.c.number, String)
+        conditions.append(round_id.in_(_owed()))
     if query.min_stake is not None:
         conditions.append(live_seats.c.total_stake >= query.min_stake)
     if query.max_stake is not None:

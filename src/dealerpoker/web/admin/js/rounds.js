@@ -46,7 +46,8 @@ export async function roundsPage(container) {
     max_stake: h("input", { name: "max_stake", type: "number", min: 0, step: 1 }),
     status: h("select", { name: "status" }, h("option", { value: "" }, t("admin.any")),
       h("option", { value: "open" }, t("admin.rounds.status.open")),
-      h("option", { value: "settled" }, t("admin.rounds.status.settled"))),
+      h("option", { value: "settled" }, t("admin.rounds.status.settled")),
+      h("option", { value: "credit_pending" }, t("admin.rounds.status.credit_pending"))),
   };
   const results = h("div.results");
   const more = h("button.btn.secondary", { type: "button", hidden: true }, t("admin.rounds.more"));
