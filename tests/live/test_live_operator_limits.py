@@ -82,3 +82,32 @@ def test_operator_limits_that_cannot_meet_a_tables_stop_the_server() -> None:
                    extensions=[live_extension(LiveSettings(tables))])
     assert str(refused.value) == (
         "operators: casino-a: table 'high': limits.ante: 200-1000 does not overlap 5000-50000")
+
+
+def test_an_operators_player_bets_live_under_the_operators_profile(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 17: casino-a's pace (an hour between rounds) holds its player's live bets after a
+    solo round; the server's own player, under the deployment's profile (no pace), is seated."""
+    paced = OPERATORS + "[operators.responsible_gaming]\nmin_round_seconds = 3600\n"
+    with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock(),
+                     operators=parse_operators(paced)) as (base, _app):
+        player, demo = launched(base, "casino-fast"), LivePlayer(base, "casino-fast")
+        try:
+            for someone in (player, demo):  # a solo round each, folded
+                opened = httpx.post(f"{base}/api/rounds", headers=someone.headers, timeout=WAIT,
+                                    json={"game": "casino-holdem", "bets": {"ante": 200}})
+                assert opened.status_code == 200, opened.text
+                steps = len(opened.json()["steps"])
+                actions = f"{base}/api/rounds/{opened.json()['id']}/actions"
+                folded = httpx.post(actions, headers=someone.headers, json={"action": "fold", "step": steps},
+                                    timeout=WAIT)
+                assert folded.status_code == 200, folded.text
+            shown = httpx.get(f"{base}/api/responsible-gaming", headers=player.headers, timeout=WAIT).json()
+            assert shown["profile"]["min_round_seconds"] == 3600
+            player.until(is_table("betting_open"))
+            refused = player.reply({"type": "bet", "bets": {"ante": 200}})
+            assert (refused["type"], refused["reason"]) == ("error", "too_fast"), refused
+            assert demo.reply({"type": "bet", "bets": {"ante": 200}})["type"] == "you"
+            assert not any(m["type"] == "you" and m.get("seat") for m in player.received)
+        finally:
+            player.close()
+            demo.close()
