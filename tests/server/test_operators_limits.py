@@ -5,16 +5,15 @@ server's, or chips they cannot use, stop the server at start, named (issue 14)."
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.support.operator import demo_launch
 
 from conftest import TestClient, make_client
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.operators.config import InvalidOperatorsError, parse_operators
-from dealerpoker.server.operators.signing import sign
 
 SECRET = "limits-secret-for-casino-a-0123"
 OPERATORS = f"""
@@ -44,15 +43,8 @@ def client(database_url: str) -> Iterator[TestClient]:
 
 def launched(client: TestClient, operator: str = "casino-a", currency: str = "EUR") -> dict[str, str]:
     """A demo launch of an operator's player (its play-money account calls no wallet): headers."""
-    raw = json.dumps({"player": "p-1", "currency": currency, "game": "texas-bonus", "mode": "demo"}).encode()
     secret = SECRET if operator == "casino-a" else f"{SECRET}-b"
-    headers = {"X-Operator-Id": operator, "X-Signature": sign(secret.encode(), raw),
-               "Content-Type": "application/json"}
-    answer = client.post("/operator/v1/launch", content=raw, headers=headers)
-    assert answer.status_code == 200, answer.text
-    session = client.post("/api/session", json={"launch": answer.json()["launch_token"]})
-    assert session.status_code == 200, session.text
-    return {"Authorization": f"Bearer {session.json()['token']}"}
+    return demo_launch(client, operator, secret, player="p-1", currency=currency)
 
 
 def texas(document: dict[str, Any]) -> dict[str, Any]:

@@ -173,3 +173,17 @@ class OperatorDemo:
         assert status == 200, answer
         settings: dict[str, Any] = answer
         return settings
+
+
+def demo_launch(client: Any, operator: str, secret: str, *, player: str, currency: str = "EUR",
+                game: str = "texas-bonus") -> dict[str, str]:
+    """Launch ``operator``'s ``player`` in play money (no wallet call) through an in-process
+    ``TestClient`` of the game server and open their session: their ``Authorization`` header."""
+    raw = json.dumps({"player": player, "currency": currency, "game": game, "mode": "demo"}).encode()
+    headers = {"X-Operator-Id": operator, "X-Signature": sign(secret, raw),
+               "Content-Type": "application/json"}
+    answer = client.post("/operator/v1/launch", content=raw, headers=headers)
+    assert answer.status_code == 200, answer.text
+    session = client.post("/api/session", json={"launch": answer.json()["launch_token"]})
+    assert session.status_code == 200, session.text
+    return {"Authorization": f"Bearer {session.json()['token']}"}

@@ -156,7 +156,11 @@ def create_app(
     rng = rng or secrets.SystemRandom()
     database = Database(settings.database_url)
     offer = load_offer(settings)
-    responsible = ResponsibleGaming(database, clock=clock, profile=settings.responsible_gaming)
+    operator_of = operator_lookup(database, offer.operators)
+    responsible = ResponsibleGaming(  # an operator's players play under its profile
+        database, clock=clock, profile=settings.responsible_gaming, operator_of=operator_of,
+        profiles={o.id: o.profile(settings.responsible_gaming) for o in settings.operators
+                  if o.responsible_gaming})
     wallet: Wallet = LedgerWallet(database)
     outbox = None
     if settings.operators:  # operators' players' money is in their wallets (docs/operators.md)
@@ -166,7 +170,7 @@ def create_app(
         settings=settings, database=database, games=offer.games(), wallet=wallet,
         rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds,
-                            operator_of=operator_lookup(database, offer.operators)),
+                            operator_of=operator_of),
         rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
         sessions=Sessions(database, clock, operators=bool(settings.operators),

@@ -4,7 +4,9 @@ their money.
 Each ``[[operators]]`` entry has an ``id``, its ``secret`` (or ``secret_env``: the name of an
 environment variable holding it), the ``wallet_url`` of its seamless wallet, the ``currencies``
 its players hold, the origins allowed to embed the table page (``frame_ancestors``), and
-optionally per-currency ``limits`` and ``chips`` that narrow the server's own for its players.
+optionally per-currency ``limits`` and ``chips`` that narrow the server's own for its players,
+and a ``responsible_gaming`` table: its players' responsible-gaming profile (the deployment's
+settings, each one given replacing the deployment's for them).
 A bad entry is refused at start, the entry named (its position and id); a secret is never
 written into an error, a log line or a record.
 
@@ -35,7 +37,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,6 +45,7 @@ from urllib.parse import urlsplit
 from dealerpoker.entries import Entry, read_file, toml_entries
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.rules import ALL_FIELDS
+from dealerpoker.server.responsible.policy import InvalidLimitError, Profile
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 _KEYS = {
@@ -55,7 +58,17 @@ _KEYS = {
     "chips",
     "frame_ancestors",
     "wallet_timeout_seconds",
+    "responsible_gaming",
 }
+PROFILE_KEYS: Mapping[str, type] = {
+    "reality_check_minutes": int,
+    "cooling_off_hours": float,
+    "session_gap_minutes": int,
+    "min_round_seconds": float,
+    "fast_play": bool,
+}
+"""The settings of an operator's ``responsible_gaming`` table: the deployment profile's (the
+server has no autoplay, so there is none to allow)."""
 MIN_SECRET_LENGTH = 16
 """Characters: a shorter shared secret is refused (HMAC keys should be long and random)."""
 
@@ -80,6 +93,13 @@ class Operator:
     """Currency -> chip denominations for this operator's players."""
     wallet_timeout_seconds: float = 3.0
     """How long a wallet call may take before its outcome counts as unknown."""
+    responsible_gaming: Mapping[str, Any] = field(default_factory=dict)
+    """The profile settings its players play under in place of the deployment's (checked)."""
+
+    def profile(self, deployment: Profile) -> Profile:
+        """This operator's players' responsible-gaming profile: the deployment's, with the
+        settings this operator gives in place of the deployment's."""
+        return replace(deployment, **self.responsible_gaming) if self.responsible_gaming else deployment
 
     def wallet_endpoint(self, call: str) -> str:
         return self.wallet_url.rstrip("/") + "/" + call
@@ -145,8 +165,29 @@ def _operator(entry: Entry, row: Mapping[str, Any], env: Mapping[str, str]) -> O
         {code: _limits(value, f"{where}: limits.{code}") for code, value in limits.items()},
         {code: _chips(value, f"{where}: chips.{code}") for code, value in chips.items()},
         float(timeout),
+        _profile(entry, row.get("responsible_gaming", {})),
     )
     return operator
+
+
+def _profile(entry: Entry, value: Any) -> dict[str, Any]:
+    """An operator's ``responsible_gaming`` settings, each checked as the deployment's are."""
+    key = "responsible_gaming"
+    if not isinstance(value, Mapping):
+        raise entry.fail(key, "expected a table of profile settings, e.g. { reality_check_minutes = 60 }")
+    for name, given in value.items():
+        kind = PROFILE_KEYS.get(name)
+        if kind is None:
+            raise entry.fail(f"{key}.{name}", f"unknown setting (settings: {', '.join(PROFILE_KEYS)})")
+        number = kind is float and isinstance(given, int | float)
+        if isinstance(given, bool) != (kind is bool) or not (number or isinstance(given, kind)):
+            expected = {int: "whole minutes", float: "a number", bool: "true or false"}[kind]
+            raise entry.fail(f"{key}.{name}", f"expected {expected}, got {given!r}")
+    try:
+        Profile(**value)
+    except InvalidLimitError as error:  # its message begins with the setting's name
+        raise entry.fail(key, str(error)) from None
+    return dict(value)
 
 
 def _origin(value: object) -> bool:

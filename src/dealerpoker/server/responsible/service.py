@@ -12,7 +12,7 @@ one limit.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -81,26 +81,39 @@ class ResponsibleGaming:
     """The checks and settings of responsible gaming over the database."""
 
     def __init__(self, database: Database, *, clock: Clock, profile: Profile,
-                 profile_for: Callable[[str], Profile] | None = None) -> None:
+                 profiles: Mapping[str, Profile] | None = None,
+                 operator_of: Callable[[str], Awaitable[str | None]] | None = None) -> None:
         self.database = database
         self.clock = clock
         self.profile = profile
-        # An operator's players may play under their operator's profile (``serve --operators``).
-        self.profile_for = profile_for or (lambda _player: profile)
+        # An operator's players play under their operator's profile (``serve --operators``):
+        # ``profiles`` by operator id, ``operator_of`` tells a player's operator (None: ours).
+        self.profiles = dict(profiles or {})
+        self.operator_of = operator_of
 
-    def needs_check(self, state_json: str | None, player_id: str) -> bool:
-        """Whether opening a round for this player must be checked (their state or the profile)."""
-        return bool(state_json) or self.profile_for(player_id).checks_every_round
+    async def profile_of(self, player_id: str) -> Profile:
+        """The profile the player plays under: their operator's, else the deployment's."""
+        if not self.profiles or self.operator_of is None:  # nothing to read
+            return self.profile
+        operator = await self.operator_of(player_id)
+        return self.profile if operator is None else self.profiles.get(operator, self.profile)
+
+    @staticmethod
+    def needs_check(state_json: str | None, profile: Profile) -> bool:
+        """Whether opening a round for a player must be checked (their state or their profile)."""
+        return bool(state_json) or profile.checks_every_round
 
     # ----- the checks -------------------------------------------------------------------------
     async def check_opening(self, connection: Connection, player_id: str, state_json: str | None,
-                            at_stake: int, *, now: datetime | None = None) -> None:
+                            at_stake: int, *, now: datetime | None = None,
+                            profile: Profile | None = None) -> None:
         """In the unit of work opening a round, holding the player's lock: refuse it (an error
-        naming the reason), or note a new play session it starts (``now``: the round's time)."""
-        if not self.needs_check(state_json, player_id):
+        naming the reason), or note a new play session it starts (``now``: the round's time;
+        ``profile``: the player's, when the caller has it)."""
+        profile = await self.profile_of(player_id) if profile is None else profile
+        if not self.needs_check(state_json, profile):
             return
         now = self.clock() if now is None else now
-        profile = self.profile_for(player_id)
         state = PlayerState.from_json(state_json)
         snapshot = await self._snapshot(connection, player_id, state, now, profile)
         check_opening(snapshot.state, profile, snapshot.usage, at_stake, now, snapshot.session_start)
@@ -142,7 +155,7 @@ class ResponsibleGaming:
         """The profile, the limits (each source's, what applies, raises waiting), a restriction,
         and the play session so far (its time, stakes, net, the next reality check)."""
         now = self.clock()
-        profile = self.profile_for(player_id)
+        profile = await self.profile_of(player_id)
         async with self.database.transaction() as connection:
             row = await self._row(connection, player_id)
             state = PlayerState.from_json(row["responsible_gaming"])
@@ -183,7 +196,7 @@ class ResponsibleGaming:
                          by: str) -> None:
         """Set several limits at once (each checked first: a bad one changes nothing)."""
         now = self.clock()
-        profile = self.profile_for(player_id)
+        profile = await self.profile_of(player_id)
         async with self.database.transaction() as connection:
             row = await self._row(connection, player_id)
             state = before = PlayerState.from_json(row["responsible_gaming"])

@@ -36,6 +36,7 @@ from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundErr
 from dealerpoker.server.ledger import BETS, Transfer, txid
 from dealerpoker.server.offer import Offer
 from dealerpoker.server.operators.limits import OperatorOf, no_operator
+from dealerpoker.server.responsible.policy import Profile
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import plan
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
@@ -131,6 +132,7 @@ class RoundService:
         game = self.offer.game(game_name, *await self.games_of(player_id))
         valid = game.validate_bets(bets)
         stake = payments.opening_stake(valid)
+        profile = None if self.responsible is None else await self.responsible.profile_of(player_id)
         for _ in range(ATTEMPTS):
             player = await self.store.player(player_id, idempotency_key)
             if player is None:
@@ -152,7 +154,7 @@ class RoundService:
                     client_seed=player.client_seed, nonce=player.nonce, idempotency_key=idempotency_key,
                     rules_fingerprint=self._fingerprints[id(game)], at=at)
                 view = await self.store.open(player, opening, draw_server_seed(self.rng), debit,
-                                             self._responsible_check(player, game, valid, now))
+                                             self._responsible_check(player, game, valid, now, profile))
             except BaseException:
                 await self.wallet.rollback(debit)
                 raise
@@ -162,16 +164,17 @@ class RoundService:
         raise _busy(f"player {player_id}")
 
     def _responsible_check(self, player: PlayerRead, game: AnyGame, bets: dict[str, int],
-                           now: datetime) -> Check | None:
-        """Responsible gaming's check of an opening at ``now``, where the player's state or the
-        profile asks for one (made in the opening's unit of work, the player's rows locked)."""
+                           now: datetime, profile: Profile | None) -> Check | None:
+        """Responsible gaming's check of an opening at ``now``, where the player's state or their
+        ``profile`` asks for one (made in the opening's unit of work, the player's rows locked)."""
         responsible = self.responsible
-        if responsible is None or not responsible.needs_check(player.responsible_gaming, player.player_id):
+        if responsible is None or profile is None or not responsible.needs_check(
+                player.responsible_gaming, profile):
             return None
 
         async def check(connection: Connection) -> None:
             await responsible.check_opening(connection, player.player_id, player.responsible_gaming,
-                                            payments.most_at_stake(game, bets), now=now)
+                                            payments.most_at_stake(game, bets), now=now, profile=profile)
 
         return check
 
