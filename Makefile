@@ -24,8 +24,12 @@ run: $(RUN_STAMP)
 	$(BIN)/dealerpoker serve
 
 ## make test: lint, type-check, layer contract, then every test
+# Two pytest workers, one test file each at a time: much of the suite waits on servers, browsers
+# and timers, and a file's module fixtures (a server, a Chromium) stay in one worker.
+# `make test PYTEST_WORKERS=0` runs everything in one process.
+PYTEST_WORKERS ?= 2
 test: check browser
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 
 check: lint typecheck imports
 

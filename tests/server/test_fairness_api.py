@@ -118,7 +118,9 @@ def test_a_round_finished_by_the_timer_verifies(database_url: str, clock: FakeCl
         clock.advance(120)
         services = client.app.state.services
         assert client.portal is not None
-        assert client.portal.call(services.rounds.complete_abandoned) == 1
+        # At least this one: PostgreSQL's database is shared by the session's tests, whose fake
+        # clocks all start on the same day, so another test's open round may be as stale.
+        assert client.portal.call(services.rounds.complete_abandoned) >= 1
         record = player.get(f"/api/rounds/{view['id']}/record").json()
         assert [a["source"] for a in record["actions"]] == ["player", "timer", "timer"]
         assert failures(record) == []
