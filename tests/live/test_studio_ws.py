@@ -112,7 +112,10 @@ def test_the_dealer_socket_refuses_wrong_keys_and_tables(tmp_path) -> None:  # t
             with pytest.raises(Exception, match=r"4401|4404"):
                 dealer.next()
         dealer = Dealer(base, "studio-texas", header=False)  # a browser: the key as the first message
-        assert dealer.next()["type"] == "welcome" and dealer.next()["type"] == "dealer"
+        welcome = dealer.next()
+        assert welcome["type"] == "welcome" and dealer.next()["type"] == "dealer"
+        # The console writes amounts with the currency as GET /api/games gives it (issue 17).
+        assert welcome["currency_format"] == {"code": "EUR", "exponent": 2, "symbol": None}
         dealer.close()
 
 

@@ -172,6 +172,11 @@ class LiveTables:
             document["rtp"] = shipped["rtp"]  # limits, chips and timers change no bet's return
         return document
 
+    def currency_format(self, runner: TableRunner) -> dict[str, object]:
+        """The table's currency as ``GET /api/games`` gives it ({code, exponent, symbol}): pages write
+        amounts with its exponent (a configured mBTC has 5 decimals, which no browser knows)."""
+        return self.services.offer.currency(runner.currency).to_dict()
+
     async def welcome(self, table_id: str, player_id: str) -> list[str]:
         """What a newcomer is sent first: who they are, the table's state and their own part."""
         runner = self.runners[table_id]
@@ -181,6 +186,7 @@ class LiveTables:
                                     "table": table_for(runner.table, rules), "balance": balance,
                                     "game": self.game_document(runner.table, rules),
                                     "currency": runner.currency,
+                                    "currency_format": self.currency_format(runner),
                                     "process": self.cluster.process_id}
         if self.cluster.owns(table_id):
             return [serialise(m, self.now()) for m in
@@ -201,7 +207,8 @@ class LiveTables:
         """What a studio's dealer is sent first: the table, then its view and what is expected."""
         runner = self.runners[table_id]
         greeting = {"type": "welcome", "role": "dealer", "table": runner.table.to_dict(),
-                    "currency": runner.currency, "process": self.cluster.process_id}
+                    "currency": runner.currency, "currency_format": self.currency_format(runner),
+                    "process": self.cluster.process_id}
         texts = [serialise(greeting, self.now())]
         if self.cluster.owns(table_id):
             expect = runner.expect_message()

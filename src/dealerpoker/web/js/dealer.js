@@ -97,7 +97,7 @@ export class DealerConsole {
       case "welcome":
         this.retries = 0;
         this.config = message.table;
-        useCurrency({ code: message.currency ?? message.table.currency ?? "EUR" });
+        useCurrency(message.currency_format ?? { code: message.currency ?? message.table.currency ?? "EUR" });
         this.el.title.textContent = t("dealer.title", { table: message.table.title });
         document.title = t("dealer.document_title", { table: message.table.title });
         this.el.connection.textContent = t("dealer.connected");

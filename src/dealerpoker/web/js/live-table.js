@@ -96,7 +96,7 @@ export class LiveTable {
         this.config = message.table;
         this.game = message.game ?? null;
         this.balance = message.balance;
-        useCurrency({ code: message.currency ?? message.table?.currency });
+        useCurrency(message.currency_format ?? { code: message.currency ?? message.table?.currency });
         this.playerId = message.player_id;
         this.build();
         this.rg.refresh();
