@@ -34,6 +34,7 @@ from dealerpoker.server.errors import (
     WrongCurrencyError,
     error_fields,
 )
+from dealerpoker.server.live.advice import TableUnavailableError
 from dealerpoker.server.operators.wallet import WalletRefusedError, WalletUnavailableError
 from dealerpoker.server.responsible import InvalidLimitError, ResponsibleGamingError
 from dealerpoker.tables.table import LiveTableError
@@ -61,8 +62,9 @@ CONTRACT: dict[type[DealerPokerError], tuple[int, str]] = {
     WalletRefusedError: (409, "wallet_refused"),
     WalletUnavailableError: (503, "wallet_unavailable"),
 }
-UPSTREAM_FAILURES = {WalletUnavailableError}
-"""Not the request's fault: the operator's wallet did not answer (5xx; the player may retry)."""
+UPSTREAM_FAILURES = {WalletUnavailableError, TableUnavailableError}
+"""Not the request's fault: the operator's wallet, or the process running a live table, did not
+answer (5xx; the player may retry)."""
 
 
 def every_error_class() -> list[type[DealerPokerError]]:
