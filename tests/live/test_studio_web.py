@@ -226,9 +226,9 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                 page.locator('#decisions [data-action="bet"]').click()
                 try:
                     # The only seat deciding closes the point at once: "pending" may be gone before
-                    # a poll sees it, and the Flop bet is then on the seat.
+                    # a poll sees it, and the Flop bet is then in the seat's fields.
                     page.wait_for_function("window.dealerpokerLive.seat?.pending === 'bet'"
-                                           " || window.dealerpokerLive.seat?.bets?.flop > 0")
+                                           " || window.dealerpokerLive.seat?.fields?.flop > 0")
                 except Exception as timeout:  # say what the page saw: a refusal, a reconnection
                     seen = page.evaluate("[document.querySelector('#message')?.textContent,"
                                          " JSON.stringify(window.dealerpokerLive.seat)]")
