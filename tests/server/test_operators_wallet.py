@@ -164,11 +164,17 @@ def test_a_win_owed_is_pending_until_the_operator_takes_it(
     operator.set_faults(fail_rate=1.0)
     settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold", "step": 1})
     assert settled.status_code == 200, settled.text  # a fold stakes nothing: no bet to refuse
-    time.sleep(0.5)
+    # The win is sent once the step committed; wait for its refused call rather than a fixed time.
+    deadline = time.monotonic() + 30
+    while True:
+        record = player.get(f"/api/rounds/{view['id']}/wallet").json()
+        wins = [c for c in record["calls"] if c["call"] == "win"]
+        if wins or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert wins and wins[0]["answer"].startswith("{"), record
     shown = player.get(f"/api/rounds/{view['id']}").json()
     assert shown["wallet"]["credit_pending"] is True
-    record = player.get(f"/api/rounds/{view['id']}/wallet").json()
-    assert next(c["answer"] for c in record["calls"] if c["call"] == "win").startswith("{")
     operator.set_faults(fail_rate=0)
     drained(client, [view["id"]], player)
     closing = [t for t in operator.transactions(player.name) if t["kind"] == "win"]
@@ -205,7 +211,9 @@ def signed_get(client: TestClient, query: str, secret: str = SECRET) -> Any:
 def play(player: Launched, rounds: int) -> list[str]:
     played = []
     for number in range(rounds):
-        view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
+        opened = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}})
+        assert opened.status_code == 200, opened.text
+        view = opened.json()
         action = "call" if number % 2 else "fold"
         player.post(f"/api/rounds/{view['id']}/actions", {"action": action, "step": 1})
         played.append(view["id"])
