@@ -46,9 +46,14 @@ wallet_timeout_seconds = 1.0
 """)
 
 
+@pytest.fixture(autouse=True)
+def no_faults(operator: OperatorDemo) -> None:
+    """Every test starts with a faultless operator, whatever the one before it left set."""
+    operator.set_faults(fail_rate=0, timeout_rate=0, drop_after_commit_rate=0)
+
+
 @pytest.fixture
 def client(database_url: str, operator: OperatorDemo) -> Iterator[TestClient]:
-    operator.set_faults(fail_rate=0, timeout_rate=0, drop_after_commit_rate=0)
     with make_client(database_url, None, operators=operators_of(operator)) as test_client:
         yield test_client
 
