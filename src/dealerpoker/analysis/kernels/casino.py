@@ -23,6 +23,7 @@ from dealerpoker.analysis.kernels.tree import (
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
 U8 = npt.NDArray[np.uint8]
+U32 = npt.NDArray[np.uint32]
 I32 = npt.NDArray[np.int32]
 
 CASINO_K = 21  # per (flop, holding) counts, see casino_turns
@@ -31,8 +32,8 @@ STRATEGY_CLASSES = 40  # flop hand category (0..9) x draw (none, flush, straight
 
 @njit(cache=True, parallel=True)
 def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
-                 river_cards: I64, card_perm: I64, pair_perm: I32, word: U16, low: U8, below_card: U16,
-                 below_all: I32, sums: U16) -> None:
+                 river_cards: I64, card_perm: I64, pair_perm: I32, table: U32, table_at: I64,
+                 type_id: U8, below_card: U16, below_all: I32, sums: U16) -> None:
     """Per canonical turn ``t`` and pair of cards ``p`` off it (global pair number), the deals
     over every river and dealer holding: ``sums[t, c, p]`` dealer not qualifying with the player's
     final category ``c`` (0..9), ``sums[t, 10 + c, p]`` dealer qualifying and beaten by category
@@ -47,19 +48,23 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
         # int32: at most 46 rivers x 990 dealers x 24 (orbit size) per entry.
         acc = np.zeros(n_pairs * CASINO_K, dtype=np.int32)
         below_of = np.empty(n_off, dtype=np.int32)
+        tid = np.empty(n_off, dtype=np.int64)
+        tri = np.empty(n_off, dtype=np.int64)
         for k in range(n_rivers):
             size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
-            words, lows = word[row], low[row]
+            words = table[table_at[row]:]
             for c in range(n_off):
                 below_of[c] = np.int32(below_card[row, local[c]])
+                tid[c] = type_id[row, local[c]]
+                tri[c] = tid[c] * (tid[c] + 1) // 2
             below = np.int32(below_all[row])
             for j in range(n_off):
                 base = uint64(off[j] * (off[j] - 1) // 2)
-                lj = local[j]
+                tj, trj = tid[j], tri[j]
                 below_b = below + 1 - below_of[j]
                 for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
-                    li = local[i]
-                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
+                    ti = tid[i]
+                    h = uint64(trj + ti) if tj >= ti else uint64(tri[i] + tj)
                     s = np.int32(words[h])
                     code = uint64((s >> 10) & 15)
                     at = (base + uint64(off[i])) * uint64(CASINO_K)
@@ -67,7 +72,7 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
                     not_q = below_b - below_of[i] - q
                     acc[at + uint64(CATEGORY_OF_CODE[code])] += size * not_q
                     acc[at + uint64(10) + code] += size * q * ((s & 1023) - not_q)
-                    lost = q * ((s >> 14) << 8 | np.int32(lows[h])) + (1 - q) * (dealers - not_q)
+                    lost = q * (s >> 14) + (1 - q) * (dealers - not_q)
                     acc[at + uint64(20)] += size * lost
         total = np.zeros(CASINO_K, dtype=np.int64)
         for b in range(n_cards):
