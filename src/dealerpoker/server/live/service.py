@@ -150,7 +150,8 @@ class LiveTables:
             state = runner.table_message("state")
         elif table_id in self.hub.last_table_text:
             state = json.loads(self.hub.last_table_text[table_id])
-        return {**runner.table.to_dict(), "players": self.cluster.watchers(table_id),
+        return {**runner.table.to_dict(), "currency_format": self.currency_format(runner),
+                "players": self.cluster.watchers(table_id),
                 "phase": state.get("phase", "unknown"), "round": state.get("round"),
                 "deadline": state.get("deadline")}
 

@@ -15,6 +15,7 @@ import { fieldTitle, h } from "./dom.js";
 import { preferredLanguage, t, useLanguage } from "./i18n.js";
 import { LANGUAGE_KEY, errorText, languageSwitch, launch, useCurrency } from "./locale.js";
 import { formatMoney } from "./money.js";
+import { openSocket, reconnectDelay, sendMessage } from "./socket.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const SUITS = [["s", "♠"], ["h", "♥"], ["d", "♦"], ["c", "♣"]];
@@ -70,25 +71,23 @@ export class DealerConsole {
   // ---------------------------------------------------------------- the connection
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/dealer/${encodeURIComponent(this.tableId)}`);
+    const socket = openSocket(`/ws/dealer/${encodeURIComponent(this.tableId)}`, this.key, {
+      onMessage: (message) => this.receive(message),
+      onClose: (event) => {
+        if (this.socket !== socket) return;
+        this.el.connection.textContent = t("dealer.disconnected");
+        if (this.closed || event.code === 4401 || event.code === 4404) return;
+        this.retries += 1;
+        setTimeout(() => { if (!this.closed && this.socket === socket) this.connect(); },
+          reconnectDelay(this.retries));
+      },
+    });
     this.socket = socket;
     this.el.connection.textContent = t("dealer.connecting");
-    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: this.key })));
-    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    socket.addEventListener("close", (event) => {
-      if (this.socket !== socket) return;
-      this.el.connection.textContent = t("dealer.disconnected");
-      if (this.closed || event.code === 4401 || event.code === 4404) return;
-      this.retries += 1;
-      setTimeout(() => { if (!this.closed && this.socket === socket) this.connect(); },
-        Math.min(5000, 500 * this.retries));
-    });
   }
 
   send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    else this.say(t("dealer.not_sent"), "error");
+    if (!sendMessage(this.socket, message)) this.say(t("dealer.not_sent"), "error");
   }
 
   receive(message) {

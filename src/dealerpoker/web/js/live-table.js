@@ -15,6 +15,7 @@ import { StrategyHint } from "./hint.js";
 import { fly, play, settleFlight } from "./motion.js";
 import { bonusText } from "./panels.js";
 import { Responsible } from "./responsible.js";
+import { openSocket, reconnectDelay, sendMessage } from "./socket.js";
 
 // A decision the timer took, as its player is told at once.
 const TIMEOUT_KEYS = { fold: "timeout.fold", check: "timeout.check", bet: "timeout.bet", raise: "timeout.raise",
@@ -68,22 +69,19 @@ export class LiveTable {
 
   async connect() {
     const token = await this.api.ensureSession();
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
-    this.socket = socket;
-    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token })));
-    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    socket.addEventListener("close", () => {
-      if (this.closed) return;
-      this.say(t("live.reconnecting"), "error");
-      this.retries += 1;
-      setTimeout(() => this.connect().catch(() => {}), Math.min(5000, 500 * this.retries));
+    this.socket = openSocket(`/ws/tables/${encodeURIComponent(this.tableId)}`, token, {
+      onMessage: (message) => this.receive(message),
+      onClose: () => {
+        if (this.closed) return;
+        this.say(t("live.reconnecting"), "error");
+        this.retries += 1;
+        setTimeout(() => this.connect().catch(() => {}), reconnectDelay(this.retries));
+      },
     });
   }
 
   send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    else this.say(t("live.not_sent"), "error");
+    if (!sendMessage(this.socket, message)) this.say(t("live.not_sent"), "error");
   }
 
   // ---------------------------------------------------------------- messages from the server
