@@ -166,8 +166,8 @@ class Solver:
         flops, turns = sym.flops.cards, sym.turns.cards
         n = deck.size
         holdings = comb(n - 3, 2)
-        situations = np.zeros((kernels.CASINO_K, len(flops), holdings), dtype=np.int32)
-        batch = np.empty((-(-len(turns) // self.chunks), kernels.CASINO_K, deck.pairs), dtype=np.uint16)
+        situations = np.zeros((len(flops), holdings, kernels.CASINO_K), dtype=np.int32)
+        batch = np.empty((-(-len(turns) // self.chunks), deck.pairs, kernels.CASINO_K), dtype=np.uint16)
         for start, stop in self._ranges(len(turns), "casino-holdem turns"):
             sums = batch[: stop - start]
             kernels.casino_turns(turns[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
