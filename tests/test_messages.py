@@ -47,7 +47,7 @@ def error_codes() -> set[str]:
 
     codes = {getattr(cls, "code", None) for cls in all_subclasses(DealerPokerError)}
     text = "\n".join(p.read_text("utf-8") for p in SOURCES if p.suffix == ".py")
-    codes |= set(re.findall(r'code="([a-z_]+)"', text)) | set(re.findall(r'_error\("([a-z_]+)"', text))
+    codes |= set(re.findall(r'code="([a-z_]+)"', text)) | set(re.findall(r'error_message\("([a-z_]+)"', text))
     codes |= set(_STATUS_CODES.values()) | {"internal_error", "malformed_json"}
     return {code for code in codes if isinstance(code, str)}
 

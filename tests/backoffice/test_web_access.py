@@ -8,24 +8,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.support.browser import chromium
 
-from .web_support import PASSWORD, BackOffice, signed_in, start_back_office
+from .web_support import PASSWORD, BackOffice, back_office, signed_in
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackOffice]:
-    started = start_back_office(tmp_path_factory.mktemp("backoffice"))
-    yield started
-    started.server.stop()
+    with back_office(tmp_path_factory) as started:
+        yield started
 
 
 def test_a_new_member_replaces_the_one_time_password_then_reads_the_audit_log(browser: Any,

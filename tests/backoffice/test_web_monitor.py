@@ -8,26 +8,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.support.browser import chromium
 
-from .web_support import BackOffice, signed_in, start_back_office
+from .web_support import BackOffice, back_office, signed_in
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackOffice]:
-    started = start_back_office(tmp_path_factory.mktemp("backoffice"), live=True)
-    started.member("mon-admin", "admin")
-    started.member("mon-support", "support")
-    yield started
-    started.server.stop()
+    members = {"mon-admin": "admin", "mon-support": "support"}
+    with back_office(tmp_path_factory, members, live=True) as started:
+        yield started
 
 
 def test_an_admin_pauses_and_resumes_a_table(browser: Any, office: BackOffice) -> None:

@@ -16,24 +16,18 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.browser import chromium
 from tests.support.operator import OperatorDemo, sign
+from tests.support.operators_file import demo_entry
 
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.server.operators.config import parse_operators
 
-from .web_support import PASSWORD, BackOffice, fetch, signed_in, start_back_office
+from .web_support import BackOffice, back_office, fetch, signed_in
 
 pytestmark = pytest.mark.browser
 
 SECRET = "operator-secret-of-the-back-office-tests"
 EXTERNAL = "carol-18"  # the operator's own id of its player
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as found:
-        yield found
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +67,7 @@ def launch_token(office: BackOffice, operator: OperatorDemo) -> tuple[str, str]:
 
 def settled_in_the_wallet(office: BackOffice, rounds: list[str], timeout: float = 60.0) -> None:
     """Wait until the outbox has paid every round's win (no credit pending)."""
-    with httpx.Client(base_url=office.url, timeout=60) as http:
-        signed = http.post("/admin/api/session", json={"name": "op-auditor", "password": PASSWORD})
-        signed.raise_for_status()
+    with office.api("op-auditor") as http:
         deadline = time.monotonic() + timeout
         def pending() -> bool:
             return any(http.get("/admin/api/round", params={"id": r}).json()["wallet"]["credit_pending"]
@@ -88,28 +80,15 @@ def settled_in_the_wallet(office: BackOffice, rounds: list[str], timeout: float 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory, operator: OperatorDemo) -> Iterator[Played]:
-    operators = parse_operators(f"""
-[[operators]]
-id = "demo"
-secret = "{SECRET}"
-wallet_url = "{operator.url}"
-currencies = ["EUR"]
-frame_ancestors = ["{operator.url}"]
-""")
+    operators = parse_operators(demo_entry(operator))
+    members = {"op-admin": "admin", "op-support": "support", "op-auditor": "auditor"}
     # the report's exact RTPs as `analyze` cached them
-    office = start_back_office(tmp_path_factory.mktemp("backoffice"), operators=operators,
-                               analysis_cache=DiskCache())
-    try:
-        office.member("op-admin", "admin")
-        office.member("op-support", "support")
-        office.member("op-auditor", "auditor")
+    with back_office(tmp_path_factory, members, operators=operators, analysis_cache=DiskCache()) as office:
         launch, token = launch_token(office, operator)
         player, rounds = office.play(2, game="casino-holdem", launch=launch)
         _, demo_rounds = office.play(1, game="casino-holdem")
         settled_in_the_wallet(office, rounds)
         yield Played(office, player, rounds, token, demo_rounds)
-    finally:
-        office.server.stop()
 
 
 def search(page: Any, operator: str, operator_player: str = "") -> None:

@@ -7,31 +7,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.support.browser import chromium
 
 from dealerpoker.cli._analysis_cache import DiskCache
 
-from .web_support import BackOffice, signed_in, start_back_office
+from .web_support import BackOffice, back_office, signed_in
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackOffice]:
-    started = start_back_office(tmp_path_factory.mktemp("backoffice"), analysis_cache=DiskCache())
-    started.member("rep-admin", "admin")
-    started.member("rep-support", "support")
-    started.member("rep-auditor", "auditor")
-    started.play(6)
-    started.play(4, game="casino-holdem")
-    yield started
-    started.server.stop()
+    members = {"rep-admin": "admin", "rep-support": "support", "rep-auditor": "auditor"}
+    with back_office(tmp_path_factory, members, analysis_cache=DiskCache()) as started:
+        started.play(6)
+        started.play(4, game="casino-holdem")
+        yield started
 
 
 def test_an_auditor_reads_the_report_with_its_chart_and_csv(browser: Any, office: BackOffice) -> None:

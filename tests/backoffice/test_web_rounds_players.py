@@ -8,27 +8,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.support.browser import chromium
 
-from .web_support import BackOffice, fetch, signed_in, start_back_office
+from .web_support import BackOffice, back_office, fetch, signed_in
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackOffice]:
-    started = start_back_office(tmp_path_factory.mktemp("backoffice"))
-    started.member("ann", "admin")
-    started.member("sam", "support")
-    started.member("aud", "auditor")
-    yield started
-    started.server.stop()
+    with back_office(tmp_path_factory, {"ann": "admin", "sam": "support", "aud": "auditor"}) as started:
+        yield started
 
 
 def test_the_search_finds_a_players_rounds_and_a_round_verifies(browser: Any, office: BackOffice) -> None:

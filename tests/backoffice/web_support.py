@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.support.servers import ThreadServer
 
 from dealerpoker.server.backoffice import staff
@@ -45,15 +45,22 @@ class BackOffice:
 
     def member(self, name: str, role: str) -> str:
         """A member whose one-time password is already replaced by ``PASSWORD`` (through the API)."""
+        first = self.create_staff(name, role)
+        with self.api(name, first) as http:
+            http.post("/admin/api/password", json={"current": first, "new": PASSWORD}).raise_for_status()
+        return PASSWORD
+
+    @contextmanager
+    def api(self, name: str, password: str = PASSWORD) -> Iterator[Any]:
+        """An ``httpx.Client`` of the back office's API signed in as ``name`` (its session cookie,
+        and its CSRF token on every request)."""
         import httpx
 
-        first = self.create_staff(name, role)
         with httpx.Client(base_url=self.url, timeout=60) as http:
-            signed = http.post("/admin/api/session", json={"name": name, "password": first})
+            signed = http.post("/admin/api/session", json={"name": name, "password": password})
             signed.raise_for_status()
-            http.post("/admin/api/password", json={"current": first, "new": PASSWORD},
-                      headers={"X-CSRF-Token": signed.json()["csrf"]}).raise_for_status()
-        return PASSWORD
+            http.headers["X-CSRF-Token"] = signed.json()["csrf"]
+            yield http
 
 
     def play(self, rounds: int, game: str = "texas-bonus", *,
@@ -80,9 +87,12 @@ class BackOffice:
         return session["player_id"], ids
 
 
-def start_back_office(tmp_path: Path, *, live: bool = False, operators: tuple[Any, ...] = (),
-                      **create_app_options: Any) -> BackOffice:
-    """The server (with the two live tables of ``tests.live.conftest`` when ``live``, and the
+@contextmanager
+def back_office(tmp_path_factory: pytest.TempPathFactory, members: Mapping[str, str] | None = None, *,
+                live: bool = False, operators: tuple[Any, ...] = (),
+                **create_app_options: Any) -> Iterator[BackOffice]:
+    """The server, serving until the block ends, with ``members`` (name: role) whose password is
+    ``PASSWORD`` (with the two live tables of ``tests.live.conftest`` when ``live``, and the
     casinos of ``operators`` launching their players here)."""
     import random
 
@@ -92,12 +102,18 @@ def start_back_office(tmp_path: Path, *, live: bool = False, operators: tuple[An
     from dealerpoker.server.live.service import LiveSettings, live_extension
     from dealerpoker.tables.config import parse_tables
 
-    url = f"sqlite:///{tmp_path / 'backoffice.db'}"
+    url = f"sqlite:///{tmp_path_factory.mktemp('backoffice') / 'backoffice.db'}"
     tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
     extensions = [live_extension(LiveSettings(tables))]
     app = create_app(Settings(database_url=url, operators=operators), rng=random.Random(18),
                      extensions=extensions if live else [], **create_app_options)
-    return BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
+    office = BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
+    try:
+        for name, role in (members or {}).items():
+            office.member(name, role)
+        yield office
+    finally:
+        office.server.stop()
 
 
 def fetch(page: Any, method: str, path: str, body: Any = None) -> tuple[int, Any]:

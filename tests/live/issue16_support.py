@@ -53,10 +53,11 @@ class Studio:
         self.clock.reach({"deadline": deadline})
         page.wait_for_function("d => window.dealerpokerLive.state.deadline !== d", arg=deadline)
 
-    def open(self, page: Any, table: str) -> Any:
-        """The page at ``table``, once a betting window is open (the last round's pause ended; the
-        clock is shared by the tables, so another table's timers may have moved it past it)."""
-        page.goto(f"{self.base}/live.html#/{table}")
+    def open(self, page: Any, table: str, language: str | None = None) -> Any:
+        """The page at ``table`` (in ``language``: ``?lang=``), once a betting window is open (the
+        last round's pause ended; the clock is shared by the tables, so another table's timers may
+        have moved it past it)."""
+        page.goto(f"{self.base}/live.html{f'?lang={language}' if language else ''}#/{table}")
         page.wait_for_function("['betting', 'pause', 'idle']"
                                ".includes(document.querySelector('.table')?.dataset.phase)")
         end = time.monotonic() + WAIT

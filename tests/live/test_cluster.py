@@ -10,64 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import secrets
 import time
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-import pytest
-from tests.live.conftest import FAST_TABLES, LivePlayer, ServeProcess, bet_together, is_seat, is_table
-from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+from tests.live.cluster_support import CLUSTER_MARKS, REDIS_URL, cleanup, new_prefix, two_processes
+from tests.live.conftest import FAST_TABLES, LivePlayer, bet_together, is_seat, is_table
 from tests.support.databases import audit as audit_database
 
-REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
-
-pytestmark = [
-    pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-    pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES),
-    pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
-]
+pytestmark = CLUSTER_MARKS
 
 
-@pytest.fixture
-def database() -> Iterator[str]:
-    with fresh_database("live") as url:
-        yield url
-
-
-def _lease_owner(prefix: str, table: str) -> str:
-    import redis
-
-    client: Any = redis.Redis.from_url(str(REDIS_URL))
-    try:
-        value = client.get(f"{prefix}lease:{table}")
-        return value.decode() if value else ""
-    finally:
-        client.close()
-
-
-def _cleanup(prefix: str) -> None:
-    import redis
-
-    client: Any = redis.Redis.from_url(str(REDIS_URL))
-    try:
-        for key in client.scan_iter(f"{prefix}*"):
-            client.delete(key)
-    finally:
-        client.close()
-
-
-def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path, database) -> None:  # type: ignore[no-untyped-def]
-    prefix = f"dptest:{secrets.token_hex(6)}:"
-    tables = tmp_path / "tables.toml"
+def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path: Path) -> None:
     # The pre-flop timer keeps its deadline across the takeover (a few seconds): long enough to
     # decide after it; the later points close early once the watcher (alone at them) decided.
-    tables.write_text(FAST_TABLES.format(betting=8, decision=15, pause=1))
-    first = ServeProcess(tmp_path, database, tables, "first", redis=REDIS_URL, prefix=prefix)
-    second = ServeProcess(tmp_path, database, tables, "second", redis=REDIS_URL, prefix=prefix)
-    players: list[LivePlayer] = []
-    try:
+    with two_processes(tmp_path, FAST_TABLES.format(betting=8, decision=15, pause=1)) as cluster:
+        first, second, players = cluster.first, cluster.second, cluster.clients
         on_first, on_second = LivePlayer(first.base, "texas-fast"), LivePlayer(second.base, "texas-fast")
         players += [on_first, on_second]
         process = {on_first.next()["process"]: first, on_second.next()["process"]: second}
@@ -76,7 +34,7 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert seen[0]["round"] == seen[1]["round"] and seen[0]["player_cards"] == seen[1]["player_cards"]
         round_id = seen[0]["round"]
 
-        owner_id = _lease_owner(prefix, "texas-fast")
+        owner_id = cluster.lease_owner("texas-fast")
         owner = process[owner_id]
         survivor = second if owner is first else first
         watcher = on_second if owner is first else on_first
@@ -86,7 +44,7 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         # earlier, in the betting window: that resumption is not this one).
         resumed = watcher.until(is_table("resumed"), since=killed_at)
         assert resumed["round"] == round_id and resumed["player_cards"] == seen[0]["player_cards"]
-        assert _lease_owner(prefix, "texas-fast") not in ("", owner_id)
+        assert cluster.lease_owner("texas-fast") not in ("", owner_id)
         # The other player says nothing: the survivor's pre-flop timer folds for them. The watcher
         # decides every point (a point it alone is at closes at once).
         for point, action in (("preflop", "bet"), ("flop", "check"), ("turn", "check")):
@@ -115,22 +73,15 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert len(settled) == 1
         assert watcher.balance() == start[watcher.id] + mine["seat"]["settlement"]["net"]
         assert back.balance() == start[other.id] - 100  # folded by the timer on the survivor
-        audit = audit_database(database)
+        audit = audit_database(cluster.database)
         assert audit.ok, audit
-    finally:
-        for player in players:
-            player.close()
-        first.stop()
-        second.stop()
-        _cleanup(prefix)
-
 
 
 def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_the_counter() -> None:
     from dealerpoker.server.live.cluster import RedisCluster
     from dealerpoker.server.live.hub import LocalHub
 
-    prefix = f"dptest:{secrets.token_hex(6)}:"
+    prefix = new_prefix()
 
     async def scenario() -> None:
         first = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
@@ -156,14 +107,14 @@ def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_th
     try:
         asyncio.run(scenario())
     finally:
-        _cleanup(prefix)
+        cleanup(prefix)
 
 
 def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_redis_once() -> None:
     from dealerpoker.server.live.cluster import RedisCluster
     from dealerpoker.server.live.hub import Connection, LocalHub
 
-    prefix = f"dptest:{secrets.token_hex(6)}:"
+    prefix = new_prefix()
 
     async def nothing(*_args: Any) -> Any:
         return None
@@ -197,4 +148,4 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
     try:
         asyncio.run(scenario())
     finally:
-        _cleanup(prefix)
+        cleanup(prefix)

@@ -5,37 +5,24 @@ view over Redis), and it is what ``advise`` answers for the cards shown."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import httpx
 import pytest
-from tests.live.conftest import FAST_TABLES, WAIT, LivePlayer, ServeProcess, bet_together
-from tests.live.test_cluster import REDIS_URL, _cleanup, _lease_owner
-from tests.live.test_cluster import database as database  # the fresh PostgreSQL database fixture
-from tests.support.databases import NO_POSTGRES, POSTGRES_URL
+from tests.live.cluster_support import CLUSTER_MARKS, two_processes
+from tests.live.conftest import FAST_TABLES, WAIT, LivePlayer, bet_together
 
 from dealerpoker.analysis.advise import advise
 from dealerpoker.cards import parse_cards
 from dealerpoker.games.rules import load_rules
 
-pytestmark = [
-    pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-    pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES),
-    pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
-]
+pytestmark = CLUSTER_MARKS
 
 
-def test_either_process_advises_each_seat(tmp_path: Any, database: str,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_either_process_advises_each_seat(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEALERPOKER_STRATEGY_HINT", "1")
-    prefix = f"dptest:{secrets.token_hex(6)}:"
-    tables = tmp_path / "tables.toml"
-    tables.write_text(FAST_TABLES.format(betting=3, decision=30, pause=1))
-    first = ServeProcess(tmp_path, database, tables, "first", redis=REDIS_URL, prefix=prefix)
-    second = ServeProcess(tmp_path, database, tables, "second", redis=REDIS_URL, prefix=prefix)
-    players: list[LivePlayer] = []
-    try:
+    with two_processes(tmp_path, FAST_TABLES.format(betting=3, decision=30, pause=1)) as cluster:
+        first, second, players = cluster.first, cluster.second, cluster.clients
         on_first, on_second = LivePlayer(first.base, "casino-fast"), LivePlayer(second.base, "casino-fast")
         players += [on_first, on_second]
         process = {on_first.next()["process"]: first, on_second.next()["process"]: second}
@@ -45,7 +32,7 @@ def test_either_process_advises_each_seat(tmp_path: Any, database: str,
         assert seen[1]["board"] == shown["board"] and seen[1]["player_cards"] == shown["player_cards"]
         expected = advise(load_rules("casino-holdem"), parse_cards(" ".join(shown["player_cards"])),
                           parse_cards(" ".join(shown["board"]))).to_json()
-        owner = process[_lease_owner(prefix, "casino-fast")]
+        owner = process[cluster.lease_owner("casino-fast")]
         for player in players:
             for server in (first, second):  # the owner answers from its runner, the other asks it
                 answer = httpx.get(f"{server.base}/api/tables/casino-fast/advice", headers=player.headers,
@@ -60,9 +47,3 @@ def test_either_process_advises_each_seat(tmp_path: Any, database: str,
         after = httpx.get(f"{second.base}/api/tables/casino-fast/advice", headers=on_first.headers,
                           timeout=WAIT)
         assert after.status_code == 409 and after.json()["error"] == "no_decision"
-    finally:
-        for player in players:
-            player.close()
-        first.stop()
-        second.stop()
-        _cleanup(prefix)

@@ -1,7 +1,8 @@
 """Issue 16 item 16 on the live page, in Chromium: the optional strategy hint. On a server that offers
 it, the seat's open decision shows the best decision and its EV as ``advise`` gives them for the
 cards the player sees (the studio's dealer deals known cards; the dealer's hidden pair would change
-the answer were it used), with the "why" tooltip; gone once decided. Off: nothing shown, nothing asked."""
+the answer were it used), with the "why" tooltip; gone once decided; in German and Spanish, every text
+the catalogue's and the EVs with a decimal comma. Off: nothing shown, nothing asked."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.live.issue16_support import Studio, page_maker, studio_tables
 from dealerpoker.analysis.advise import advise
 from dealerpoker.cards import parse_cards
 from dealerpoker.games.rules import load_rules
+from dealerpoker.messages import catalogue, render
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +36,12 @@ def pages(browser: Any) -> Iterator[Any]:
 
 def _ev(value: float) -> str:
     return f"{value:+.3f}" if round(value, 3) else "0.000"
+
+
+def _rows(tip: Any) -> dict[str, str]:
+    """The "why" tooltip's rows: each decision's text."""
+    rows = tip.locator(".hint__row").evaluate_all("rs => rs.map(r => [r.dataset.action, r.textContent])")
+    return dict(rows)
 
 
 def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Studio, pages: Any) -> None:
@@ -57,9 +65,9 @@ def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Stu
     assert tip.is_hidden()
     page.locator("#strategy-hint .hint__why").hover()
     tip.wait_for(state="visible")
-    rows = tip.locator(".hint__row").evaluate_all("rs => rs.map(r => [r.dataset.action, r.textContent])")
-    assert {action for action, _ in rows} == set(expected["actions"])
-    for action, text in rows:
+    rows = _rows(tip)
+    assert set(rows) == set(expected["actions"])
+    for action, text in rows.items():
         assert action.upper() in text and _ev(expected["actions"][action]["ev"]) in text, text
     assert asked and all(url.endswith("/api/tables/studio-casino/advice") for url in asked), asked
     page.locator(f'#decisions [data-action="{expected["best"]}"]').click()
@@ -68,6 +76,46 @@ def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Stu
     page.locator("#result").wait_for(state="visible")
     assert hint.is_hidden(), "nothing once the round is settled"
     assert len(asked) == 1, "asked once for the one decision"
+
+
+def _local_ev(value: float) -> str:
+    """``_ev`` as German and Spanish write it (a decimal comma)."""
+    return _ev(value).replace(".", ",")
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_the_live_strategy_hint_speaks_the_players_language(hinting: Studio, pages: Any,
+                                                           language: str) -> None:
+    """The hint, its "why" and each choice's row in the page's language: the catalogue's texts,
+    the decisions by their button names, the EVs with a decimal comma."""
+    (page,) = pages()
+    hinting.open(page, "studio-casino", language)
+    assert page.evaluate("document.documentElement.lang") == language
+    hinting.bet(page, {"ante": 100})
+    hinting.end_timer(page)
+    hinting.deal("studio-casino", CARDS)
+    expected = advise(load_rules("casino-holdem"), parse_cards("Ah Kh"), parse_cards("Qh Jh 2s")).to_json()
+    words = catalogue(language)
+
+    def said(key: str, action: str) -> str:
+        ev = _local_ev(expected["actions"][action]["ev"])
+        return render(key, {"action": words[f"action.{action}"], "ev": ev}, language)
+
+    best = page.locator("#strategy-hint .hint__best")
+    best.filter(has_text=said("hint.best", expected["best"])).wait_for()
+    assert best.inner_text() == said("hint.best", expected["best"])
+    why = page.locator("#strategy-hint .hint__why")
+    assert why.inner_text().startswith(words["hint.why"])
+    why.hover()
+    tip = page.locator("#strategy-hint-why")
+    tip.wait_for(state="visible")
+    assert tip.locator(".hint__tip-title").inner_text() == words["hint.why_title"]
+    rows = _rows(tip)
+    assert rows == {action: said("hint.choice", action) for action in expected["actions"]}
+    page.locator(f'#decisions [data-action="{expected["best"]}"]').click()
+    page.locator("#strategy-hint").wait_for(state="hidden")
+    hinting.finish("studio-casino", "Th 3c")
+    page.locator("#result").wait_for(state="visible")
 
 
 def test_item_16_live_strategy_hint_is_off_by_default(tmp_path_factory: pytest.TempPathFactory,

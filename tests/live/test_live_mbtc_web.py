@@ -52,3 +52,32 @@ def test_an_mbtc_live_table_writes_five_decimals(browser: Any, tmp_path: Path) -
         assert "0.10000\u00a0mBTC" in ante, ante
         context.close()
     assert not errors, errors
+
+
+def test_the_lobby_writes_an_mbtc_tables_stakes_with_five_decimals_for_a_euro_player(
+    browser: Any, tmp_path: Path,
+) -> None:
+    """The lobby lists every live table, in whatever currency: ``GET /api/tables`` gives each
+    table's ``currency_format`` and the page writes its stakes with it (the browser alone would
+    write mBTC, a code ISO does not list, with 2 decimals)."""
+    errors: list[str] = []
+    with live_server(f"sqlite:///{tmp_path}/web.db", clock=ManualClock(), betting=600, decision=600,
+                     pause=600, extra_tables=MBTC_TABLE) as (base, _app):
+        token = httpx.post(f"{base}/api/session", json={}, timeout=60).json()["token"]
+        tables = httpx.get(f"{base}/api/tables", headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        formats = {table["id"]: table["currency_format"] for table in tables.json()["tables"]}
+        assert formats["texas-mbtc"] == {"code": "mBTC", "exponent": 5, "symbol": "mBTC"}
+        assert formats["texas-fast"] == {"code": "EUR", "exponent": 2, "symbol": None}
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.set_default_timeout(60_000)
+        page.goto(f"{base}/?lang=en#/")
+        mbtc = page.locator('[data-table="live-texas-mbtc"]')
+        euros = page.locator('[data-table="live-texas-fast"]')
+        mbtc.wait_for()
+        assert "0.10000\u00a0mBTC" in mbtc.inner_text(), mbtc.inner_text()  # the Ante's minimum, 10,000
+        assert "€1.00" in euros.inner_text(), euros.inner_text()  # the player's own currency as before
+        context.close()
+    assert not errors, errors

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import httpx
 import pytest
 from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server, table_entry
+from tests.support.operators_file import operator_entry
 
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.live.service import LiveSettings, live_extension
@@ -19,17 +20,9 @@ from dealerpoker.server.operators.signing import sign
 from dealerpoker.tables.config import parse_tables
 
 SECRET = "live-limits-secret-0123456789"
-OPERATORS = f"""
-[[operators]]
-id = "casino-a"
-secret = "{SECRET}"
-wallet_url = "http://127.0.0.1:9299/wallet"
-currencies = ["EUR"]
-[operators.chips]
-EUR = [100, 200, 1000]
-[operators.limits.EUR]
-ante = {{ min = 200, max = 1000 }}
-"""
+CASINO_A = {"secret": SECRET, "wallet_url": "http://127.0.0.1:9299/wallet", "currencies": ["EUR"],
+            "chips": {"EUR": [100, 200, 1000]}, "limits": {"EUR": {"ante": {"min": 200, "max": 1000}}}}
+OPERATORS = operator_entry("casino-a", **CASINO_A)
 
 
 def launched(base: str, table: str) -> LivePlayer:
@@ -87,7 +80,7 @@ def test_operator_limits_that_cannot_meet_a_tables_stop_the_server() -> None:
 def test_an_operators_player_bets_live_under_the_operators_profile(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 17: casino-a's pace (an hour between rounds) holds its player's live bets after a
     solo round; the server's own player, under the deployment's profile (no pace), is seated."""
-    paced = OPERATORS + "[operators.responsible_gaming]\nmin_round_seconds = 3600\n"
+    paced = operator_entry("casino-a", **CASINO_A, responsible_gaming={"min_round_seconds": 3600})
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock(),
                      operators=parse_operators(paced)) as (base, _app):
         player, demo = launched(base, "casino-fast"), LivePlayer(base, "casino-fast")

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.support.operator import FAULT_MIX, OperatorDemo
+from tests.support.operators_file import demo_entry
 from tests.support.servers import serving
 
 from dealerpoker.fairness.verify import verify_record
@@ -68,14 +69,7 @@ def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
         operator_id="demo",
         extra=(*FAULT_MIX, "--timeout-seconds", "1", "--seed", "20"),
     ) as operator:
-        operators = parse_operators(f"""
-[[operators]]
-id = "demo"
-secret = "{SECRET}"
-wallet_url = "{operator.url}"
-currencies = ["EUR"]
-wallet_timeout_seconds = 0.5
-""")
+        operators = parse_operators(demo_entry(operator, wallet_timeout_seconds=0.5))
         tables = parse_tables(
             table_entry("casino-live", "casino-holdem").format(betting=2, decision=1, pause=0.5)
         )
@@ -148,13 +142,7 @@ def test_a_seat_that_returns_nothing_closes_its_round_with_a_zero_win(tmp_path: 
     round returns nothing (a fold here) gets a ``win`` of 0 with it, through the outbox, as a solo
     round ends; reconciliation counts it and still agrees with the operator's ledger."""
     with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo", extra=("--seed", "21")) as operator:
-        operators = parse_operators(f"""
-[[operators]]
-id = "demo"
-secret = "{SECRET}"
-wallet_url = "{operator.url}"
-currencies = ["EUR"]
-""")
+        operators = parse_operators(demo_entry(operator))
         table = table_entry("casino-live", "casino-holdem")
         tables = parse_tables(table.format(betting=2, decision=2, pause=1))
         database = tmp_path / "live.db"

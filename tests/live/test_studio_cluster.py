@@ -7,53 +7,33 @@ Needs DEALERPOKER_TEST_POSTGRES_URL and DEALERPOKER_TEST_REDIS_URL (own database
 
 from __future__ import annotations
 
-import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from tests.live.conftest import LivePlayer, ServeProcess, bet_in_a_window, is_table, table_entry
+from tests.live.cluster_support import CLUSTER_MARKS, two_processes
+from tests.live.conftest import LivePlayer, bet_in_a_window, is_table, table_entry
 from tests.live.studio_support import KEY, Dealer
-from tests.live.test_cluster import REDIS_URL, _cleanup, _lease_owner
-from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 from tests.support.databases import audit as audit_database
 
-pytestmark = [
-    pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-    pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES),
-    pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
-]
+pytestmark = CLUSTER_MARKS
 
 TABLE = table_entry("studio-shared", "casino-holdem",
                     f'dealing = "studio"\n[tables.studio]\ndealer_key = "{KEY}"\ndeal_seconds = 300')
 
 
-@pytest.fixture
-def database() -> Iterator[str]:
-    with fresh_database("studio") as url:
-        yield url
-
-
-def test_a_dealer_on_the_other_process_deals_the_round(tmp_path: Path, database: str) -> None:
-    prefix = f"dptest:{secrets.token_hex(6)}:"
-    tables = tmp_path / "tables.toml"
-    tables.write_text(TABLE.format(betting=4, decision=300, pause=1))
-    first = ServeProcess(tmp_path, database, tables, "first", redis=REDIS_URL, prefix=prefix)
-    second = ServeProcess(tmp_path, database, tables, "second", redis=REDIS_URL, prefix=prefix)
-    player: LivePlayer | None = None
-    dealer: Dealer | None = None
-    try:
-        player = LivePlayer(first.base, "studio-shared")
+def test_a_dealer_on_the_other_process_deals_the_round(tmp_path: Path) -> None:
+    with two_processes(tmp_path, TABLE.format(betting=4, decision=300, pause=1), label="studio") as cluster:
+        first, second = cluster.first, cluster.second
+        cluster.clients.append(player := LivePlayer(first.base, "studio-shared"))
         player.next()  # welcome
         deadline = time.monotonic() + 30
-        while not (owner := _lease_owner(prefix, "studio-shared")):  # a process takes the clock at start
+        while not (owner := cluster.lease_owner("studio-shared")):  # a process takes the clock at start
             assert time.monotonic() < deadline, "no process took the table's clock"
             time.sleep(0.1)
         probe = Dealer(first.base, "studio-shared")
         away = second if probe.next()["process"] == owner else first
         probe.close()
-        dealer = Dealer(away.base, "studio-shared")
+        cluster.clients.append(dealer := Dealer(away.base, "studio-shared"))
         assert dealer.next()["process"] != owner  # the dealer is not on the clock's process
         start = player.balance()
         window = bet_in_a_window(player, {"ante": 100})
@@ -69,12 +49,5 @@ def test_a_dealer_on_the_other_process_deals_the_round(tmp_path: Path, database:
         refused = dealer.reply({"type": "card", "card": "3c"})  # forwarded, refused by the owner
         assert refused["error"] == "not_expected"
         assert player.balance() == start - 100
-        audit = audit_database(database)
+        audit = audit_database(cluster.database)
         assert audit.ok, audit
-    finally:
-        for client in (player, dealer):
-            if client is not None:
-                client.close()
-        first.stop()
-        second.stop()
-        _cleanup(prefix)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from tests.support.browser import _wait_for_function
 from tests.support.operator import OperatorDemo
+from tests.support.operators_file import demo_entry
 from tests.support.servers import ServeProcess, free_port
 
 SECRET = "operator-demo-secret-0123456789"
@@ -45,18 +46,9 @@ def start_both(directory: Path, database: str,
     game_port = free_port()
     operator = OperatorDemo(directory, secret=SECRET, operator_id="demo",
                             game_url=f"http://127.0.0.1:{game_port}", extra=operator_extra)
-    (directory / "operators.toml").write_text(f"""
-[[operators]]
-id = "demo"
-secret_env = "DEMO_OPERATOR_SECRET"
-wallet_url = "{operator.url}"
-currencies = ["EUR", "JPY"]
-frame_ancestors = ["{operator.url}"]
-[operators.chips]
-EUR = [100, 200, 500, 2500]
-[operators.limits.EUR]
-ante = {{ min = 200, max = 5000 }}
-""")
+    (directory / "operators.toml").write_text(demo_entry(
+        operator, secret=None, secret_env="DEMO_OPERATOR_SECRET", currencies=["EUR", "JPY"],
+        chips={"EUR": [100, 200, 500, 2500]}, limits={"EUR": {"ante": {"min": 200, "max": 5000}}}))
     try:
         game = ServeProcess(database, log=directory / "serve.log", port=game_port,
                             extra=["--operators", str(directory / "operators.toml"), "--no-rtp"],

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.support.operator import FAULT_MIX, OperatorDemo
+from tests.support.operators_file import demo_entry
 from tests.support.servers import ServeProcess, free_port
 
 from dealerpoker.server.operators.signing import sign
@@ -45,14 +46,7 @@ class Casino:
             game_url=f"http://127.0.0.1:{port}",
             extra=(*FAULT_MIX, "--timeout-seconds", "1", "--seed", "14"),
         )
-        (directory / "operators.toml").write_text(f"""
-[[operators]]
-id = "demo"
-secret = "{SECRET}"
-wallet_url = "{self.operator.url}"
-currencies = ["EUR"]
-wallet_timeout_seconds = 0.5
-""")
+        (directory / "operators.toml").write_text(demo_entry(self.operator, wallet_timeout_seconds=0.5))
         self.game = self.serve(port)
 
     def serve(self, port: int) -> ServeProcess:

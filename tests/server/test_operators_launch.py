@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.operators_file import operator_entry, operators_file
 
 from conftest import FakeClock, TestClient, audit, make_client
 from dealerpoker.cli import main
@@ -18,23 +19,14 @@ from dealerpoker.server.operators.config import InvalidOperatorsError, parse_ope
 from dealerpoker.server.operators.signing import sign
 
 SECRET = "s3cret-for-casino-a-0123456789"
-OPERATORS = f"""
-[[operators]]
-id = "casino-a"
-secret = "{SECRET}"
-wallet_url = "http://127.0.0.1:9199/wallet"
-currencies = ["EUR", "JPY"]
-frame_ancestors = ["https://casino-a.example", "https://cdn.casino-a.example"]
-
-[[operators]]
-id = "casino-b"
-secret_env = "CASINO_B_SECRET"
-wallet_url = "https://wallet.casino-b.example/api"
-currencies = ["USD"]
-frame_ancestors = ["https://casino-b.example"]
-[operators.chips]
-USD = [100, 500]
-"""
+OPERATORS = operators_file(
+    operator_entry("casino-a", secret=SECRET, wallet_url="http://127.0.0.1:9199/wallet",
+                   currencies=["EUR", "JPY"],
+                   frame_ancestors=["https://casino-a.example", "https://cdn.casino-a.example"]),
+    operator_entry("casino-b", secret_env="CASINO_B_SECRET", wallet_url="https://wallet.casino-b.example/api",
+                   currencies=["USD"], frame_ancestors=["https://casino-b.example"],
+                   chips={"USD": [100, 500]}),
+)
 
 
 def operators() -> Any:

@@ -10,29 +10,20 @@ from typing import Any
 
 import pytest
 from tests.support.operator import demo_launch
+from tests.support.operators_file import operator_entry, operators_file
 
 from conftest import TestClient, make_client
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.operators.config import InvalidOperatorsError, parse_operators
 
 SECRET = "limits-secret-for-casino-a-0123"
-OPERATORS = f"""
-[[operators]]
-id = "casino-a"
-secret = "{SECRET}"
-wallet_url = "http://127.0.0.1:9299/wallet"
-currencies = ["EUR", "JPY"]
-[operators.chips]
-EUR = [100, 200, 1000]
-[operators.limits.EUR]
-ante = {{ min = 200, max = 1000 }}
-
-[[operators]]
-id = "casino-b"
-secret = "{SECRET}-b"
-wallet_url = "http://127.0.0.1:9299/wallet-b"
-currencies = ["EUR"]
-"""
+OPERATORS = operators_file(
+    operator_entry("casino-a", secret=SECRET, wallet_url="http://127.0.0.1:9299/wallet",
+                   currencies=["EUR", "JPY"], chips={"EUR": [100, 200, 1000]},
+                   limits={"EUR": {"ante": {"min": 200, "max": 1000}}}),
+    operator_entry("casino-b", secret=f"{SECRET}-b", wallet_url="http://127.0.0.1:9299/wallet-b",
+                   currencies=["EUR"]),
+)
 
 
 @pytest.fixture

@@ -11,30 +11,17 @@ from typing import Any
 import pytest
 from tests.server.conftest import FakeClock, TestClient, make_client
 from tests.support.operator import demo_launch
+from tests.support.operators_file import operator_entry, operators_file
 
 from dealerpoker.server.operators.config import InvalidOperatorsError, parse_operators
 from dealerpoker.server.responsible import Profile
 
 SECRET = "rg-profile-secret-for-casino-0123"
-OPERATORS = f"""
-[[operators]]
-id = "casino-a"
-secret = "{SECRET}-a"
-wallet_url = "http://127.0.0.1:9899/wallet-a"
-currencies = ["EUR"]
-[operators.responsible_gaming]
-min_round_seconds = 60
-fast_play = true
-
-[[operators]]
-id = "casino-b"
-secret = "{SECRET}-b"
-wallet_url = "http://127.0.0.1:9899/wallet-b"
-currencies = ["EUR"]
-[operators.responsible_gaming]
-reality_check_minutes = 5
-min_round_seconds = 0
-"""
+OPERATORS = operators_file(*(
+    operator_entry(f"casino-{x}", secret=f"{SECRET}-{x}", wallet_url=f"http://127.0.0.1:9899/wallet-{x}",
+                   currencies=["EUR"], responsible_gaming=profile)
+    for x, profile in (("a", {"min_round_seconds": 60, "fast_play": True}),
+                       ("b", {"reality_check_minutes": 5, "min_round_seconds": 0}))))
 
 
 def launched(client: TestClient, operator: str) -> dict[str, str]:

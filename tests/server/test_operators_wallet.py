@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from prometheus_client import REGISTRY
 from tests.support.operator import OperatorDemo
+from tests.support.operators_file import demo_entry
 
 from conftest import TestClient, make_client
 from dealerpoker.cli import main
@@ -35,15 +36,7 @@ def operator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OperatorDemo]
 
 
 def operators_of(operator: OperatorDemo) -> Any:
-    return parse_operators(f"""
-[[operators]]
-id = "demo"
-secret = "{SECRET}"
-wallet_url = "{operator.url}"
-currencies = ["EUR"]
-frame_ancestors = ["{operator.url}"]
-wallet_timeout_seconds = 1.0
-""")
+    return parse_operators(demo_entry(operator, wallet_timeout_seconds=1.0))
 
 
 @pytest.fixture(autouse=True)

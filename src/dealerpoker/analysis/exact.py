@@ -50,9 +50,10 @@ def _qualifier_value(rules: Rules | None) -> int:
     return (1 << 20) | (rank << 16)
 
 
-#: Stage 1: per (canonical river board, holding) ``word`` and ``low`` (see the kernels), and the
-#: Casino qualifier counts per card and per board.
-BoardTable = tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8], npt.NDArray[np.uint16],
+#: Stage 1 (see :mod:`dealerpoker.analysis.kernels.board`): every canonical river board's table
+#: of type pairs (one array, each board's from its offset), its cards' type ids, and the Casino
+#: qualifier counts per card and per board.
+BoardTable = tuple[npt.NDArray[np.uint32], I64, npt.NDArray[np.uint8], npt.NDArray[np.uint16],
                    npt.NDArray[np.int32]]
 
 
@@ -76,25 +77,28 @@ class Solver:
         return self._symmetry
 
     def board_table(self, qualifier: int | None = None) -> BoardTable:
-        """Stage 1 for every canonical river board (about 0.6 GB for the full deck). Texas does
-        not use the qualifier, so it takes the table for whichever one was built last. The per-board
-        table is about 0.45 GB for the full deck."""
+        """Stage 1 for every canonical river board (about 0.1 GB for the full deck). Texas does not
+        use the qualifier, so it takes the table for whichever one was built last."""
         if self._boards is not None and qualifier in (None, self._boards[0]):
             return self._boards[1]
         qualifier = _qualifier_value(None) if qualifier is None else qualifier
         self._boards = None
         boards = self.symmetry.rivers.cards
         n_off = self.deck.size - 5
-        word = np.zeros((len(boards), comb(n_off, 2)), dtype=np.uint16)
-        low = np.zeros((len(boards), comb(n_off, 2)), dtype=np.uint8)
+        rank, suit = self.deck.rank_array(), self.deck.suit_array()
+        types = kernels.type_counts(boards, self.deck.size, rank, suit)
+        sizes = types * (types + 1) // 2
+        table_at = np.zeros(len(boards), dtype=np.int64)
+        np.cumsum(sizes[:-1], out=table_at[1:])
+        table = np.zeros(int(sizes.sum()), dtype=np.uint32)
+        type_id = np.zeros((len(boards), n_off), dtype=np.uint8)
         below_card = np.zeros((len(boards), n_off), dtype=np.uint16)
         below_all = np.zeros(len(boards), dtype=np.int32)
-        rank, suit = self.deck.rank_array(), self.deck.suit_array()
         with parallel_chunksize(1):  # dynamic scheduling: boards, flops and turns differ in cost
             for start, stop in self._ranges(len(boards), "boards"):
                 kernels.board_stats(boards, start, stop, self.deck.size, rank, suit, qualifier,
-                                    word, low, below_card, below_all)
-        self._boards = (qualifier, (word, low, below_card, below_all))
+                                    table, table_at, type_id, below_card, below_all)
+        self._boards = (qualifier, (table, table_at, type_id, below_card, below_all))
         return self._boards[1]
 
     def release(self) -> None:
@@ -133,15 +137,16 @@ class Solver:
 
     def _texas_counts(self, rules: TexasBonusRules) -> CardCounts:
         deck, sym = self.deck, self.symmetry
-        word, low, _, _ = self.board_table()
+        table, table_at, type_id, _, _ = self.board_table()
         n, pairs = deck.size, deck.pairs
         turns = sym.turns.cards
         sums = np.zeros((len(turns), pairs, 3), dtype=np.uint16)
         river_bet = np.zeros((len(turns), pairs), dtype=np.int8)
         for start, stop in self._ranges(len(turns), "texas-bonus turns"):
             kernels.texas_turns(turns[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
-                                sym.rivers.cards, sym.card_perm, sym.pair_perm, word, low,
-                                int(rules.ante_qualifier), sums[start:stop], river_bet[start:stop])
+                                sym.rivers.cards, sym.card_perm, sym.pair_perm, table, table_at,
+                                type_id, int(rules.ante_qualifier), sums[start:stop],
+                                river_bet[start:stop])
         flops = sym.flops.cards
         out = np.zeros((len(flops), 169, kernels.TEXAS_K), dtype=np.int64)
         flop_bet = np.zeros((len(flops), pairs), dtype=np.int8)
@@ -157,17 +162,17 @@ class Solver:
 
     def _casino_counts(self, rules: CasinoHoldemRules) -> CardCounts:
         deck, sym = self.deck, self.symmetry
-        word, low, below_card, below_all = self.board_table(_qualifier_value(rules))
+        table, table_at, type_id, below_card, below_all = self.board_table(_qualifier_value(rules))
         flops, turns = sym.flops.cards, sym.turns.cards
         n = deck.size
         holdings = comb(n - 3, 2)
-        situations = np.zeros((kernels.CASINO_K, len(flops), holdings), dtype=np.int32)
-        batch = np.empty((-(-len(turns) // self.chunks), kernels.CASINO_K, deck.pairs), dtype=np.uint16)
+        situations = np.zeros((len(flops), holdings, kernels.CASINO_K), dtype=np.int32)
+        batch = np.empty((-(-len(turns) // self.chunks), deck.pairs, kernels.CASINO_K), dtype=np.uint16)
         for start, stop in self._ranges(len(turns), "casino-holdem turns"):
             sums = batch[: stop - start]
             kernels.casino_turns(turns[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
-                                 sym.rivers.cards, sym.card_perm, sym.pair_perm, word, low,
-                                 below_card, below_all, sums)
+                                 sym.rivers.cards, sym.card_perm, sym.pair_perm, table, table_at,
+                                 type_id, below_card, below_all, sums)
             kernels.casino_scatter(turns[start:stop], sums, sym.turns.weight[start:stop], n, sym.binom,
                                    sym.flops.id_of, sym.flops.perm_of, flops, sym.card_perm, situations)
         del batch

@@ -19,8 +19,8 @@ from dealerpoker.cards import RANK_CHARS
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.rules import Rules
 
-#: Bump when a change alters any computed figure or the layout of stored counts and tables:
-#: it is part of every cache key.
+#: Bump when a change alters any computed figure or the layout of stored tables: it is part of
+#: every cache key (the card counts' layout has its own number too, ``paytable.COUNTS_LAYOUT``).
 ALGORITHM_VERSION = "2"
 
 I64 = npt.NDArray[np.int64]

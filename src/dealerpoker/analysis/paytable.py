@@ -18,7 +18,7 @@ fraction of a second:
 
 >>> from dealerpoker.games.rules import load_rules
 >>> counts_key(load_rules("casino-holdem"))
-'counts-casino-holdem-23456789TJQKAx4-dealer_qualifier=44-a2'
+'counts-casino-holdem-23456789TJQKAx4-dealer_qualifier=44-a2-c2'
 >>> card_rules(load_rules("texas-bonus", overrides={"ante_qualifier": "straight"}))
 {'ante_qualifier': 'straight'}
 """
@@ -60,6 +60,10 @@ Arrays = dict[str, npt.NDArray[Any]]
 Progress = Callable[[str, int, int], None]
 STRATEGY_CLASSES = 40  # flop hand category (0..9) x draw (none, flush, straight, both)
 AA_CLASSES = 23        # five-card category 0..9, one pair as 10 + the pair's rank
+#: The layout of the card counts' arrays, part of their cache key (with ALGORITHM_VERSION, which
+#: also names the figures): a cached file of another layout is not read. 2: Casino's
+#: ``situations`` by flop, holding, then its 21 counts (they were count-major).
+COUNTS_LAYOUT = 2
 
 
 @runtime_checkable
@@ -89,7 +93,7 @@ def card_rules(rules: Rules) -> dict[str, str]:
 
 def counts_key(rules: Rules, deck: DeckSpec = FULL_DECK) -> str:
     entries = "-".join(f"{name}={value}" for name, value in card_rules(rules).items())
-    return f"counts-{rules.game}-{deck.key()}-{entries}-a{ALGORITHM_VERSION}"
+    return f"counts-{rules.game}-{deck.key()}-{entries}-a{ALGORITHM_VERSION}-c{COUNTS_LAYOUT}"
 
 
 def exact_analysis(rules: Rules, store: CountsStore | None = None, *, deck: DeckSpec = FULL_DECK,
@@ -257,22 +261,19 @@ def _by_class(classes: npt.NDArray[Any], weights: npt.NDArray[np.int64], size: i
 def _casino(rules: CasinoHoldemRules, counts: CardCounts) -> GameAnalysis:
     deck, arrays = counts.deck, counts.arrays
     n = deck.size
-    situations_x = arrays["situations"]  # (21, flops, holdings) int32
-    flops, holdings = situations_x.shape[1:]
+    by_situation = arrays["situations"]  # (flops, holdings, 21) int32
+    flops, holdings = by_situation.shape[:2]
     deals_per = comb(n - 5, 2) * comb(n - 7, 2)
     ante = [rules.ante_paytable[HandCategory(c)] for c in range(10)]
-    ev = np.zeros((flops, holdings), dtype=np.int64)
-    for c in range(10):
-        ev += situations_x[c].astype(np.int64) * ante[c]
-        ev += situations_x[10 + c].astype(np.int64) * (ante[c] + 2)
-    ev -= 3 * situations_x[20].astype(np.int64)
+    net = np.array([*ante, *(a + 2 for a in ante), -3], dtype=np.int64)  # per count, in antes
+    ev = np.einsum("fhx,x->fh", by_situation, net, dtype=np.int64)
     raising = ev > -deals_per
     weight = np.broadcast_to(arrays["flop_weight"][:, None], (flops, holdings))
     raised_w = np.where(raising, weight, 0).astype(np.int64)
     folded_w = np.where(raising, 0, weight).astype(np.int64)
     raised, folded_situations = int(raised_w.sum()), int(folded_w.sum())
     situations = raised + folded_situations
-    sums = [int((situations_x[k].astype(np.int64) * raised_w).sum()) for k in range(21)]
+    sums = [int(v) for v in np.einsum("fhx,fh->x", by_situation, raised_w, dtype=np.int64)]
     not_qualified, beaten, lost = sums[0:10], sums[10:20], sums[20]
     rows = [OutcomeRow("fold at the flop", folded_situations * deals_per, -1)]
     rows += [OutcomeRow(f"dealer does not qualify, {HandCategory(c).title}", not_qualified[c], ante[c])

@@ -9,7 +9,7 @@ every database, before any route, the round-step fast path or the database sees 
 - ``TextGuard`` (ASGI middleware, outside the fast path and FastAPI): the path, each query
   parameter, and every string and object key of a JSON body; on a WebSocket upgrade the path
   and the query;
-- WebSocket messages (``dealerpoker.server.live.service``) call ``check_json`` on each message.
+- WebSocket messages (``dealerpoker.server.live.routes``) call ``check_json`` on each message.
 
 JSON escapes a valid surrogate pair (``"\\ud83d\\ude00"``) into one character, so a surrogate
 left in a decoded string is always a lone one.

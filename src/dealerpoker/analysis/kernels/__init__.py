@@ -21,6 +21,7 @@ from dealerpoker.analysis.kernels.board import (
     CATEGORY_OF_CODE,
     QUALIFIES,
     board_stats,
+    type_counts,
 )
 from dealerpoker.analysis.kernels.casino import (
     CASINO_K,
@@ -37,4 +38,4 @@ from dealerpoker.analysis.kernels.texas import TEXAS_K, texas_flops, texas_turns
 __all__ = ["BELOW_QUALIFIER", "CASINO_K", "CATEGORY_OF_CODE", "QUALIFIES", "STRATEGY_CLASSES", "TEXAS_K",
            "board_stats", "casino_fold", "casino_scatter", "casino_turns",
            "five_card_class_counts", "flop_situation_class",
-           "situation_classes", "texas_flops", "texas_turns"]
+           "situation_classes", "texas_flops", "texas_turns", "type_counts"]

@@ -10,11 +10,14 @@ a type is in as many holdings of each type pair). Inclusion-exclusion then gives
 ``{a, b}`` its wins / ties / losses against every dealer holding that shares no card with it:
 ``lower(a,b) = lower(all) - lower(containing a) - lower(containing b)`` (the holding itself is
 the only one containing both, and it is not lower than itself). The same walk counts dealer
-holdings below the Casino Hold'em qualifier, per card. Per (board, holding) three bytes (the
-table holds 145 million): ``word = wins | code << 10 | (losses >> 8) << 14`` and ``low =
-losses & 255``, where ``code`` is the player's final category (0..9), or 10 for a pair below
-the Casino qualifier (:data:`CATEGORY_OF_CODE`, :data:`QUALIFIES`); holdings are numbered by
-their *local* cards (the deck's cards off the board, ascending).
+holdings below the Casino Hold'em qualifier, per card. Every holding's result is its type pair's,
+so a board keeps one table of its type pairs (the types present numbered 0..m-1 in ascending
+order, the pair ``a <= b`` at ``b * (b + 1) // 2 + a``: at most 351 entries, 170 on average,
+against 1,081 holdings; 91 MB for the full deck's 134,459 boards, not 436 MB) and each off-board
+card's type number (by local card: the deck's cards off the board, ascending). An entry is
+``wins | code << 10 | losses << 14`` (uint32), where ``code`` is the player's final category
+(0..9), or 10 for a pair below the Casino qualifier (:data:`CATEGORY_OF_CODE`,
+:data:`QUALIFIES`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dealerpoker.evaluator import tables
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
 U8 = npt.NDArray[np.uint8]
+U32 = npt.NDArray[np.uint32]
 I32 = npt.NDArray[np.int32]
 
 BELOW_QUALIFIER = 10  # the code of a pair below the Casino qualifier (see the module doc)
@@ -45,19 +49,13 @@ RANK_VALUES_7 = tables.RANK_VALUES_7.copy()
 
 
 @njit(cache=True)
-def _type_pair_values(board: I64, off: I64, rank: I64, suit: I64, card_type: I64, left: I64,
-                      keys: I64) -> int:
+def _card_types(board: I64, off: I64, rank: I64, suit: I64, card_type: I64, left: I64,
+                suit_mask: I64) -> int:
     """Each off-board card's *type* (``card_type``: rank x 2, + 1 in the board's flush suit), the
-    off-board cards of each type (``left``), and ``keys``: one ``value << 10 | ta * 26 + tb`` per
-    type pair ``ta <= tb`` that some holding has, sorted; returns their number.
-
-    Two holdings of the same types have the same value: off the flush suit a holding's value
-    depends on its two ranks only, and a flush on which of its ranks are in the flush suit."""
-    suit_mask = np.zeros(4, dtype=np.int64)
-    low_key = high_key = 0
+    off-board cards of each type (``left``) and the board's rank mask per suit (``suit_mask``);
+    returns the flush suit (a suit with three or more board cards), or -1."""
+    suit_mask[:] = 0
     for i in range(5):
-        low_key += LOW_KEY[rank[board[i]]]
-        high_key += HIGH_KEY[rank[board[i]]]
         suit_mask[suit[board[i]]] |= 1 << rank[board[i]]
     flush_suit = -1
     for s in range(4):
@@ -68,6 +66,54 @@ def _type_pair_values(board: I64, off: I64, rank: I64, suit: I64, card_type: I64
         t = 2 * rank[off[k]] + (1 if suit[off[k]] == flush_suit else 0)
         card_type[k] = t
         left[t] += 1
+    return flush_suit
+
+
+@njit(cache=True)
+def _off_cards(board: I64, n_cards: int, off: I64) -> None:
+    k = 0
+    for c in range(n_cards):
+        if c != board[0] and c != board[1] and c != board[2] and c != board[3] and c != board[4]:
+            off[k] = c
+            k += 1
+
+
+@njit(cache=True, parallel=True)
+def type_counts(boards: I64, n_cards: int, rank: I64, suit: I64) -> I64:
+    """Per board, how many card types the cards off it have (its table's side, see
+    :func:`board_stats`)."""
+    counts = np.empty(len(boards), dtype=np.int64)
+    n_blocks = min(len(boards), 256)
+    for block in prange(n_blocks):
+        off = np.empty(n_cards - 5, dtype=np.int64)
+        card_type = np.empty(n_cards - 5, dtype=np.int64)
+        left = np.zeros(26, dtype=np.int64)
+        suit_mask = np.zeros(4, dtype=np.int64)
+        for row in range(len(boards) * block // n_blocks, len(boards) * (block + 1) // n_blocks):
+            _off_cards(boards[row], n_cards, off)
+            _card_types(boards[row], off, rank, suit, card_type, left, suit_mask)
+            present = 0
+            for t in range(26):
+                if left[t] > 0:
+                    present += 1
+            counts[row] = present
+    return counts
+
+
+@njit(cache=True)
+def _type_pair_values(board: I64, off: I64, rank: I64, suit: I64, card_type: I64, left: I64,
+                      keys: I64) -> int:
+    """The cards' types (see :func:`_card_types`) and ``keys``: one ``value << 10 | ta * 26 + tb``
+    per type pair ``ta <= tb`` that some holding has, sorted; returns their number.
+
+    Two holdings of the same types have the same value: off the flush suit a holding's value
+    depends on its two ranks only, and a flush on which of its ranks are in the flush suit."""
+    suit_mask = np.empty(4, dtype=np.int64)
+    flush_suit = _card_types(board, off, rank, suit, card_type, left, suit_mask)
+    low_key = high_key = 0
+    for i in range(5):
+        low_key += LOW_KEY[rank[board[i]]]
+        high_key += HIGH_KEY[rank[board[i]]]
     n_keys = 0
     for tb in range(26):
         if left[tb] == 0:
@@ -95,14 +141,15 @@ def _type_pair_values(board: I64, off: I64, rank: I64, suit: I64, card_type: I64
 
 @njit(cache=True, parallel=True)
 def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, suit: I64,
-                qualifier: int, word: U16, low: U8, below_card: U16, below_all: I32) -> None:
-    """Rows ``start..stop``: ``word`` and ``low`` per holding (see the module doc), and the
-    holdings below the Casino qualifier: ``below_all[row]`` in all, ``below_card[row, c]`` those
-    containing local card ``c``.
+                qualifier: int, table: U32, table_at: I64, card_type_id: U8, below_card: U16,
+                below_all: I32) -> None:
+    """Rows ``start..stop``: the board's table of type pairs and its cards' type ids (see the
+    module doc), and the holdings below the Casino qualifier: ``below_all[row]`` in all,
+    ``below_card[row, c]`` those containing local card ``c``.
 
     The walk up the values goes by type pair (see :func:`_type_pair_values`: at most 351, against
     1,081 holdings), its per-card counters kept per card type: every card of a type is in as many
-    holdings of each type pair. The holdings then copy their type pair's word."""
+    holdings of each type pair."""
     n_off = n_cards - 5
     dealers = (n_cards - 7) * (n_cards - 8) // 2
     n_blocks = min(stop - start, 256)
@@ -113,18 +160,20 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
         lower = np.zeros(26, dtype=np.int64)   # per card of a type: its holdings strictly lower
         in_group = np.zeros(26, dtype=np.int64)  # ... and those in the current group of equal value
         lower_q = np.zeros(26, dtype=np.int64)
-        pair_word = np.zeros(26 * 26, dtype=np.int64)
+        type_id = np.zeros(26, dtype=np.int64)
         off = np.empty(n_off, dtype=np.int64)
         lo_row = start + (stop - start) * block // n_blocks
         hi_row = start + (stop - start) * (block + 1) // n_blocks
         for row in range(lo_row, hi_row):
             board = boards[row]
-            k = 0
-            for c in range(n_cards):
-                if c != board[0] and c != board[1] and c != board[2] and c != board[3] and c != board[4]:
-                    off[k] = c
-                    k += 1
+            _off_cards(board, n_cards, off)
             n_keys = _type_pair_values(board, off, rank, suit, card_type, left, keys)
+            n_types = 0
+            for t in range(26):  # the types present, numbered in ascending order
+                if left[t] > 0:
+                    type_id[t] = n_types
+                    n_types += 1
+            at = table_at[row]
             lower[:] = 0
             below = 0
             below_q = -1
@@ -156,8 +205,8 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
                     wins = below - lower[ta] - lower[tb]
                     ties = size - in_group[ta] - in_group[tb] + 1
                     losses = dealers - wins - ties
-                    pair_word[ta * 26 + tb] = pair_word[tb * 26 + ta] = (
-                        wins | (code << 10) | (losses << 16))
+                    ia, ib = type_id[ta], type_id[tb]  # ia <= ib
+                    table[at + ib * (ib + 1) // 2 + ia] = np.uint32(wins | (code << 10) | (losses << 14))
                 for u in range(first, last):
                     pair = keys[u] & 1023
                     ta, tb = pair // 26, pair % 26
@@ -171,13 +220,6 @@ def board_stats(boards: I64, start: int, stop: int, n_cards: int, rank: I64, sui
                 below_q = below
                 lower_q[:] = lower
             below_all[row] = below_q
-            h = 0
             for j in range(n_off):
-                row_b = card_type[j] * 26
                 below_card[row, j] = np.uint16(lower_q[card_type[j]])
-                for i in range(j):
-                    packed = pair_word[row_b + card_type[i]]
-                    losses = packed >> 16
-                    word[row, h] = np.uint16((packed & 16383) | ((losses >> 8) << 14))
-                    low[row, h] = np.uint8(losses & 255)
-                    h += 1
+                card_type_id[row, j] = np.uint8(type_id[card_type[j]])

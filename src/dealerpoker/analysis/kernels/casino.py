@@ -23,6 +23,7 @@ from dealerpoker.analysis.kernels.tree import (
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
 U8 = npt.NDArray[np.uint8]
+U32 = npt.NDArray[np.uint32]
 I32 = npt.NDArray[np.int32]
 
 CASINO_K = 21  # per (flop, holding) counts, see casino_turns
@@ -31,12 +32,12 @@ STRATEGY_CLASSES = 40  # flop hand category (0..9) x draw (none, flush, straight
 
 @njit(cache=True, parallel=True)
 def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
-                 river_cards: I64, card_perm: I64, pair_perm: I32, word: U16, low: U8, below_card: U16,
-                 below_all: I32, sums: U16) -> None:
+                 river_cards: I64, card_perm: I64, pair_perm: I32, table: U32, table_at: I64,
+                 type_id: U8, below_card: U16, below_all: I32, sums: U16) -> None:
     """Per canonical turn ``t`` and pair of cards ``p`` off it (global pair number), the deals
-    over every river and dealer holding: ``sums[t, c, p]`` dealer not qualifying with the player's
-    final category ``c`` (0..9), ``sums[t, 10 + c, p]`` dealer qualifying and beaten by category
-    ``c``, ``sums[t, 20, p]`` lost; the rest are ties. At most 46 rivers x 990 dealers each."""
+    over every river and dealer holding: ``sums[t, p, c]`` dealer not qualifying with the player's
+    final category ``c`` (0..9), ``sums[t, p, 10 + c]`` dealer qualifying and beaten by category
+    ``c``, ``sums[t, p, 20]`` lost; the rest are ties. At most 46 rivers x 990 dealers each."""
     n_pairs = n_cards * (n_cards - 1) // 2
     n_off = n_cards - 5
     dealers = (n_cards - 7) * (n_cards - 8) // 2
@@ -47,19 +48,23 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
         # int32: at most 46 rivers x 990 dealers x 24 (orbit size) per entry.
         acc = np.zeros(n_pairs * CASINO_K, dtype=np.int32)
         below_of = np.empty(n_off, dtype=np.int32)
+        tid = np.empty(n_off, dtype=np.int64)
+        tri = np.empty(n_off, dtype=np.int64)
         for k in range(n_rivers):
             size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
-            words, lows = word[row], low[row]
+            words = table[table_at[row]:]
             for c in range(n_off):
                 below_of[c] = np.int32(below_card[row, local[c]])
+                tid[c] = type_id[row, local[c]]
+                tri[c] = tid[c] * (tid[c] + 1) // 2
             below = np.int32(below_all[row])
             for j in range(n_off):
                 base = uint64(off[j] * (off[j] - 1) // 2)
-                lj = local[j]
+                tj, trj = tid[j], tri[j]
                 below_b = below + 1 - below_of[j]
                 for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
-                    li = local[i]
-                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
+                    ti = tid[i]
+                    h = uint64(trj + ti) if tj >= ti else uint64(tri[i] + tj)
                     s = np.int32(words[h])
                     code = uint64((s >> 10) & 15)
                     at = (base + uint64(off[i])) * uint64(CASINO_K)
@@ -67,7 +72,7 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
                     not_q = below_b - below_of[i] - q
                     acc[at + uint64(CATEGORY_OF_CODE[code])] += size * not_q
                     acc[at + uint64(10) + code] += size * q * ((s & 1023) - not_q)
-                    lost = q * ((s >> 14) << 8 | np.int32(lows[h])) + (1 - q) * (dealers - not_q)
+                    lost = q * (s >> 14) + (1 - q) * (dealers - not_q)
                     acc[at + uint64(20)] += size * lost
         total = np.zeros(CASINO_K, dtype=np.int64)
         for b in range(n_cards):
@@ -83,62 +88,77 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
                     for x in range(CASINO_K):
                         total[x] += acc[image + x]
                 for x in range(CASINO_K):
-                    sums[row_t, x, p] = np.uint16(total[x] // n_group)
+                    sums[row_t, p, x] = np.uint16(total[x] // n_group)
 
 
 @njit(cache=True, parallel=True)
 def casino_scatter(turns: I64, sums: U16, weight: I64, n_cards: int, binom: I64, flop_id: I64,
                    flop_perm: I64, flop_cards: I64, card_perm: I64, counts: I32) -> None:
     """Add each canonical turn's sums (:func:`casino_turns`) to the flops under it: for each of
-    its four flops, ``counts[x, f, h] += weight x sums[t, x, p]``, ``f`` the flop's canonical
+    its four flops, ``counts[f, h, x] += weight x sums[t, p, x]``, ``f`` the flop's canonical
     flop and ``h`` the image of ``p`` there (as a local holding). Over all turns, a flop
     situation's entry summed over its images under the flop's stabiliser is ``2 x P`` times its
     count over (turn, river), ``P`` the number of suit permutations (see :func:`casino_fold`).
-    The flops are split between the threads, so no two write the same entry."""
-    n_parts = min(len(flop_cards), 64)
-    for part in prange(n_parts):
-        first = len(flop_cards) * part // n_parts
-        last = len(flop_cards) * (part + 1) // n_parts
-        three = np.empty(3, dtype=np.int64)
+    The (turn, flop) additions are grouped by canonical flop and the groups split between the
+    threads, so no two write the same entry (the turns of a batch reach a few hundred flops, a
+    few of them often)."""
+    n_items = 4 * len(turns)
+    n_pairs, holdings = sums.shape[1], counts.shape[1]
+    flat_counts, flat_sums = counts.reshape(counts.size), sums.reshape(sums.size)
+    item_flop = np.empty(n_items, dtype=np.int64)
+    item_index = np.empty(n_items, dtype=np.int64)
+    for t in range(len(turns)):
+        four = turns[t]
+        for drop in range(4):
+            index = 0
+            k = 0
+            for i in range(4):
+                if i != drop:
+                    k += 1
+                    index += binom[four[i], k]
+            item_flop[4 * t + drop] = flop_id[index]
+            item_index[4 * t + drop] = index
+    order = np.argsort(item_flop)
+    group_start = np.empty(n_items + 1, dtype=np.int64)
+    n_groups = 0
+    for u in range(n_items):
+        if u == 0 or item_flop[order[u]] != item_flop[order[u - 1]]:
+            group_start[n_groups] = u
+            n_groups += 1
+    group_start[n_groups] = n_items
+    for g in prange(n_groups):
         local = np.empty(n_cards, dtype=np.int64)
-        images = np.empty((n_cards - 4) * (n_cards - 5) // 2, dtype=np.int64)
-        pairs = np.empty((n_cards - 4) * (n_cards - 5) // 2, dtype=np.int64)
-        for t in range(len(turns)):
+        rest = np.empty(n_cards - 4, dtype=np.int64)
+        rest_local = np.empty(n_cards - 4, dtype=np.int64)
+        f = item_flop[order[group_start[g]]]
+        canonical = flop_cards[f]
+        k = 0
+        for c in range(n_cards):  # local numbers of the cards off the canonical flop
+            if c != canonical[0] and c != canonical[1] and c != canonical[2]:
+                local[c] = k
+                k += 1
+        for u in range(group_start[g], group_start[g + 1]):
+            t = order[u] // 4
             four = turns[t]
-            for drop in range(4):
-                k = 0
-                for i in range(4):
-                    if i != drop:
-                        three[k] = four[i]
-                        k += 1
-                index = binom[three[0], 1] + binom[three[1], 2] + binom[three[2], 3]
-                f = flop_id[index]
-                if f < first or f >= last:
-                    continue
-                perm = flop_perm[index]
-                canonical = flop_cards[f]
-                k = 0
-                for c in range(n_cards):  # local numbers of the cards off the canonical flop
-                    if c != canonical[0] and c != canonical[1] and c != canonical[2]:
-                        local[c] = k
-                        k += 1
-                w = np.int32(weight[t])
-                m = 0
-                for b in range(n_cards):
-                    if b == four[0] or b == four[1] or b == four[2] or b == four[3]:
-                        continue
-                    lb = local[card_perm[perm, b]]
-                    for a in range(b):
-                        if a == four[0] or a == four[1] or a == four[2] or a == four[3]:
-                            continue
-                        la = local[card_perm[perm, a]]
-                        images[m] = lb * (lb - 1) // 2 + la if lb > la else la * (la - 1) // 2 + lb
-                        pairs[m] = b * (b - 1) // 2 + a
-                        m += 1
-                for x in range(CASINO_K):  # row by row: each count's row is contiguous
-                    into, add = counts[x, f], sums[t, x]
-                    for u in range(m):
-                        into[images[u]] += w * np.int32(add[pairs[u]])
+            perm = flop_perm[item_index[order[u]]]
+            w = np.int32(weight[t])
+            n_rest = 0
+            for c in range(n_cards):  # the cards off the turn, and their local numbers on f
+                if c != four[0] and c != four[1] and c != four[2] and c != four[3]:
+                    rest[n_rest] = c
+                    rest_local[n_rest] = local[card_perm[perm, c]]
+                    n_rest += 1
+            into, add = uint64(f * holdings * CASINO_K), uint64(t * n_pairs * CASINO_K)
+            for bi in range(n_rest):
+                b, lb = rest[bi], rest_local[bi]
+                src_b = add + uint64(((b * (b - 1)) >> 1) * CASINO_K)
+                for ai in range(bi):
+                    la = rest_local[ai]
+                    image = ((lb * (lb - 1)) >> 1) + la if lb > la else ((la * (la - 1)) >> 1) + lb
+                    dst = into + uint64(image * CASINO_K)
+                    src = src_b + uint64(rest[ai] * CASINO_K)
+                    for x in range(CASINO_K):  # a holding's counts are contiguous: vectorised
+                        flat_counts[dst + uint64(x)] += w * np.int32(flat_sums[src + uint64(x)])
 
 
 @njit(cache=True, parallel=True)
@@ -157,7 +177,7 @@ def casino_fold(flops: I64, n_cards: int, card_perm: I64, counts: I32) -> None:
         local = np.zeros(n_cards, dtype=np.int64)
         for k in range(n_rem):
             local[rem[k]] = k
-        total = np.zeros((CASINO_K, holdings), dtype=np.int64)
+        total = np.zeros((holdings, CASINO_K), dtype=np.int64)
         for g in range(n_group):
             perm = group[g]
             for bi in range(n_rem):
@@ -167,10 +187,10 @@ def casino_fold(flops: I64, n_cards: int, card_perm: I64, counts: I32) -> None:
                     image = lb * (lb - 1) // 2 + la if lb > la else la * (la - 1) // 2 + lb
                     h = bi * (bi - 1) // 2 + ai
                     for x in range(CASINO_K):
-                        total[x, h] += counts[x, f, image]
-        for x in range(CASINO_K):
-            for h in range(holdings):
-                counts[x, f, h] = np.int32(total[x, h] // scale)
+                        total[h, x] += counts[f, image, x]
+        for h in range(holdings):
+            for x in range(CASINO_K):
+                counts[f, h, x] = np.int32(total[h, x] // scale)
 
 
 @njit(cache=True)

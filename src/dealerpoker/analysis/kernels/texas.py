@@ -19,6 +19,7 @@ from dealerpoker.analysis.kernels.tree import (
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
 U8 = npt.NDArray[np.uint8]
+U32 = npt.NDArray[np.uint32]
 I32 = npt.NDArray[np.int32]
 
 TEXAS_K = 21   # per (flop, class) sums, see texas_flops
@@ -26,8 +27,9 @@ TEXAS_K = 21   # per (flop, class) sums, see texas_flops
 
 @njit(cache=True, parallel=True)
 def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
-                river_cards: I64, card_perm: I64, pair_perm: I32, word: U16, low: U8,
-                qualifier_category: int, sums: U16, river_bet: npt.NDArray[np.int8]) -> None:
+                river_cards: I64, card_perm: I64, pair_perm: I32, table: U32, table_at: I64,
+                type_id: U8, qualifier_category: int, sums: U16,
+                river_bet: npt.NDArray[np.int8]) -> None:
     """Per canonical turn and holding: ``sums[turn, pair]`` = wins, losses, and wins with the
     ante paying, summed over every river and dealer holding; ``river_bet`` = wins > losses."""
     n_pairs = n_cards * (n_cards - 1) // 2
@@ -44,20 +46,25 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
             four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
         acc = np.zeros((n_pairs, 3), dtype=np.int64)
         flat = acc.reshape(n_pairs * 3)
+        tid = np.empty(n_cards - 5, dtype=np.int64)
+        tri = np.empty(n_cards - 5, dtype=np.int64)
         for k in range(n_rivers):
             size, row, off, local = sizes[k], rows[k], offs[k], locals_[k]
-            words, lows = word[row], low[row]
+            words = table[table_at[row]:]
+            for c in range(n_cards - 5):
+                tid[c] = type_id[row, local[c]]
+                tri[c] = tid[c] * (tid[c] + 1) // 2
             for j in range(n_cards - 5):
                 base = uint64(off[j] * (off[j] - 1) // 2)
-                lj = local[j]
+                tj, trj = tid[j], tri[j]
                 for i in range(j):  # unsigned indices and no branch: the hottest loop of Texas
-                    li = local[i]
-                    h = uint64(lj * (lj - 1) // 2 + li) if lj > li else uint64(li * (li - 1) // 2 + lj)
+                    ti = tid[i]
+                    h = uint64(trj + ti) if tj >= ti else uint64(tri[i] + tj)
                     s = np.int64(words[h])
                     w = size * (s & 1023)
                     at = (base + uint64(off[i])) * uint64(3)
                     flat[at] += w
-                    flat[at + uint64(1)] += size * ((s >> 14) << 8 | np.int64(lows[h]))
+                    flat[at + uint64(1)] += size * (s >> 14)
                     flat[at + uint64(2)] += w * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
         for j in range(n_rem):
             for i in range(j):

@@ -1,6 +1,6 @@
 """Walking up the decision tree: card sets' colex numbers, stabilisers and orbits, local cards.
 
-Stage 2 gathers those words up the decision tree, each board looked up as (canonical board,
+Stage 2 gathers stage 1's results up the decision tree, each board looked up as (canonical board,
 suit permutation). Texas: per canonical turn, the sums over rivers (:func:`texas_turns`: the
 river decision), then per canonical flop over turns (:func:`texas_flops`); Casino: per canonical
 turn over rivers (:func:`casino_turns`), per holding and final category, then added to the

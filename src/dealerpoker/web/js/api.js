@@ -1,4 +1,4 @@
-// Every REST call of the page (the protocol: docs/api.md); live.js holds the live table's WebSocket.
+// Every REST call of the page (the protocol: docs/api.md); socket.js opens the live tables' WebSockets.
 // The session token lives in sessionStorage: it survives a reload of the tab (and the lobby's
 // links to a table, in the same tab) but not the tab, so nothing keeps it once the tab is closed;
 // the server expires it when idle or old anyway (docs/api.md, "Sessions"). A missing or rejected

@@ -4,8 +4,10 @@ import { t } from "./i18n.js";
 import { addLobbySection } from "./lobby.js";
 import { formatMoney } from "./money.js";
 
+// A table's stakes in its currency as the server formats it (a configured mBTC has 5 decimals,
+// which the browser does not know), whatever the player's currency.
 function money(amount, table) {
-  return formatMoney(amount, { currency: table.currency });
+  return formatMoney(amount, { currency: table.currency_format ?? table.currency });
 }
 
 addLobbySection(async (api) => {

@@ -15,13 +15,15 @@ import { StrategyHint } from "./hint.js";
 import { fly, play, settleFlight } from "./motion.js";
 import { bonusText } from "./panels.js";
 import { Responsible } from "./responsible.js";
+import { TableSocketClient } from "./socket.js";
 
 // A decision the timer took, as its player is told at once.
 const TIMEOUT_KEYS = { fold: "timeout.fold", check: "timeout.check", bet: "timeout.bet", raise: "timeout.raise",
   call: "timeout.raise" };
 
-export class LiveTable {
+export class LiveTable extends TableSocketClient {
   constructor(root, api, tableId) {
+    super("live.not_sent");
     this.root = root;
     this.api = api;
     this.tableId = tableId;
@@ -35,9 +37,6 @@ export class LiveTable {
     this.balance = null;
     this.ledgerMoment = null; // the last money moment whose balance was read (see followLedger)
     this.selected = 0;
-    this.skew = 0; // server clock - our clock (seconds)
-    this.retries = 0;
-    this.closed = false;
     this.timer = null;
     // The reality check between rounds: never while this player has a decision open.
     this.rg = new Responsible(api, { idle: () => !(this.seat?.legal_actions ?? []).length });
@@ -68,31 +67,18 @@ export class LiveTable {
 
   async connect() {
     const token = await this.api.ensureSession();
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
-    this.socket = socket;
-    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token })));
-    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    socket.addEventListener("close", () => {
+    this.openSocket(`/ws/tables/${encodeURIComponent(this.tableId)}`, token, () => {
       if (this.closed) return;
       this.say(t("live.reconnecting"), "error");
-      this.retries += 1;
-      setTimeout(() => this.connect().catch(() => {}), Math.min(5000, 500 * this.retries));
+      this.retry(() => this.connect().catch(() => {}));
     });
-  }
-
-  send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    else this.say(t("live.not_sent"), "error");
   }
 
   // ---------------------------------------------------------------- messages from the server
 
   receive(message) {
-    if (typeof message.sent_at === "number") this.skew = message.sent_at - Date.now() / 1000;
     switch (message.type) {
       case "welcome":
-        this.retries = 0;
         this.config = message.table;
         this.game = message.game ?? null;
         this.balance = message.balance;
@@ -250,9 +236,7 @@ export class LiveTable {
   }
 
   deadlineLeft() {
-    const deadline = this.state.deadline;
-    if (typeof deadline !== "number") return 0;
-    return Math.max(0, deadline - (Date.now() / 1000 + this.skew));
+    return this.secondsLeft(this.state.deadline, 0);
   }
 
   say(text, kind = "info") {

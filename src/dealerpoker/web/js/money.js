@@ -21,8 +21,14 @@ export function moneyFormat() {
   return { ...currency, language: locale };
 }
 
-/** Another currency than the player's (a live table's in the lobby): its ISO exponent. */
-function currencyOf(code) {
+/** Another currency than the player's (a live table's in the lobby): its format as the server gives
+ *  it ({code, exponent, symbol}), or from its code alone its ISO exponent. */
+function currencyOf(other) {
+  if (other?.code) {
+    const known = currencyOf(other.code);
+    return { code: other.code, exponent: other.exponent ?? known.exponent, symbol: other.symbol ?? other.code };
+  }
+  const code = other;
   if (!code || code === currency.code) return currency;
   let exponent = 2;
   try {
@@ -34,7 +40,7 @@ function currencyOf(code) {
 }
 
 function formatter(money, signed, bare) {
-  const key = `${money.code}/${signed}/${bare}`;
+  const key = `${money.code}/${money.exponent}/${money.symbol}/${signed}/${bare}`;
   if (!formatters.has(key)) {
     const digits = { minimumFractionDigits: money.exponent, maximumFractionDigits: money.exponent };
     const sign = signed ? { signDisplay: "exceptZero" } : {};
@@ -55,7 +61,7 @@ function formatter(money, signed, bare) {
 /**
  * An amount of minor units in the player's currency and language: "€1,234.50", "1.234,50 €",
  * "¥1,000", "1,00000 mBTC". `signed`: "+" before a gain; `bare`: the number without the currency;
- * `currency`: another currency's code (a live table's).
+ * `currency`: another currency (a live table's): its {code, exponent, symbol} or its code.
  */
 export function formatMoney(minor, { signed = false, bare = false, currency: code = null } = {}) {
   const money = currencyOf(code);

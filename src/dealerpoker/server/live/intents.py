@@ -1,0 +1,90 @@
+"""What a live table's clients ask, and the reply each gets: a player's messages (``bet``,
+``decide``, ``decision``, ``hello``, ``ping``) and a studio dealer's (``card``, ``void``,
+``misdeal``, ``hello``, ``ping``), handled by the process that owns the table's clock
+(``LiveTables._handle_local``). A refusal is an ``error`` reply whose code names it, and changes
+nothing. The messages are described in docs/api.md: change both together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.fairness.live_record import CARD_SOURCE
+from dealerpoker.server.errors import error_fields
+from dealerpoker.server.live.dealer import DEALER
+from dealerpoker.server.live.runner import TableRunner
+
+BetCheck = Callable[[str, Mapping[str, Any]], Awaitable[None]]
+"""Checks a player's non-empty bets before the table sees them (currency, limits, responsible
+gaming); raises a ``DealerPokerError`` to refuse them."""
+
+
+def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """An ``error`` reply with the wire ``code`` and a message for people."""
+    return {"type": "error", "error": code, "message": message, **extra}
+
+
+async def handle(runner: TableRunner, client_id: str, message: Any, check_bet: BetCheck) -> dict[str, Any]:
+    """One client message -> the reply for that client (a studio's dealer: ``DEALER``)."""
+    if not isinstance(message, Mapping) or not isinstance(message.get("type"), str):
+        return error_message("bad_request", 'expected a JSON object with a "type"')
+    if client_id == DEALER:
+        return await _dealer_intent(runner, message)
+    return await _player_intent(runner, client_id, message, check_bet)
+
+
+async def _player_intent(runner: TableRunner, player_id: str, message: Mapping[str, Any],
+                         check_bet: BetCheck) -> dict[str, Any]:
+    kind = message["type"]
+    try:
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "hello":
+            return runner.seat_message(player_id)
+        if kind == "decision":  # the player's own view of their open decision (the hint's input)
+            return runner.decision_message(player_id)
+        if kind == "bet":
+            bets = message.get("bets")
+            if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
+                return error_message("bad_request", 'bet: expected "bets": {field: amount}')
+            if bets:
+                await check_bet(player_id, bets)
+            return await runner.bet(player_id, bets)
+        if kind == "decide":
+            action = message.get("action")
+            if not isinstance(action, str):
+                return error_message("bad_request", 'decide: expected "action": "bet", "check", "fold"...')
+            return await runner.decide(player_id, action)
+    except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
+        return {"type": "error", **error_fields(error)}
+    return error_message("bad_request", f"unknown message type {kind!r} (bet, decide, decision, hello, ping)")
+
+
+async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dict[str, Any]:
+    """One message of a studio's dealer -> the reply (``accepted``, the dealer's view, or an error).
+
+    A refused card, void or misdeal changes nothing; its error names the problem.
+    """
+    kind = message["type"]
+    try:
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "hello":
+            return runner.dealer_message("state")
+        if kind == "card":
+            source = message.get("source", "reader")
+            if not isinstance(source, str) or not CARD_SOURCE.match(source):
+                return error_message("bad_request", 'card: "source" is 1-24 lowercase letters, digits or "-"')
+            return await runner.report_card(message.get("card"), source)
+        if kind == "void":
+            return await runner.void_card()
+        if kind == "misdeal":
+            reason = message.get("reason", "called by the dealer")
+            if not isinstance(reason, str) or not 0 < len(reason) <= 200:
+                return error_message("bad_request", 'misdeal: "reason" is a text of 1-200 characters')
+            return await runner.misdeal(reason)
+    except DealerPokerError as error:  # the table's refusals (not expected, a duplicate card...)
+        return {"type": "error", **error_fields(error)}
+    return error_message("bad_request", f"unknown message type {kind!r} (card, void, misdeal, hello, ping)")
