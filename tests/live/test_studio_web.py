@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server, table_entry
+from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server, table_entry
 from tests.live.studio_support import KEY, STUDIO, STUDIO_TABLES
 from tests.support.browser import ARTIFACTS
 
@@ -267,3 +269,43 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
             for open_page in (page, broken, console):
                 open_page.context.close()
     assert not errors, f"JavaScript errors on the player pages: {errors}"
+
+
+def test_the_player_page_and_the_dealer_console_reconnect_when_their_socket_closes(
+    browser: Any, tmp_path: Path,
+) -> None:
+    """Each page opens a new socket after its own closed (``js/socket.js``: the wait grows with each
+    attempt and a welcome ends the retries), and is welcomed again."""
+    errors: list[str] = []
+    with live_server(f"sqlite:///{tmp_path}/studio.db", clock=ManualClock(), betting=600, decision=600,
+                     pause=600, extra_tables=STUDIO_TABLES) as (base, _app):
+        pages = {"dealerpokerLive": _page(browser, errors), "dealerpokerDealer": _page(browser, errors)}
+        welcomes: dict[str, list[str]] = {name: [] for name in pages}
+
+        def watch(name: str, socket: Any) -> None:
+            socket.on("framereceived", lambda text: welcomes[name].append(socket.url)
+                      if json.loads(text).get("type") == "welcome" else None)
+
+        for name, page in pages.items():
+            page.on("websocket", functools.partial(watch, name))
+        pages["dealerpokerLive"].goto(f"{base}/live.html#/studio-texas")
+        dealer = pages["dealerpokerDealer"]
+        dealer.goto(f"{base}/dealer.html#/studio-texas")
+        dealer.locator("#dealer-key").fill(KEY)
+        dealer.keyboard.press("Enter")
+        for name, page in pages.items():
+            for count in (1, 2):
+                page.wait_for_function("o => window[o]?.socket?.readyState === WebSocket.OPEN"
+                                       " && window[o].retries === 0", arg=name)
+                page.wait_for_timeout(0)  # Playwright delivers the frames' events meanwhile
+                end = time.monotonic() + WAIT
+                while len(welcomes[name]) < count:
+                    assert time.monotonic() < end, (name, welcomes)
+                    page.wait_for_timeout(50)
+                if count == 1:
+                    page.evaluate("o => window[o].socket.close()", name)
+            assert welcomes[name][0] == welcomes[name][1], welcomes  # the same table's socket again
+        dealer.locator("#connection").filter(has_text="Connected").wait_for()
+        for page in pages.values():
+            page.context.close()
+    assert not errors, errors

@@ -154,6 +154,46 @@ def test_an_unknown_bet_is_refused_and_rolled_back(client: TestClient, operator:
     assert player.get("/api/rounds").json()["rounds"] == []  # no round was opened
 
 
+def test_a_bet_rolled_back_before_its_step_committed_refuses_the_step(
+    client: TestClient, operator: OperatorDemo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bet the outbox's sweep took for rollback (its process looked dead) before the step that
+    took it committed: the step writes nothing and is refused, so the bet is rolled back and never
+    also placed, at the opening and at a later step (docs/operators.md, rule 2; on PostgreSQL the
+    one-statement store's check, on SQLite the general store's)."""
+    player = Launched(client, operator, "late-" + str(time.monotonic_ns()))
+    wallet = client.app.state.services.rounds.wallet
+    debit = wallet.debit
+
+    async def swept(*args: Any, **kwargs: Any) -> Any:
+        taken = await debit(*args, **kwargs)
+        for bet in taken.receipt.bets:
+            assert await wallet.roll_back_orphan(bet.transaction_id)
+        return taken
+
+    monkeypatch.setattr(wallet, "debit", swept)
+    refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}})
+    assert refused.status_code == 503 and refused.json()["error"] == "wallet_unavailable", refused.text
+    assert player.get("/api/rounds").json()["rounds"] == []  # no round was opened
+    monkeypatch.setattr(wallet, "debit", debit)
+    view = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}}).json()
+    monkeypatch.setattr(wallet, "debit", swept)
+    refused = player.post(f"/api/rounds/{view['id']}/actions", {"action": "call", "step": 1})
+    assert refused.status_code == 503 and refused.json()["error"] == "wallet_unavailable", refused.text
+    monkeypatch.setattr(wallet, "debit", debit)
+    assert player.get(f"/api/rounds/{view['id']}").json()["status"] == "open"  # the call not written
+    deadline = time.monotonic() + 30
+    while operator.balance(player.name) != 10_000 - 100 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert operator.balance(player.name) == 10_000 - 100  # the ante taken; both swept bets given back
+    kinds = [t["kind"] for t in operator.transactions(player.name)]
+    assert sorted(kinds) == ["bet", "bet", "bet", "rollback", "rollback"]
+    settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "call", "step": 1}).json()
+    assert settled["status"] == "settled"
+    drained(client, [view["id"]], player)
+    assert operator.balance(player.name) == 10_000 + _net(client, [view["id"]])
+
+
 def test_a_win_owed_is_pending_until_the_operator_takes_it(
     client: TestClient, operator: OperatorDemo
 ) -> None:
@@ -252,12 +292,13 @@ def test_reconciliation_lists_every_transaction_and_agrees_with_the_operator(
     assert json.loads(capsys.readouterr().out)["summary"] == report["summary"]
 
 
-def test_on_postgresql_the_fast_store_serves_every_player_but_the_operators_money_steps(
+def test_on_postgresql_the_one_statement_store_serves_every_player(
     client: TestClient, operator: OperatorDemo, database_url: str
 ) -> None:
-    """With operators, the server's own players keep PostgreSQL's fast round store; an operator's
-    real-money player's openings and steps go through the general store and the operator's
-    wallet (SQLite has the general store only)."""
+    """With operators, PostgreSQL's one-statement round store serves the server's own players and
+    an operator's real-money players alike (their money in the operator's wallet, written in the
+    same statement as the round); the general store only an opening with a responsible-gaming
+    check (SQLite has the general store only)."""
     store = client.app.state.services.rounds.store
     if database_url.startswith("sqlite"):
         assert type(store) is SqlRoundStore
@@ -283,7 +324,7 @@ def test_on_postgresql_the_fast_store_serves_every_player_but_the_operators_mone
         demo["balance"] - 300 + settled.json()["settlement"]["total_returned"])
     player = Launched(client, operator, "fast-" + str(time.monotonic_ns()))
     played = play(player, 2)
-    assert through == ["open", "step", "open", "step"]
+    assert through == []
     drained(client, played, player)
     net = sum(t["amount"] if t["kind"] == "win" else -t["amount"] for t in operator.transactions(player.name))
     assert operator.balance(player.name) == 10_000 + net and net > -10_000

@@ -13,29 +13,35 @@ Both databases are reached through SQLAlchemy Core, each with its natural driver
   ``synchronous=NORMAL``: every commit survives a killed process (``kill -9``); only an
   operating-system crash or power loss can lose the last commits before a checkpoint.
 * **PostgreSQL**: asyncpg through SQLAlchemy's asyncio extension; concurrent writers of one
-  player are serialised by row locks or by statements that write only rows still as read.
+  player are serialised by row locks or by statements that write only rows still as read. The
+  connections are in autocommit for SQLAlchemy, and a unit of work is asyncpg's own transaction
+  (BEGIN and COMMIT on the asyncpg connection), so that ``execute`` (SQLAlchemy) and
+  ``rows``/``run`` (asyncpg itself) are in the same one.
 
 A unit of work hands out a :class:`Connection`: ``await connection.execute(statement)`` on both
 databases (:class:`SQLiteConnection`, :class:`PostgresConnection`), and for the hot path (a round
-step, the ledger) ``rows`` and ``run``: on SQLite the statement is compiled once and run on the
-``sqlite3`` connection itself, as SQLAlchemy's execution of a statement (a context, a result
-object, events) cost several times what SQLite spends running it: it made a solo round cost
-3x the server CPU (``benchmarks/RESULTS.md``).
+step, the ledger) ``rows`` and ``run``: the statement is compiled once and run on the driver's
+connection itself (``sqlite3``, asyncpg), as SQLAlchemy's execution of a statement (a context, a
+result object, events; on asyncpg a greenlet hop too) cost several times what the driver spends
+running it: it made a solo round cost 3x the server CPU on SQLite, and a seamless round on
+PostgreSQL more than 1.3x (``benchmarks/RESULTS.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol, TypeVar
 
+import asyncpg
 from sqlalchemy import Connection as SyncConnection
-from sqlalchemy import CursorResult, Executable, create_engine, event, select
+from sqlalchemy import CursorResult, Executable, bindparam, create_engine, event, select
 from sqlalchemy.engine import Dialect, Engine, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
@@ -44,6 +50,8 @@ from dealerpoker.server import schema
 from dealerpoker.server.settings import SettingsError
 
 T = TypeVar("T")
+_LOCK_ACCOUNT = select(schema.accounts.c.id).where(schema.accounts.c.id == bindparam("lock_account")) \
+    .with_for_update()
 _DRIVERS = {"sqlite": "sqlite+pysqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 #: Drivers a URL may name explicitly (older ones are served by the server's choice).
 _ACCEPTED = {"sqlite+pysqlite", "sqlite+aiosqlite", "sqlite+inline", "postgresql+asyncpg"}
@@ -155,12 +163,19 @@ class SQLiteConnection:
 
 
 class PostgresConnection:
-    """SQLAlchemy's ``AsyncConnection`` (asyncpg) behind the :class:`Connection` calls."""
+    """SQLAlchemy's ``AsyncConnection`` (asyncpg) behind ``execute`` and ``scalar``; ``rows``,
+    ``one`` and ``run`` compiled once and run on the asyncpg connection itself, in the same
+    transaction: SQLAlchemy's execution of a statement (a greenlet hop, a context, a result)
+    cost several times asyncpg's own work, as on SQLite (``benchmarks/RESULTS.md``, "Seamless
+    wallet"). The unit of work's transaction is asyncpg's (``Database.transaction``): SQLAlchemy's
+    connection is in autocommit and begins none of its own."""
 
-    __slots__ = ("connection",)
+    __slots__ = ("compiler", "connection", "driver")
 
-    def __init__(self, connection: AsyncConnection) -> None:
+    def __init__(self, connection: AsyncConnection, compiler: _Compiler, driver: Any) -> None:
         self.connection = connection
+        self.compiler = compiler
+        self.driver = driver  # the asyncpg connection under ``connection``
 
     @property
     def dialect(self) -> Dialect:
@@ -173,17 +188,30 @@ class PostgresConnection:
         return await self.connection.scalar(statement, parameters)
 
     async def rows(self, statement: Executable, values: Values) -> list[dict[str, Any]]:
-        return [dict(row) for row in (await self.connection.execute(statement, dict(values))).mappings()]
+        query = self.compiler.query(statement, tuple(values))
+        try:
+            found = await self.driver.fetch(query.sql, *query.arguments(values))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(query.sql, dict(values), error) from error
+        return [dict(zip(query.columns, row, strict=True)) for row in found]
 
     async def one(self, statement: Executable, values: Values) -> dict[str, Any] | None:
-        found = (await self.connection.execute(statement, dict(values))).mappings().first()
-        return None if found is None else dict(found)
+        found = await self.rows(statement, values)
+        return found[0] if found else None
 
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
-        if not isinstance(values, Mapping) and not values:
-            return 0
-        parameters = dict(values) if isinstance(values, Mapping) else [dict(row) for row in values]
-        return int((await self.connection.execute(statement, parameters)).rowcount)
+        try:
+            if isinstance(values, Mapping):
+                query = self.compiler.query(statement, tuple(values))
+                status = await self.driver.execute(query.sql, *query.arguments(values))
+                return int(status.rsplit(" ", 1)[-1])  # "UPDATE 1", "INSERT 0 1"
+            if not values:
+                return 0
+            query = self.compiler.query(statement, tuple(values[0]), many=True)
+            await self.driver.executemany(query.sql, [query.arguments(row) for row in values])
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(query.sql, values, error) from error
+        return -1  # a batch's count is not reported (nor was it by SQLAlchemy on asyncpg)
 
 
 class Database:
@@ -211,7 +239,8 @@ class Database:
             # instead of BEGIN, the statement and COMMIT. Under READ COMMITTED each statement of
             # a transaction saw its own snapshot anyway, so a read sees nothing different.
             self._postgres_reads = self._postgres.execution_options(isolation_level="AUTOCOMMIT")
-        self._compiler = _Compiler(self._sqlite.dialect if self._sqlite is not None else None)
+        engine: Any = self._sqlite if self._sqlite is not None else self._postgres
+        self._compiler = _Compiler(engine.dialect)
         # SQLite has one writer: the lock keeps units of work from queueing inside SQLite.
         self.lock = asyncio.Lock()
 
@@ -240,12 +269,27 @@ class Database:
         ``lock_account`` serialises concurrent writers of that account (PostgreSQL row lock;
         SQLite is serialised as a whole).
         """
-        if self._postgres is not None:
-            async with self._postgres.begin() as connection:
-                if lock_account is not None:
-                    await connection.execute(select(schema.accounts.c.id)
-                                             .where(schema.accounts.c.id == lock_account).with_for_update())
-                yield PostgresConnection(connection)
+        if self._postgres_reads is not None:
+            # SQLAlchemy's connection in autocommit, the transaction asyncpg's: one transaction
+            # for ``execute`` (SQLAlchemy) and ``rows``/``run`` (asyncpg) alike.
+            async with self._postgres_reads.connect() as connection:
+                raw: Any = (await connection.get_raw_connection()).driver_connection
+                unit = PostgresConnection(connection, self._compiler, raw)
+                try:
+                    transaction = raw.transaction()
+                    await transaction.start()
+                    try:
+                        if lock_account is not None:
+                            await unit.rows(_LOCK_ACCOUNT, {"lock_account": lock_account})
+                        yield unit
+                    except BaseException:
+                        with contextlib.suppress(Exception):  # else the connection is dropped below
+                            await transaction.rollback()
+                        raise
+                    await transaction.commit()
+                finally:
+                    if raw.is_closed() or raw.is_in_transaction():  # cancelled mid-statement
+                        await connection.invalidate()  # not back to the pool in a transaction
             return
         async with self.lock:
             sync = self._sqlite_unit()
@@ -266,7 +310,8 @@ class Database:
         ``rows`` only; on PostgreSQL an autocommit connection)."""
         if self._postgres_reads is not None:
             async with self._postgres_reads.connect() as connection:
-                yield PostgresConnection(connection)
+                driver = (await connection.get_raw_connection()).driver_connection
+                yield PostgresConnection(connection, self._compiler, driver)
             return
         async with self.lock:
             sync = self._sqlite_unit()
@@ -275,6 +320,13 @@ class Database:
             finally:
                 if sync.in_transaction():  # ``execute`` began one: it wrote nothing
                     sync.rollback()
+
+    def autocommit(self) -> AbstractAsyncContextManager[Connection]:
+        """Statements outside any transaction, each committed on its own as it returns (``rows``
+        and ``run``): for a write that needs no other beside it, such as a seamless bet's row,
+        committed before its call is sent (no BEGIN and COMMIT: two round trips fewer on
+        PostgreSQL). The same connections as ``reading``."""
+        return self.reading()
 
     def _sqlite_unit(self) -> SyncConnection:
         """The process's SQLite connection (kept open: a checkout per unit of work would cost

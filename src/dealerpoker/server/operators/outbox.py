@@ -211,23 +211,25 @@ class Outbox:
     async def _record(self, answered: list[tuple[dict[str, object], Answer]]) -> None:
         """Keep the calls and their answers; mark what is done, and reschedule the rest."""
         at = self.clock()
-        async with self.database.transaction() as connection:
+        changes, rolled_back = [], []
+        for row, answer in answered:
+            attempts, done = int(str(row["attempts"])) + 1, _settles(row, answer)
+            changes.append({
+                "o_id": row["transaction_id"],
+                "status": "done" if done else "pending",
+                "attempts": attempts,
+                "next_attempt_at": None if done else timestamp(at + timedelta(seconds=backoff(attempts))),
+                "last_answer": answer.status or answer.detail,
+                "balance": answer.balance,
+                "updated_at": timestamp(at),
+            })
+            if done and row["kind"] == "rollback":
+                rolled_back.append({"o_id": row["reference_transaction_id"], "status": "rolled_back",
+                                    "updated_at": timestamp(at)})
+        async with self.database.transaction() as connection:  # each statement once for the group
             await keep_calls(connection, [answer.record for _row, answer in answered])
-            for row, answer in answered:
-                attempts, done = int(str(row["attempts"])) + 1, _settles(row, answer)
-                await connection.run(_ANSWERED, {
-                    "o_id": row["transaction_id"],
-                    "status": "done" if done else "pending",
-                    "attempts": attempts,
-                    "next_attempt_at": None if done else timestamp(at + timedelta(seconds=backoff(attempts))),
-                    "last_answer": answer.status or answer.detail,
-                    "balance": answer.balance,
-                    "updated_at": timestamp(at),
-                })
-                if done and row["kind"] == "rollback":
-                    await connection.run(_ROLLED_BACK, {
-                        "o_id": row["reference_transaction_id"], "status": "rolled_back",
-                        "updated_at": timestamp(at)})
+            await connection.run(_ANSWERED, changes)
+            await connection.run(_ROLLED_BACK, rolled_back)
         for row, answer in answered:
             if _settles(row, answer):
                 continue

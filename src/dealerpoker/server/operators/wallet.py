@@ -109,6 +109,28 @@ class Receipt:
     """Ledger txids of bets confirmed by an earlier commit of the same step (a live table resuming)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Writes:
+    """What a step's unit of work writes for one remote player (``SeamlessWallet.writes``)."""
+
+    player: str
+    calls: list[dict[str, Any]]
+    """The ``wallet_calls`` rows of its bets' calls."""
+    bets: list[str]
+    """Its bets' transaction ids: each confirmed (``confirmation``) only if all are still ``sending``."""
+    confirmation: dict[str, Any]
+    wins: list[dict[str, Any]]
+    """The wins it is owed (the outbox's rows), each written unless already there."""
+    known: int | None
+    """The operator's balance its bets' answers gave (None: none did)."""
+    owed: int
+
+    def balance(self, cached: int | None) -> int:
+        """Its balance shown after the step: the operator's latest (``known``, else the last one
+        kept, ``cached``) and the wins owed."""
+        return (self.known if self.known is not None else cached or 0) + self.owed
+
+
 class SeamlessWallet:
     def __init__(
         self,
@@ -131,6 +153,7 @@ class SeamlessWallet:
         outbox need not find and claim it first (benchmarks/RESULTS.md, "Seamless wallet")."""
         self.lease: Callable[[Operator], str] = lambda operator: self.now()
         """The end of a claim on a row sent to ``operator`` (set with ``hand_over``)."""
+        self._who: dict[str, tuple[Operator, str]] = {}
         self._handed: dict[int, tuple[Movement, list[dict[str, Any]]]] = {}
         """Wins written by a step not yet committed, by its movement (the object: the same one is
         passed to ``committed``, and is kept here, so its id is not reused meanwhile)."""
@@ -191,33 +214,69 @@ class SeamlessWallet:
     async def record(self, connection: Connection, movement: Movement, debit: Debit) -> dict[str, int]:
         receipt = _receipt(debit)
         balances = await self.embedded.record(connection, _only(movement, remote=False), receipt.embedded)
-        remote = [t for t in movement.transfers if is_remote(t.player)]
-        if not remote:
-            return balances
-        if receipt.bets:
-            await keep_calls(connection, [bet.call for bet in receipt.bets])
+        handed: list[dict[str, Any]] = []
+        for player in sorted({t.player for t in movement.transfers if is_remote(t.player)}):
+            found = None
+            if credits(movement, player):
+                found = await _player_row(connection, player, self.operators)
+            writes = self.writes(movement, debit, player, None if found is None else (found[0], found[3]))
+            await keep_calls(connection, writes.calls)
             confirmed = 0
-            for bet in receipt.bets:
-                confirmed += await connection.run(_CONFIRM, {
-                    "w_id": bet.transaction_id, "w_from": "sending",
-                    "status": "confirmed", "last_answer": "OK", "updated_at": movement.at,
-                })
-            if confirmed != len(receipt.bets):  # the sweeper took them for rollback meanwhile
-                raise WalletUnavailableError(
-                    "the operator's answer came too late: the bet is being rolled back"
-                )
-        known = {bet.player: bet.balance for bet in receipt.bets if bet.balance is not None}
-        owed = await self._owe(connection, movement, remote)
-        for player in sorted({t.player for t in remote}):
+            for transaction_id in writes.bets:
+                confirmed += await connection.run(_CONFIRM, {"w_id": transaction_id, **writes.confirmation})
+            if confirmed != len(writes.bets):  # the sweeper took them for rollback meanwhile
+                raise too_late()
+            for win in writes.wins:  # handed over only if written now (a step resumed may owe it already)
+                if await connection.run(_insert_ignoring(connection), win) and found is not None:
+                    handed.append({**win, "external_id": found[1], "token": found[2]})
             cached = None
-            if player not in known:  # no bet answered with the operator's balance: the last one kept
-                found = await connection.rows(_ACCOUNT, {"w_player": player})
-                cached = int(found[0]["balance"]) if found else None
-            balance = known.get(player, cached or 0) + owed.get(player, 0)
-            balances[player] = balance
-            if balance != cached:
-                await connection.run(_SET_BALANCE, {"w_player": player, "balance": balance})
+            if writes.known is None:  # no bet answered with the operator's balance: the last one kept
+                row = await connection.one(_ACCOUNT, {"w_player": player})
+                cached = None if row is None else int(row["balance"])
+            balances[player] = writes.balance(cached)
+            if balances[player] != cached:
+                await connection.run(_SET_BALANCE, {"w_player": player, "balance": balances[player]})
+        self.wrote(movement, handed)
         return balances
+
+    def writes(
+        self, movement: Movement, debit: Debit, player: str, who: tuple[Operator, str] | None
+    ) -> Writes:
+        """What ``record`` writes for one remote player of ``movement`` (``who``: their operator and
+        currency; None: no operator, then no win is written), as rows: ``record`` writes them with
+        a statement each, the PostgreSQL round store in one (``operators.postgres``)."""
+        bets = [bet for bet in _receipt(debit).bets if bet.player == player]
+        wins = []
+        if who is not None:
+            operator, currency = who
+            due = movement.at if self.hand_over is None else self.lease(operator)
+            wins = [
+                _row(movement, t, operator, currency, kind="win", amount=t.amount, status="pending", due=due)
+                for t in credits(movement, player)
+            ]
+        known = next((bet.balance for bet in reversed(bets) if bet.balance is not None), None)
+        confirmation = {"w_from": "sending", "status": "confirmed", "last_answer": "OK",
+                        "updated_at": movement.at}
+        return Writes(player, [bet.call for bet in bets if bet.call], [bet.transaction_id for bet in bets],
+                      confirmation, wins, known, sum(int(win["amount"]) for win in wins))
+
+    def wrote(self, movement: Movement, handed: list[dict[str, Any]]) -> None:
+        """The wins the unit of work recording ``movement`` wrote now (as ``writes`` made them,
+        with the player's ``external_id`` and ``token``): handed to the outbox once it committed."""
+        if handed and self.hand_over is not None:
+            if len(self._handed) >= HANDED_KEPT:  # steps that never committed: their rows do not exist
+                del self._handed[next(iter(self._handed))]
+            self._handed[id(movement)] = (movement, handed)
+
+    async def who(self, player_id: str) -> tuple[Operator, str] | None:
+        """An operator's player's operator and currency (neither ever changes: kept per process)."""
+        found = self._who.get(player_id)
+        if found is None:
+            row = await self._player(player_id)
+            if row is None:
+                return None
+            found = self._who[player_id] = (row[0], row[3])
+        return found
 
     async def rollback(self, debit: Debit) -> None:
         receipt = _receipt(debit)
@@ -233,7 +292,7 @@ class SeamlessWallet:
         handed = self._handed.pop(id(movement), None)
         if handed is not None and handed[0] is movement and self.hand_over is not None:
             self.hand_over(handed[1])
-        elif any(is_remote(t.player) and t.amount >= 0 for t in movement.transfers):
+        elif credits(movement):  # written by a step resumed, or not handed over: the outbox finds them
             self.wake()
 
     async def roll_back_orphan(self, transaction_id: str) -> bool:
@@ -246,31 +305,13 @@ class SeamlessWallet:
         self, movement: Movement, transfer: Transfer, deadline: float | None
     ) -> Bet | DealerPokerError:
         at = self.now()
-        async with self.database.transaction() as connection:
+        async with self.database.autocommit() as connection:  # the bet's row committed before it is sent
             who = await _player_row(connection, transfer.player, self.operators)
             if who is None:
                 return WalletRefusedError(f"player {transfer.player!r} has no operator")
             operator, external, token, currency = who
-            row: dict[str, Any] = {
-                "transaction_id": transfer.txid,
-                "operator_id": operator.id,
-                "player_id": transfer.player,
-                "currency": currency,
-                "kind": "bet",
-                "amount": -transfer.amount,
-                "round_id": movement.round_id,
-                "game": movement.game,
-                "round_closed": 0,
-                "reference_transaction_id": None,
-                "txid": transfer.txid,
-                "status": "sending",
-                "attempts": 1,
-                "next_attempt_at": None,
-                "last_answer": None,
-                "balance": None,
-                "created_at": at,
-                "updated_at": at,
-            }
+            row = _row(replace(movement, at=at), transfer, operator, currency, kind="bet",
+                       amount=-transfer.amount, status="sending", due=None, attempts=1)
             # The money moment's first bet carries its txid; a retried one (the step refused, the
             # player acts again) the next ``~n``: counted only then.
             if not await connection.run(_insert_ignoring(connection), row):
@@ -371,52 +412,6 @@ class SeamlessWallet:
         )
         return True
 
-    async def _owe(
-        self, connection: Connection, movement: Movement, remote: list[Transfer]
-    ) -> dict[str, int]:
-        """Write the wins the movement owes remote players into the outbox; each one's total."""
-        owed: dict[str, int] = {}
-        credits = [
-            t
-            for t in remote
-            if t.amount > 0 or (movement.closes_round and t.amount == 0 and t.memo == "settle")
-        ]
-        handed: list[dict[str, Any]] = []
-        for transfer in credits:
-            row = await _player_row(connection, transfer.player, self.operators)
-            if row is None:
-                continue
-            operator, external, token, currency = row
-            win: dict[str, Any] = {
-                "transaction_id": transfer.txid,
-                "operator_id": operator.id,
-                "player_id": transfer.player,
-                "currency": currency,
-                "kind": "win",
-                "amount": transfer.amount,
-                "round_id": movement.round_id,
-                "game": movement.game,
-                "round_closed": int(movement.closes_round),
-                "reference_transaction_id": None,
-                "txid": transfer.txid,
-                "status": "pending",
-                "attempts": 0,
-                "next_attempt_at": movement.at if self.hand_over is None else self.lease(operator),
-                "last_answer": None,
-                "balance": None,
-                "created_at": movement.at,
-                "updated_at": movement.at,
-            }
-            # Handed over only if written now (a step resumed may owe a win already written).
-            if await connection.run(_insert_ignoring(connection), win) and self.hand_over is not None:
-                handed.append({**win, "external_id": external, "token": token})
-            owed[transfer.player] = owed.get(transfer.player, 0) + transfer.amount
-        if handed:
-            if len(self._handed) >= HANDED_KEPT:  # steps that never committed: their rows do not exist
-                del self._handed[next(iter(self._handed))]
-            self._handed[id(movement)] = (movement, handed)
-        return owed
-
     async def _confirmed(self, txids: set[str]) -> set[str]:
         async with self.database.reading() as connection:
             found = await connection.execute(
@@ -442,6 +437,52 @@ async def _player_row(
     if found is None or found["operator_id"] not in operators:
         return None
     return operators[found["operator_id"]], str(found["external_id"]), found["token"], str(found["currency"])
+
+
+def credits(movement: Movement, player: str | None = None) -> list[Transfer]:
+    """What the movement owes remote players (or ``player``): the outbox's wins, each return and
+    a zero win closing a round that returned nothing. A zero stake (a check) or a Bonus that paid
+    nothing owes nothing."""
+    closing = movement.closes_round
+    return [
+        t
+        for t in movement.transfers
+        if (t.player == player if player is not None else is_remote(t.player))
+        and (t.amount > 0 or (closing and t.amount == 0 and t.memo == "settle"))
+    ]
+
+
+def _row(
+    movement: Movement, transfer: Transfer, operator: Operator, currency: str, *,
+    kind: str, amount: int, status: str, due: str | None, attempts: int = 0,
+) -> dict[str, Any]:
+    """A ``wallet_transactions`` row for ``transfer``: a bet (written before it is sent) or a win
+    owed (the outbox's, first sent at ``due``)."""
+    return {
+        "transaction_id": transfer.txid,
+        "operator_id": operator.id,
+        "player_id": transfer.player,
+        "currency": currency,
+        "kind": kind,
+        "amount": amount,
+        "round_id": movement.round_id,
+        "game": movement.game,
+        "round_closed": int(movement.closes_round and kind == "win"),
+        "reference_transaction_id": None,
+        "txid": transfer.txid,
+        "status": status,
+        "attempts": attempts,
+        "next_attempt_at": due,
+        "last_answer": None,
+        "balance": None,
+        "created_at": movement.at,
+        "updated_at": movement.at,
+    }
+
+
+def too_late() -> WalletUnavailableError:
+    """A step whose bet the sweeper took for rollback before the step could confirm it."""
+    return WalletUnavailableError("the operator's answer came too late: the bet is being rolled back")
 
 
 def _only(movement: Movement, *, remote: bool) -> Movement:

@@ -21,8 +21,10 @@ cost 2.8x the CPU per round, server plus PostgreSQL, and served a quarter of the
 
 It writes the embedded wallet's ledger itself (the same entries as ``ledger.post``), so it
 serves only the embedded wallet's players: with operators (``SeamlessWallet``),
-``SeamlessPostgresRoundStore`` serves every read and the embedded players' steps so, and sends an
-operator's real-money player's steps through ``SqlRoundStore`` and the operator's wallet.
+``SeamlessPostgresRoundStore`` serves them so, and an operator's real-money player's opening or
+step in one statement as well, whose CTEs write the seamless wallet's rows
+(``operators.postgres``; ``SqlRoundStore`` and the wallet's ``record`` took a transaction of
+seven to ten round trips: 2x the server CPU per seamless round, benchmarks/RESULTS.md).
 Statements go straight to asyncpg (its prepared-statement cache makes them cheap), on
 connections of its own.
 """
@@ -41,7 +43,8 @@ from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
 from dealerpoker.server.edge.metrics import count_postings
-from dealerpoker.server.operators.wallet import SeamlessWallet, is_remote
+from dealerpoker.server.operators.postgres import Arguments, cast, postgres_record, record_values, results
+from dealerpoker.server.operators.wallet import SeamlessWallet, credits, is_remote, too_late
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.sql import SqlRoundStore
 from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead
@@ -75,7 +78,6 @@ stepped AS (
 SELECT count(*) FROM stepped"""
 
 _ROUND_COLUMNS = tuple(column.name for column in rounds.columns if column.name != "seq")
-_CASTS = {"BIGINT": "bigint", "TEXT": "text"}
 _OPEN = f"""
 WITH locked AS (
     SELECT accounts.id AS player_id FROM accounts JOIN players ON players.id = accounts.id
@@ -91,7 +93,7 @@ seeded AS (
 ),{_MONEY},
 opened AS (
     INSERT INTO rounds ({", ".join(_ROUND_COLUMNS)})
-    SELECT {", ".join(f"${14 + i}::{_CASTS.get(str(column.type), 'varchar')}"
+    SELECT {", ".join(f"${14 + i}::{cast(column)}"
                       for i, column in enumerate(c for c in rounds.columns if c.name != "seq"))}
     FROM locked
     RETURNING rounds.id
@@ -217,26 +219,109 @@ class PostgresRoundStore(SqlRoundStore):
 
 
 class SeamlessPostgresRoundStore(PostgresRoundStore):
-    """PostgreSQL with operators: the steps of an operator's real-money player (their money in the
-    operator's wallet: bets before the stake is placed, wins owed in the outbox) through
-    ``SqlRoundStore`` and the ``SeamlessWallet``; everything else as ``PostgresRoundStore``. Reads
-    are shared: a round's and a player's rows are the same whoever holds the money (a remote
-    round is never among ``KnownRows``: this store does not write it)."""
+    """PostgreSQL with operators: an operator's real-money player's opening or step is one
+    statement too, the round written as ``PostgresRoundStore`` writes it (only if still as read;
+    their balance is the operator's, so it is not compared) and the money as the
+    ``SeamlessWallet`` records it (``operators.postgres``: the bets confirmed, their calls kept,
+    the wins owed in the outbox, the balance kept; with the round or not at all). An opening
+    with a responsible-gaming check goes through ``SqlRoundStore`` and the wallet (``seamless``).
+    Everything else, and every read, as ``PostgresRoundStore``."""
 
     def __init__(self, database: Database, wallet: SeamlessWallet, *, remember: bool = True) -> None:
         super().__init__(database, remember=remember)
         self.seamless = SqlRoundStore(database, wallet)
+        self.operators = wallet
 
     async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit,
                    check: Check | None = None) -> ViewJSON | None:
-        if is_remote(read.player_id):
+        if not is_remote(read.player_id):
+            return await super().open(read, opening, next_seed, debit, check)
+        if check is not None:  # reads and writes more than one statement can: a transaction
             return await self.seamless.open(read, opening, next_seed, debit, check)
-        return await super().open(read, opening, next_seed, debit, check)
+        values = {"p_player": read.player_id, "p_nonce": read.nonce, "p_client_seed": read.client_seed,
+                  "p_committed_seed": read.next_server_seed, "p_next_seed": next_seed,
+                  "p_responsible_gaming": read.responsible_gaming, **opening.columns}
+        return await self._remote(_SEAMLESS_OPEN, read.player_id, read.balance, opening, debit, values)
 
     async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
-        if is_remote(str(read.row["player_id"])):
-            return await self.seamless.step(read, step, debit)
-        return await super().step(read, step, debit)
+        player_id = str(read.row["player_id"])
+        if not is_remote(player_id):
+            return await super().step(read, step, debit)
+        values = {"round": step.round_id, "steps_read": read.row["steps"], **step.columns}
+        return await self._remote(_SEAMLESS_STEP, player_id, read.balance, step, debit, values)
+
+    async def _remote(self, statement: tuple[str, Arguments], player_id: str, balance: int, planned: Planned,
+                      debit: Debit, values: dict[str, Any]) -> ViewJSON | None:
+        """Write ``planned`` for an operator's player in one statement (None: the rows changed)."""
+        wallet = self.operators
+        who = await wallet.who(player_id) if credits(planned.money, player_id) else None
+        writes = wallet.writes(planned.money, debit, player_id, who)
+        balance = writes.balance(balance)
+        view = planned.render(balance)
+        sql, arguments = statement
+        async with self._connection() as connection:
+            try:
+                found = await connection.fetchrow(
+                    sql, *arguments.values({**values, "view": view, **record_values(writes)}))
+            except _CHANGED:
+                return None
+        if found["found"] and not found["ok"]:  # the sweeper took a bet for rollback meanwhile
+            raise too_late()
+        if not found["written"]:
+            return None
+        owed = set(found["owed"])
+        wallet.wrote(planned.money, [{**win, "external_id": found["external_id"], "token": found["token"]}
+                                     for win in writes.wins if win["transaction_id"] in owed])
+        # Not among ``KnownRows``: a refusal decided on rows from memory is decided again on what
+        # is stored, which for a remote player would be another call to the operator.
+        return view
+
+
+def _seamless_step() -> tuple[str, Arguments]:
+    arguments = Arguments()
+    at = arguments("updated_at", "varchar")
+    changes = ", ".join(f"{name} = {arguments(name, cast(rounds.c[name]))}" for name in _STEP_COLUMNS)
+    sql = f"""
+WITH locked AS (
+    SELECT rounds.id, rounds.player_id FROM rounds
+    WHERE rounds.id = {arguments("round", "varchar")} AND rounds.steps = {arguments("steps_read", "text")}
+    FOR UPDATE
+),{postgres_record(arguments, locked="locked")},
+stepped AS (
+    UPDATE rounds SET updated_at = {at}, {changes} FROM ok WHERE rounds.id = ok.id
+    RETURNING rounds.id
+)
+SELECT (SELECT count(*) FROM stepped) AS written, {results(arguments)}"""
+    return sql, arguments
+
+
+def _seamless_open() -> tuple[str, Arguments]:
+    arguments = Arguments()
+    nonce = arguments("p_nonce", "bigint")
+    sql = f"""
+WITH locked AS (
+    SELECT players.id AS player_id FROM players
+    WHERE players.id = {arguments("p_player", "varchar")} AND players.nonce = {nonce}
+        AND players.client_seed = {arguments("p_client_seed", "varchar")}
+        AND players.next_server_seed IS NOT DISTINCT FROM {arguments("p_committed_seed", "varchar")}
+        AND players.responsible_gaming IS NOT DISTINCT FROM {arguments("p_responsible_gaming", "text")}
+    FOR UPDATE
+),{postgres_record(arguments, locked="locked")},
+seeded AS (
+    UPDATE players SET nonce = {nonce} + 1, next_server_seed = {arguments("p_next_seed", "varchar")}
+    FROM ok WHERE players.id = ok.player_id
+),
+opened AS (
+    INSERT INTO rounds ({", ".join(_ROUND_COLUMNS)})
+    SELECT {", ".join(arguments(name, cast(rounds.c[name])) for name in _ROUND_COLUMNS)} FROM ok
+    RETURNING rounds.id
+)
+SELECT (SELECT count(*) FROM opened) AS written, {results(arguments)}"""
+    return sql, arguments
+
+
+_SEAMLESS_STEP = _seamless_step()
+_SEAMLESS_OPEN = _seamless_open()
 
 
 class KnownRows:

@@ -12,9 +12,9 @@ Implementations (chosen once, at start, by :func:`round_store`):
   transfers go through the wallet. SQLite always uses it.
 * ``PostgresRoundStore`` (``rounds.postgres``): PostgreSQL with the embedded ledger wallet, a
   step in one or two round trips; with operators' seamless wallets, ``SeamlessPostgresRoundStore``
-  (the same for the embedded wallet's players, ``SqlRoundStore`` for an operator's real-money
-  players' steps). ``SqlRoundStore`` on PostgreSQL cost 2.8x its CPU per round
-  (``benchmarks/RESULTS.md``, "Server").
+  (the same, and an operator's real-money player's step in one statement too, the seamless
+  wallet's writes in it). ``SqlRoundStore`` on PostgreSQL cost 2.8x its CPU per round
+  (``benchmarks/RESULTS.md``, "Server"), and 2x for the seamless wallet ("Seamless wallet").
 """
 
 from __future__ import annotations

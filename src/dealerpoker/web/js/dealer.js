@@ -15,7 +15,7 @@ import { fieldTitle, h } from "./dom.js";
 import { preferredLanguage, t, useLanguage } from "./i18n.js";
 import { LANGUAGE_KEY, errorText, languageSwitch, launch, useCurrency } from "./locale.js";
 import { formatMoney } from "./money.js";
-import { openSocket, reconnectDelay, sendMessage } from "./socket.js";
+import { TableSocketClient } from "./socket.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const SUITS = [["s", "♠"], ["h", "♥"], ["d", "♦"], ["c", "♣"]];
@@ -37,17 +37,14 @@ function named(table, slug) {
 }
 const KEY_PREFIX = "dealerpoker.dealer-key.";
 
-export class DealerConsole {
+export class DealerConsole extends TableSocketClient {
   constructor(root, tableId, storage = window.sessionStorage) {
+    super("dealer.not_sent");
     this.root = root;
     this.tableId = tableId;
     this.storage = storage;
     this.config = null;
     this.state = null;
-    this.skew = 0; // server clock - our clock (seconds)
-    this.socket = null;
-    this.closed = false;
-    this.retries = 0;
     this.timer = null;
   }
 
@@ -71,30 +68,18 @@ export class DealerConsole {
   // ---------------------------------------------------------------- the connection
 
   connect() {
-    const socket = openSocket(`/ws/dealer/${encodeURIComponent(this.tableId)}`, this.key, {
-      onMessage: (message) => this.receive(message),
-      onClose: (event) => {
-        if (this.socket !== socket) return;
-        this.el.connection.textContent = t("dealer.disconnected");
-        if (this.closed || event.code === 4401 || event.code === 4404) return;
-        this.retries += 1;
-        setTimeout(() => { if (!this.closed && this.socket === socket) this.connect(); },
-          reconnectDelay(this.retries));
-      },
+    const socket = this.openSocket(`/ws/dealer/${encodeURIComponent(this.tableId)}`, this.key, (event) => {
+      if (this.socket !== socket) return;
+      this.el.connection.textContent = t("dealer.disconnected");
+      if (this.closed || event.code === 4401 || event.code === 4404) return;
+      this.retry(() => { if (!this.closed && this.socket === socket) this.connect(); });
     });
-    this.socket = socket;
     this.el.connection.textContent = t("dealer.connecting");
   }
 
-  send(message) {
-    if (!sendMessage(this.socket, message)) this.say(t("dealer.not_sent"), "error");
-  }
-
   receive(message) {
-    if (typeof message.sent_at === "number") this.skew = message.sent_at - Date.now() / 1000;
     switch (message.type) {
       case "welcome":
-        this.retries = 0;
         this.config = message.table;
         useCurrency(message.currency_format ?? { code: message.currency ?? message.table.currency ?? "EUR" });
         this.el.title.textContent = t("dealer.title", { table: message.table.title });
@@ -274,9 +259,7 @@ export class DealerConsole {
   }
 
   deadlineLeft() {
-    const deadline = this.state?.deadline;
-    if (typeof deadline !== "number") return null;
-    return Math.max(0, deadline - (Date.now() / 1000 + this.skew));
+    return this.secondsLeft(this.state?.deadline, null);
   }
 
   tick() {

@@ -15,14 +15,15 @@ import { StrategyHint } from "./hint.js";
 import { fly, play, settleFlight } from "./motion.js";
 import { bonusText } from "./panels.js";
 import { Responsible } from "./responsible.js";
-import { openSocket, reconnectDelay, sendMessage } from "./socket.js";
+import { TableSocketClient } from "./socket.js";
 
 // A decision the timer took, as its player is told at once.
 const TIMEOUT_KEYS = { fold: "timeout.fold", check: "timeout.check", bet: "timeout.bet", raise: "timeout.raise",
   call: "timeout.raise" };
 
-export class LiveTable {
+export class LiveTable extends TableSocketClient {
   constructor(root, api, tableId) {
+    super("live.not_sent");
     this.root = root;
     this.api = api;
     this.tableId = tableId;
@@ -36,9 +37,6 @@ export class LiveTable {
     this.balance = null;
     this.ledgerMoment = null; // the last money moment whose balance was read (see followLedger)
     this.selected = 0;
-    this.skew = 0; // server clock - our clock (seconds)
-    this.retries = 0;
-    this.closed = false;
     this.timer = null;
     // The reality check between rounds: never while this player has a decision open.
     this.rg = new Responsible(api, { idle: () => !(this.seat?.legal_actions ?? []).length });
@@ -69,28 +67,18 @@ export class LiveTable {
 
   async connect() {
     const token = await this.api.ensureSession();
-    this.socket = openSocket(`/ws/tables/${encodeURIComponent(this.tableId)}`, token, {
-      onMessage: (message) => this.receive(message),
-      onClose: () => {
-        if (this.closed) return;
-        this.say(t("live.reconnecting"), "error");
-        this.retries += 1;
-        setTimeout(() => this.connect().catch(() => {}), reconnectDelay(this.retries));
-      },
+    this.openSocket(`/ws/tables/${encodeURIComponent(this.tableId)}`, token, () => {
+      if (this.closed) return;
+      this.say(t("live.reconnecting"), "error");
+      this.retry(() => this.connect().catch(() => {}));
     });
-  }
-
-  send(message) {
-    if (!sendMessage(this.socket, message)) this.say(t("live.not_sent"), "error");
   }
 
   // ---------------------------------------------------------------- messages from the server
 
   receive(message) {
-    if (typeof message.sent_at === "number") this.skew = message.sent_at - Date.now() / 1000;
     switch (message.type) {
       case "welcome":
-        this.retries = 0;
         this.config = message.table;
         this.game = message.game ?? null;
         this.balance = message.balance;
@@ -248,9 +236,7 @@ export class LiveTable {
   }
 
   deadlineLeft() {
-    const deadline = this.state.deadline;
-    if (typeof deadline !== "number") return 0;
-    return Math.max(0, deadline - (Date.now() / 1000 + this.skew));
+    return this.secondsLeft(this.state.deadline, 0);
   }
 
   say(text, kind = "info") {

@@ -1,26 +1,53 @@
-// The WebSocket of a live table, shared by the live page (/ws/tables/{id}) and the studio's dealer
-// console (/ws/dealer/{id}): opened on this page's host, authenticated by a first
-// {"type": "auth"} message (docs/api.md), every message handed on as JSON, sent only while open.
+// What the live page's table and the studio's dealer console share: their WebSocket to the table
+// (players' /ws/tables/{id}, the dealer's /ws/dealer/{id}), opened on this page's host and
+// authenticated by a first {"type": "auth"} message (docs/api.md); what they send on it; the
+// server's clock its messages tell; the wait before reconnecting.
 
-/** Opens `path` and authenticates with `token`; `onMessage(message)` for each message,
- *  `onClose(event)` when it closes (the caller decides whether to reconnect). */
-export function openSocket(path, token, { onMessage, onClose }) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${path}`);
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token })));
-  socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
-  socket.addEventListener("close", (event) => onClose(event));
-  return socket;
-}
+import { t } from "./i18n.js";
 
-/** Sends `message` if `socket` is open; whether it was sent. */
-export function sendMessage(socket, message) {
-  if (socket?.readyState !== WebSocket.OPEN) return false;
-  socket.send(JSON.stringify(message));
-  return true;
-}
+/** A subclass has `receive(message)` (each message from the server) and `say(text, kind)`. */
+export class TableSocketClient {
+  /** `notSent`: the catalogue key said when a message cannot be sent (the socket is not open). */
+  constructor(notSent) {
+    this.notSent = notSent;
+    this.socket = null;
+    this.skew = 0; // server clock - our clock (seconds)
+    this.retries = 0;
+    this.closed = false;
+  }
 
-/** How long to wait before the `retries`-th reconnection, in milliseconds (at most 5 s). */
-export function reconnectDelay(retries) {
-  return Math.min(5000, 500 * retries);
+  /** Opens `path` and authenticates with `token`; `onClose(event)` when it closes. */
+  openSocket(path, token, onClose) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    this.socket = socket;
+    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token })));
+    socket.addEventListener("message", (event) => this.heard(JSON.parse(event.data)));
+    socket.addEventListener("close", onClose);
+    return socket;
+  }
+
+  /** A message from the server: its clock noted (a welcome ends the retries), then `receive`. */
+  heard(message) {
+    if (typeof message.sent_at === "number") this.skew = message.sent_at - Date.now() / 1000;
+    if (message.type === "welcome") this.retries = 0;
+    this.receive(message);
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    else this.say(t(this.notSent), "error");
+  }
+
+  /** `reconnect()` after a wait that grows with each attempt (0.5 s, 1 s... at most 5 s). */
+  retry(reconnect) {
+    this.retries += 1;
+    setTimeout(reconnect, Math.min(5000, 500 * this.retries));
+  }
+
+  /** The seconds left until the server's `deadline` by the server's clock (`none` without one). */
+  secondsLeft(deadline, none) {
+    if (typeof deadline !== "number") return none;
+    return Math.max(0, deadline - (Date.now() / 1000 + this.skew));
+  }
 }
