@@ -123,3 +123,10 @@ def page_maker(browser: Any) -> Iterator[Any]:
     for page in opened:
         page.context.close()
     assert not errors, f"errors on the page: {errors}"
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Any]:
+    """The ``page_maker`` of a test (import it into the test module)."""
+    with page_maker(browser) as make:
+        yield make

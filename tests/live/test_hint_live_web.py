@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.live.issue16_support import Studio, page_maker, studio_tables
+from tests.live.issue16_support import Studio, studio_tables
+from tests.live.issue16_support import pages as pages  # the test's pages, no console error
+from tests.support.hint import open_why, signed_ev, tip_rows
 
 from dealerpoker.analysis.advise import advise
 from dealerpoker.cards import parse_cards
@@ -28,22 +30,6 @@ def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
         yield tables
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    with page_maker(browser) as make:
-        yield make
-
-
-def _ev(value: float) -> str:
-    return f"{value:+.3f}" if round(value, 3) else "0.000"
-
-
-def _rows(tip: Any) -> dict[str, str]:
-    """The "why" tooltip's rows: each decision's text."""
-    rows = tip.locator(".hint__row").evaluate_all("rs => rs.map(r => [r.dataset.action, r.textContent])")
-    return dict(rows)
-
-
 def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Studio, pages: Any) -> None:
     (page,) = pages()
     asked: list[str] = []
@@ -57,18 +43,7 @@ def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Stu
     # From the cards the player sees alone: the dealer's 5c 5d are not in it.
     expected = advise(load_rules("casino-holdem"), parse_cards("Ah Kh"), parse_cards("Qh Jh 2s")).to_json()
     hint.wait_for(state="visible")
-    best = page.locator("#strategy-hint .hint__best")
-    best.filter(has_text=_ev(expected["actions"][expected["best"]]["ev"])).wait_for()
-    assert best.get_attribute("data-best") == expected["best"]
-    assert expected["best"].upper() in best.inner_text()
-    tip = page.locator("#strategy-hint-why")
-    assert tip.is_hidden()
-    page.locator("#strategy-hint .hint__why").hover()
-    tip.wait_for(state="visible")
-    rows = _rows(tip)
-    assert set(rows) == set(expected["actions"])
-    for action, text in rows.items():
-        assert action.upper() in text and _ev(expected["actions"][action]["ev"]) in text, text
+    assert set(open_why(page, expected)) == set(expected["actions"])
     assert asked and all(url.endswith("/api/tables/studio-casino/advice") for url in asked), asked
     page.locator(f'#decisions [data-action="{expected["best"]}"]').click()
     hint.wait_for(state="hidden")
@@ -79,8 +54,8 @@ def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Stu
 
 
 def _local_ev(value: float) -> str:
-    """``_ev`` as German and Spanish write it (a decimal comma)."""
-    return _ev(value).replace(".", ",")
+    """``signed_ev`` as German and Spanish write it (a decimal comma)."""
+    return signed_ev(value).replace(".", ",")
 
 
 @pytest.mark.parametrize("language", ["de", "es"])
@@ -110,7 +85,7 @@ def test_the_live_strategy_hint_speaks_the_players_language(hinting: Studio, pag
     tip = page.locator("#strategy-hint-why")
     tip.wait_for(state="visible")
     assert tip.locator(".hint__tip-title").inner_text() == words["hint.why_title"]
-    rows = _rows(tip)
+    rows = tip_rows(page)
     assert rows == {action: said("hint.choice", action) for action in expected["actions"]}
     page.locator(f'#decisions [data-action="{expected["best"]}"]').click()
     page.locator("#strategy-hint").wait_for(state="hidden")

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.live.issue16_support import Studio, page_maker, studio_tables
+from tests.live.issue16_support import Studio, studio_tables
+from tests.live.issue16_support import pages as pages  # the test's pages, no console error
 from tests.support.browser import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -52,12 +53,6 @@ PROBLEMS = """() => {
 def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
     with studio_tables(tmp_path_factory) as tables:
         yield tables
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    with page_maker(browser) as make:
-        yield make
 
 
 def _check(page: Any, name: str) -> None:

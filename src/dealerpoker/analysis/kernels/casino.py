@@ -47,33 +47,51 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
             four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
         # int32: at most 46 rivers x 990 dealers x 24 (orbit size) per entry.
         acc = np.zeros(n_pairs * CASINO_K, dtype=np.int32)
-        below_of = np.empty(n_off, dtype=np.int32)
-        tid = np.empty(n_off, dtype=np.int64)
-        tri = np.empty(n_off, dtype=np.int64)
+        tid = np.empty(n_off, dtype=np.uint64)
+        at_of = np.empty(n_off, dtype=np.uint64)
+        below_type = np.zeros(26, dtype=np.int32)
+        # Per (type, type) of the river board (see kernels.board), both orders: where the three
+        # additions of a holding of those types go (among its 21 counts) and what they add.
+        bin_a = np.zeros(26 * 26, dtype=np.uint64)
+        bin_b = np.zeros(26 * 26, dtype=np.uint64)
+        add_a = np.zeros(26 * 26, dtype=np.int32)
+        add_b = np.zeros(26 * 26, dtype=np.int32)
+        add_lost = np.zeros(26 * 26, dtype=np.int32)
         for k in range(n_rivers):
             size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
             words = table[table_at[row]:]
+            n_types = 0
             for c in range(n_off):
-                below_of[c] = np.int32(below_card[row, local[c]])
-                tid[c] = type_id[row, local[c]]
-                tri[c] = tid[c] * (tid[c] + 1) // 2
-            below = np.int32(below_all[row])
-            for j in range(n_off):
-                base = uint64(off[j] * (off[j] - 1) // 2)
-                tj, trj = tid[j], tri[j]
-                below_b = below + 1 - below_of[j]
-                for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
-                    ti = tid[i]
-                    h = uint64(trj + ti) if tj >= ti else uint64(tri[i] + tj)
-                    s = np.int32(words[h])
-                    code = uint64((s >> 10) & 15)
-                    at = (base + uint64(off[i])) * uint64(CASINO_K)
+                t = type_id[row, local[c]]
+                tid[c] = uint64(t)
+                below_type[t] = np.int32(below_card[row, local[c]])
+                n_types = max(n_types, t + 1)
+            below = np.int32(below_all[row]) + 1
+            e = 0
+            for tb in range(n_types):
+                for ta in range(tb + 1):
+                    s = np.int32(words[e])
+                    e += 1
+                    code = (s >> 10) & 15
                     q = np.int32(QUALIFIES[code])
-                    not_q = below_b - below_of[i] - q
-                    acc[at + uint64(CATEGORY_OF_CODE[code])] += size * not_q
-                    acc[at + uint64(10) + code] += size * q * ((s & 1023) - not_q)
-                    lost = q * (s >> 14) + (1 - q) * (dealers - not_q)
-                    acc[at + uint64(20)] += size * lost
+                    not_q = below - below_type[ta] - below_type[tb] - q
+                    for u in (ta * 26 + tb, tb * 26 + ta):
+                        bin_a[u] = uint64(CATEGORY_OF_CODE[code])
+                        add_a[u] = size * not_q
+                        bin_b[u] = uint64(10 + code)
+                        add_b[u] = size * q * ((s & 1023) - not_q)
+                        add_lost[u] = size * (q * (s >> 14) + (1 - q) * (dealers - not_q))
+            for c in range(n_off):
+                at_of[c] = uint64(off[c] * CASINO_K)
+            for j in range(n_off):
+                base = uint64(off[j] * (off[j] - 1) // 2 * CASINO_K)
+                tj = tid[j] * uint64(26)
+                for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
+                    u = tj + tid[i]
+                    at = base + at_of[i]
+                    acc[at + bin_a[u]] += add_a[u]
+                    acc[at + bin_b[u]] += add_b[u]
+                    acc[at + uint64(20)] += add_lost[u]
         total = np.zeros(CASINO_K, dtype=np.int64)
         for b in range(n_cards):
             if b == four[0] or b == four[1] or b == four[2] or b == four[3]:

@@ -44,38 +44,55 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
                 k += 1
         group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
             four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
-        acc = np.zeros((n_pairs, 3), dtype=np.int64)
-        flat = acc.reshape(n_pairs * 3)
-        tid = np.empty(n_cards - 5, dtype=np.int64)
-        tri = np.empty(n_cards - 5, dtype=np.int64)
+        acc = np.zeros(n_pairs * 3, dtype=np.int32)  # at most 48 rivers x 990 dealers
+        tid = np.empty(n_cards - 5, dtype=np.uint64)
+        at_of = np.empty(n_cards - 5, dtype=np.uint64)
+        # Per (type, type) of the river board (see kernels.board), both orders: what a holding of
+        # those types adds to its wins, losses and wins with the ante paying.
+        add_w = np.zeros(26 * 26, dtype=np.int32)
+        add_l = np.zeros(26 * 26, dtype=np.int32)
+        add_wq = np.zeros(26 * 26, dtype=np.int32)
         for k in range(n_rivers):
-            size, row, off, local = sizes[k], rows[k], offs[k], locals_[k]
+            size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
             words = table[table_at[row]:]
+            n_types = 0
             for c in range(n_cards - 5):
-                tid[c] = type_id[row, local[c]]
-                tri[c] = tid[c] * (tid[c] + 1) // 2
-            for j in range(n_cards - 5):
-                base = uint64(off[j] * (off[j] - 1) // 2)
-                tj, trj = tid[j], tri[j]
-                for i in range(j):  # unsigned indices and no branch: the hottest loop of Texas
-                    ti = tid[i]
-                    h = uint64(trj + ti) if tj >= ti else uint64(tri[i] + tj)
-                    s = np.int64(words[h])
+                t = type_id[row, local[c]]
+                tid[c] = uint64(t)
+                at_of[c] = uint64(off[c] * 3)
+                n_types = max(n_types, t + 1)
+            e = 0
+            for tb in range(n_types):
+                for ta in range(tb + 1):
+                    s = np.int32(words[e])
+                    e += 1
                     w = size * (s & 1023)
-                    at = (base + uint64(off[i])) * uint64(3)
-                    flat[at] += w
-                    flat[at + uint64(1)] += size * (s >> 14)
-                    flat[at + uint64(2)] += w * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
+                    for u in (ta * 26 + tb, tb * 26 + ta):
+                        add_w[u] = w
+                        add_l[u] = size * (s >> 14)
+                        add_wq[u] = w * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
+            for j in range(n_cards - 5):
+                base = uint64(off[j] * (off[j] - 1) // 2 * 3)
+                tj = tid[j] * uint64(26)
+                for i in range(j):  # unsigned indices and no branch: the hottest loop of Texas
+                    u = tj + tid[i]
+                    at = base + at_of[i]
+                    acc[at] += add_w[u]
+                    acc[at + uint64(1)] += add_l[u]
+                    acc[at + uint64(2)] += add_wq[u]
         for j in range(n_rem):
             for i in range(j):
                 p = rem[j] * (rem[j] - 1) // 2 + rem[i]
-                total = np.zeros(3, dtype=np.int64)
+                wins = losses = wins_q = 0
                 for g in range(n_group):
-                    image = pair_perm[group[g], p]
-                    total += acc[image]
-                for x in range(3):
-                    sums[row_t, p, x] = np.uint16(total[x] // n_group)
-                river_bet[row_t, p] = 1 if total[0] > total[1] else 0
+                    image = pair_perm[group[g], p] * 3
+                    wins += acc[image]
+                    losses += acc[image + 1]
+                    wins_q += acc[image + 2]
+                sums[row_t, p, 0] = np.uint16(wins // n_group)
+                sums[row_t, p, 1] = np.uint16(losses // n_group)
+                sums[row_t, p, 2] = np.uint16(wins_q // n_group)
+                river_bet[row_t, p] = 1 if wins > losses else 0
 
 
 @njit(cache=True, parallel=True)
