@@ -76,10 +76,11 @@ class Cluster:
 
 
 @contextmanager
-def two_processes(directory: Path, tables: str, *, label: str = "live") -> Iterator[Cluster]:
+def two_processes(directory: Path, tables: str, *, label: str = "live",
+                  extra: tuple[str, ...] = ()) -> Iterator[Cluster]:
     """``first`` and ``second`` serving the tables file ``tables`` on a fresh database
-    ``dp_{label}_...``; on leaving, the clients closed, both stopped (a killed one too) and the
-    prefix's keys deleted."""
+    ``dp_{label}_...`` (``extra``: more ``serve`` options, e.g. ``--operators FILE``); on leaving,
+    the clients closed, both stopped (a killed one too) and the prefix's keys deleted."""
     prefix = new_prefix()
     path = directory / "tables.toml"
     path.write_text(tables)
@@ -87,7 +88,8 @@ def two_processes(directory: Path, tables: str, *, label: str = "live") -> Itera
         started: list[ServeProcess] = []
         try:
             for name in ("first", "second"):
-                started.append(ServeProcess(directory, database, path, name, redis=REDIS_URL, prefix=prefix))
+                started.append(ServeProcess(directory, database, path, name, redis=REDIS_URL, prefix=prefix,
+                                            extra=extra))
             cluster = Cluster(started[0], started[1], database, prefix)
             try:
                 yield cluster

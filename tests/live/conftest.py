@@ -122,11 +122,11 @@ class ServeProcess(_ServeProcess):
     """`dealerpoker serve --tables FILE` as a real process (killable with SIGKILL)."""
 
     def __init__(self, tmp: Path, database: str, tables: Path, name: str, *, redis: str | None = None,
-                 prefix: str = "dealerpoker:") -> None:
+                 prefix: str = "dealerpoker:", extra: tuple[str, ...] = ()) -> None:
         env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
         env.pop("DEALERPOKER_REDIS_URL", None)
-        extra = ["--tables", str(tables), *(["--redis", redis] if redis else [])]
-        super().__init__(database, log=tmp / f"{name}.log", extra=extra, env=env)
+        options = ["--tables", str(tables), *(["--redis", redis] if redis else []), *extra]
+        super().__init__(database, log=tmp / f"{name}.log", extra=options, env=env)
         self.base = self.url
 
 
