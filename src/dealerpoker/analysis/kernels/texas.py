@@ -114,10 +114,11 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
         group = np.empty(card_perm.shape[0], dtype=np.int64)
         n_group = stabiliser(flop, card_perm, group)
         rem = cards_off_flop(flop, n_cards, n_rem)
-        acc = np.zeros((n_pairs, 7), dtype=np.int64)  # A_W, A_L, A_Wq, B_W, B_L, B_Wq, n_y
+        # A_W, A_L, A_Wq, B_W, B_L, B_Wq, n_y per pair; int32: at most 49 turns x 46 x 990.
+        acc = np.zeros(n_pairs * 7, dtype=np.int32)
         for ti in range(n_rem):
             t = rem[ti]
-            size = orbit_size(t, -1, card_perm, group, n_group)
+            size = np.int32(orbit_size(t, -1, card_perm, group, n_group))
             if size == 0:
                 continue
             index = index_with(flop, t, binom)
@@ -132,16 +133,17 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
                         continue
                     p = b * (b - 1) // 2 + rem[ai]
                     q = perm[p]
-                    sw, sl = np.int64(sums[row, q, 0]), np.int64(sums[row, q, 1])
-                    swq = np.int64(sums[row, q, 2])
-                    acc[p, 0] += size * sw
-                    acc[p, 1] += size * sl
-                    acc[p, 2] += size * swq
-                    if sw > sl:
-                        acc[p, 3] += size * sw
-                        acc[p, 4] += size * sl
-                        acc[p, 5] += size * swq
-                        acc[p, 6] += size
+                    sw, sl = np.int32(sums[row, q, 0]), np.int32(sums[row, q, 1])
+                    swq = np.int32(sums[row, q, 2])
+                    at = uint64(p * 7)
+                    acc[at] += size * sw
+                    acc[at + uint64(1)] += size * sl
+                    acc[at + uint64(2)] += size * swq
+                    bet = size * np.int32(sw > sl)  # no branch: the river bet is a coin toss here
+                    acc[at + uint64(3)] += bet * sw
+                    acc[at + uint64(4)] += bet * sl
+                    acc[at + uint64(5)] += bet * swq
+                    acc[at + uint64(6)] += bet
         total = np.zeros(7, dtype=np.int64)
         for bi in range(n_rem):
             b = rem[bi]
@@ -149,7 +151,9 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
                 p = b * (b - 1) // 2 + rem[ai]
                 total[:] = 0
                 for g in range(n_group):
-                    total += acc[pair_perm[group[g], p]]
+                    image = pair_perm[group[g], p] * 7
+                    for x in range(7):
+                        total[x] += acc[image + x]
                 aw, al, awq, bw, bl, bwq, ny = total // n_group
                 cw, cl, cwq = aw - bw, al - bl, awq - bwq
                 x = 1 if aw > al else 0
