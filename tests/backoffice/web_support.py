@@ -89,11 +89,12 @@ class BackOffice:
 
 @contextmanager
 def back_office(tmp_path_factory: pytest.TempPathFactory, members: Mapping[str, str] | None = None, *,
-                live: bool = False, operators: tuple[Any, ...] = (),
+                live: bool = False, operators: tuple[Any, ...] = (), currencies_file: str | None = None,
                 **create_app_options: Any) -> Iterator[BackOffice]:
     """The server, serving until the block ends, with ``members`` (name: role) whose password is
-    ``PASSWORD`` (with the two live tables of ``tests.live.conftest`` when ``live``, and the
-    casinos of ``operators`` launching their players here)."""
+    ``PASSWORD`` (with the two live tables of ``tests.live.conftest`` when ``live``, the
+    casinos of ``operators`` launching their players here, and the currencies of
+    ``currencies_file`` instead of the shipped ones)."""
     import random
 
     from tests.live.conftest import FAST_TABLES
@@ -105,7 +106,8 @@ def back_office(tmp_path_factory: pytest.TempPathFactory, members: Mapping[str, 
     url = f"sqlite:///{tmp_path_factory.mktemp('backoffice') / 'backoffice.db'}"
     tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
     extensions = [live_extension(LiveSettings(tables))]
-    app = create_app(Settings(database_url=url, operators=operators), rng=random.Random(18),
+    settings = Settings(database_url=url, operators=operators, currencies_file=currencies_file)
+    app = create_app(settings, rng=random.Random(18),
                      extensions=extensions if live else [], **create_app_options)
     office = BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
     try:

@@ -144,8 +144,8 @@ class Solver:
         river_bet = np.zeros((len(turns), pairs), dtype=np.int8)
         for start, stop in self._ranges(len(turns), "texas-bonus turns"):
             kernels.texas_turns(turns[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
-                                sym.rivers.cards, sym.card_perm, sym.pair_perm, table, table_at,
-                                type_id, int(rules.ante_qualifier), sums[start:stop],
+                                sym.rivers.cards, sym.card_perm, deck.rank_array(), deck.suit_array(),
+                                table, table_at, type_id, int(rules.ante_qualifier), sums[start:stop],
                                 river_bet[start:stop])
         flops = sym.flops.cards
         out = np.zeros((len(flops), 169, kernels.TEXAS_K), dtype=np.int64)
@@ -171,8 +171,8 @@ class Solver:
         for start, stop in self._ranges(len(turns), "casino-holdem turns"):
             sums = batch[: stop - start]
             kernels.casino_turns(turns[start:stop], n, sym.binom, sym.rivers.id_of, sym.rivers.perm_of,
-                                 sym.rivers.cards, sym.card_perm, sym.pair_perm, table, table_at,
-                                 type_id, below_card, below_all, sums)
+                                 sym.rivers.cards, sym.card_perm, deck.rank_array(), deck.suit_array(),
+                                 table, table_at, type_id, below_card, below_all, sums)
             kernels.casino_scatter(turns[start:stop], sums, sym.turns.weight[start:stop], n, sym.binom,
                                    sym.flops.id_of, sym.flops.perm_of, flops, sym.card_perm, situations)
         del batch

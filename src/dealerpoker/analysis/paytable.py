@@ -250,12 +250,12 @@ _SIMULATE_MAPS = ("binom", "pair_perm", "flop_id", "flop_perm", "turn_id", "turn
 
 
 def _by_class(classes: npt.NDArray[Any], weights: npt.NDArray[np.int64], size: int) -> list[int]:
-    """Sum of ``weights`` per class number, in integers (weights are small: the flop weights)."""
-    totals = np.zeros(size, dtype=np.int64)
-    for w in np.unique(weights).tolist():
-        if w:
-            totals += w * np.bincount(classes[weights == w], minlength=size).astype(np.int64)
-    return [int(v) for v in totals]
+    """Sum of ``weights`` per class number, in integers (weights are small and not negative: the
+    flop weights)."""
+    top = int(weights.max(initial=0)) + 1
+    # How often each (class, weight) occurs, then weighted: one pass, no search for the weights.
+    seen = np.bincount(classes.astype(np.int64) * top + weights, minlength=size * top)
+    return [int(v) for v in seen.reshape(size, top) @ np.arange(top, dtype=np.int64)]
 
 
 def _casino(rules: CasinoHoldemRules, counts: CardCounts) -> GameAnalysis:

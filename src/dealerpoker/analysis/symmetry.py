@@ -72,7 +72,8 @@ def _unrank_all(indices: I64, k: int, n: int, binom: I64) -> I64:
 
 
 @njit(cache=True, parallel=True)
-def _canonicalise(n: int, k: int, suits: int, binom: I64, perm_code: I64) -> tuple[I64, I64]:
+def _canonicalise(n: int, k: int, suits: int, binom: I64,
+                  perm_code: I64) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8]]:
     """For every ``k``-card board by colex number: its canonical board's number and the suit
     permutation (an index into ``_card_permutations``) that carries it there.
 
@@ -80,8 +81,8 @@ def _canonicalise(n: int, k: int, suits: int, binom: I64, perm_code: I64) -> tup
     differ by a suit permutation have the same masks in some order, so the same relabelling.
     """
     total = binom[n, k]
-    canon = np.empty(total, dtype=np.int64)
-    perm_of = np.empty(total, dtype=np.int64)
+    canon = np.empty(total, dtype=np.int32)  # C(52, 5) < 2**31; 24 permutations
+    perm_of = np.empty(total, dtype=np.int8)
     chunks = 64
     for chunk in prange(chunks):
         first, last = total * chunk // chunks, total * (chunk + 1) // chunks
@@ -119,7 +120,7 @@ def _canonicalise(n: int, k: int, suits: int, binom: I64, perm_code: I64) -> tup
             for i in range(k):
                 idx += binom[mapped[i], i + 1]
             canon[index] = idx
-            perm_of[index] = perm_code[code]
+            perm_of[index] = np.int8(perm_code[code])
             i = 0  # next board in colex order
             while i < k - 1 and cards[i] + 1 == cards[i + 1]:
                 i += 1
@@ -183,17 +184,34 @@ def _permutation_codes(suits: int) -> I64:
     return table
 
 
+@njit(cache=True)
+def _number_classes(canon: npt.NDArray[np.int32]) -> tuple[I64, I64]:
+    """In place, each board's canonical board's number -> its canonical board's id (canonical
+    boards numbered in colex order); returns the canonical boards' numbers and weights."""
+    id_by_index = np.empty(len(canon), dtype=np.int32)
+    count = 0
+    for index in range(len(canon)):
+        if canon[index] == index:
+            id_by_index[index] = count
+            count += 1
+    numbers = np.empty(count, dtype=np.int64)
+    weight = np.zeros(count, dtype=np.int64)
+    for index in range(len(canon)):
+        if canon[index] == index:
+            numbers[id_by_index[index]] = index
+        canon[index] = id_by_index[canon[index]]
+        weight[canon[index]] += 1
+    return numbers, weight
+
+
 def board_classes(k: int, card_perm: I64, binom: I64, suits: int) -> BoardClasses:
     n = card_perm.shape[1]
-    canon, perm_of = _canonicalise(n, k, suits, binom, _permutation_codes(suits))
-    is_canonical = canon == np.arange(len(canon))
-    id_by_index = np.cumsum(is_canonical) - 1
-    id_of = id_by_index[canon]
-    weight = np.bincount(id_of, minlength=int(is_canonical.sum())).astype(np.int64)
-    cards = _unrank_all(np.flatnonzero(is_canonical).astype(np.int64), k, n, binom)
+    id_of, perm_of = _canonicalise(n, k, suits, binom, _permutation_codes(suits))
+    numbers, weight = _number_classes(id_of)
+    cards = _unrank_all(numbers, k, n, binom)
     if k == 5:  # 2.6 million boards: the narrowest types that hold them (30 MB less)
-        return BoardClasses(k, cards, weight, id_of.astype(np.int32), perm_of.astype(np.int8))
-    return BoardClasses(k, cards, weight, id_of.astype(np.int64), perm_of)
+        return BoardClasses(k, cards, weight, id_of, perm_of)
+    return BoardClasses(k, cards, weight, id_of.astype(np.int64), perm_of.astype(np.int64))
 
 
 def build_symmetry(deck: DeckSpec) -> Symmetry:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -12,6 +13,12 @@ from typing import Any
 from dealerpoker.cards import RANK_CHARS
 from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import GAMES, Rules, load_rules
+
+# The analysis does no linear algebra, but numpy's OpenBLAS starts a thread per core at import and
+# they spin for a while: on two cores that took about 0.1 s of CPU from the numba kernels of a
+# from-scratch `analyze`. Set before numpy is imported (the analysis is imported lazily, below);
+# a caller's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

@@ -87,6 +87,11 @@ class Offer:
     def currency(self, code: str) -> Currency:
         return self.currencies.currency(code)
 
+    def currency_formats(self) -> list[dict[str, object]]:
+        """Every currency offered here as the API describes one (``{code, exponent, symbol}``):
+        the back office writes each amount with its currency's exponent from these."""
+        return [self.currency(code).to_dict() for code in self.currencies.codes]
+
     def currency_code_of(self, engine: AnyGame) -> str:
         """The currency whose rules ``engine`` plays (one of this offer's engines)."""
         for code, games in self.engines.items():

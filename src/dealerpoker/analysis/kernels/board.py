@@ -135,8 +135,41 @@ def _type_pair_values(board: I64, off: I64, rank: I64, suit: I64, card_type: I64
                     value = FLUSH_VALUE[mask]
             keys[n_keys] = value << 10 | (ta * 26 + tb)
             n_keys += 1
-    keys[:n_keys].sort()
+    _sort_by_value(keys, n_keys)
     return n_keys
+
+
+@njit(cache=True)
+def _sort_by_value(keys: I64, n: int) -> None:
+    """``keys[:n]`` in ascending order of ``key >> 10`` (the hand value; pairs of equal value in
+    any order): a radix sort, a byte at a time, about twice as fast as a comparison sort on a
+    board's few hundred keys."""
+    top = 0
+    for i in range(n):
+        top = max(top, keys[i] >> 10)
+    src = keys
+    dst = np.empty(n, dtype=np.int64)
+    count = np.empty(256, dtype=np.int64)
+    shift = 10
+    passes = 0
+    while (top >> (shift - 10)) > 0:
+        count[:] = 0
+        for i in range(n):
+            count[(src[i] >> shift) & 255] += 1
+        total = 0
+        for d in range(256):
+            c = count[d]
+            count[d] = total
+            total += c
+        for i in range(n):
+            d = (src[i] >> shift) & 255
+            dst[count[d]] = src[i]
+            count[d] += 1
+        src, dst = dst, src
+        shift += 8
+        passes += 1
+    if passes % 2:  # the last pass wrote the scratch array
+        keys[:n] = src[:n]
 
 
 @njit(cache=True, parallel=True)

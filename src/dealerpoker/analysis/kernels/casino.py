@@ -16,7 +16,7 @@ from dealerpoker.analysis.evaluation import cards_value, category_of_value
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE, QUALIFIES
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
-    river_orbits,
+    river_classes,
     stabiliser,
 )
 
@@ -32,40 +32,52 @@ STRATEGY_CLASSES = 40  # flop hand category (0..9) x draw (none, flush, straight
 
 @njit(cache=True, parallel=True)
 def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
-                 river_cards: I64, card_perm: I64, pair_perm: I32, table: U32, table_at: I64,
+                 river_cards: I64, card_perm: I64, rank: I64, suit: I64, table: U32, table_at: I64,
                  type_id: U8, below_card: U16, below_all: I32, sums: U16) -> None:
     """Per canonical turn ``t`` and pair of cards ``p`` off it (global pair number), the deals
     over every river and dealer holding: ``sums[t, p, c]`` dealer not qualifying with the player's
     final category ``c`` (0..9), ``sums[t, p, 10 + c]`` dealer qualifying and beaten by category
-    ``c``, ``sums[t, p, 20]`` lost; the rest are ties. At most 46 rivers x 990 dealers each."""
-    n_pairs = n_cards * (n_cards - 1) // 2
-    n_off = n_cards - 5
+    ``c``, ``sums[t, p, 20]`` lost; the rest are ties. At most 46 rivers x 990 dealers each.
+
+    The rivers go by class (:func:`river_classes`): a class of ``m`` rivers adds ``m`` times its
+    first river's standing to every holding, then takes it back once for each of the holding's
+    cards that is one of those rivers."""
+    n_rem = n_cards - 4
     dealers = (n_cards - 7) * (n_cards - 8) // 2
     for row_t in prange(len(turns)):
-        four = turns[row_t]
-        group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
-            four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
-        # int32: at most 46 rivers x 990 dealers x 24 (orbit size) per entry.
-        acc = np.zeros(n_pairs * CASINO_K, dtype=np.int32)
-        tid = np.empty(n_off, dtype=np.uint64)
-        at_of = np.empty(n_off, dtype=np.uint64)
+        rem, n_classes, class_size, rows, locals_, class_of = river_classes(
+            turns[row_t], n_cards, binom, river_id, river_perm, river_cards, card_perm, rank, suit)
+        # int32: at most 48 rivers x 990 dealers per entry.
+        acc = np.zeros(n_cards * (n_cards - 1) // 2 * CASINO_K, dtype=np.int32)
+        tid = np.empty(n_rem, dtype=np.uint64)
+        at_of = np.empty(n_rem, dtype=np.uint64)
+        for k in range(n_rem):
+            at_of[k] = uint64(rem[k] * CASINO_K)
         below_type = np.zeros(26, dtype=np.int32)
         # Per (type, type) of the river board (see kernels.board), both orders: where the three
-        # additions of a holding of those types go (among its 21 counts) and what they add.
+        # additions of a holding of those types go (among its 21 counts) and what one river adds.
         bin_a = np.zeros(26 * 26, dtype=np.uint64)
         bin_b = np.zeros(26 * 26, dtype=np.uint64)
         add_a = np.zeros(26 * 26, dtype=np.int32)
         add_b = np.zeros(26 * 26, dtype=np.int32)
         add_lost = np.zeros(26 * 26, dtype=np.int32)
-        for k in range(n_rivers):
-            size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
+        for x in range(n_classes):
+            m, row, local = np.int32(class_size[x]), rows[x], locals_[x]
             words = table[table_at[row]:]
             n_types = 0
-            for c in range(n_off):
-                t = type_id[row, local[c]]
-                tid[c] = uint64(t)
-                below_type[t] = np.int32(below_card[row, local[c]])
+            first = -1
+            for k in range(n_rem):
+                if local[k] < 0:  # the river itself: its type is its classmates' (if any)
+                    first = k
+                    continue
+                t = type_id[row, local[k]]
+                tid[k] = uint64(t)
+                below_type[t] = np.int32(below_card[row, local[k]])
                 n_types = max(n_types, t + 1)
+            tid[first] = 0
+            for k in range(n_rem):
+                if k != first and class_of[k] == x:
+                    tid[first] = tid[k]
             below = np.int32(below_all[row]) + 1
             e = 0
             for tb in range(n_types):
@@ -77,36 +89,36 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
                     not_q = below - below_type[ta] - below_type[tb] - q
                     for u in (ta * 26 + tb, tb * 26 + ta):
                         bin_a[u] = uint64(CATEGORY_OF_CODE[code])
-                        add_a[u] = size * not_q
+                        add_a[u] = not_q
                         bin_b[u] = uint64(10 + code)
-                        add_b[u] = size * q * ((s & 1023) - not_q)
-                        add_lost[u] = size * (q * (s >> 14) + (1 - q) * (dealers - not_q))
-            for c in range(n_off):
-                at_of[c] = uint64(off[c] * CASINO_K)
-            for j in range(n_off):
-                base = uint64(off[j] * (off[j] - 1) // 2 * CASINO_K)
+                        add_b[u] = q * ((s & 1023) - not_q)
+                        add_lost[u] = q * (s >> 14) + (1 - q) * (dealers - not_q)
+            for j in range(n_rem):
+                base = uint64(rem[j] * (rem[j] - 1) // 2 * CASINO_K)
                 tj = tid[j] * uint64(26)
                 for i in range(j):  # unsigned indices and no branch: the hottest loop of Casino
                     u = tj + tid[i]
                     at = base + at_of[i]
-                    acc[at + bin_a[u]] += add_a[u]
-                    acc[at + bin_b[u]] += add_b[u]
-                    acc[at + uint64(20)] += add_lost[u]
-        total = np.zeros(CASINO_K, dtype=np.int64)
-        for b in range(n_cards):
-            if b == four[0] or b == four[1] or b == four[2] or b == four[3]:
-                continue
-            for a in range(b):
-                if a == four[0] or a == four[1] or a == four[2] or a == four[3]:
+                    acc[at + bin_a[u]] += m * add_a[u]
+                    acc[at + bin_b[u]] += m * add_b[u]
+                    acc[at + uint64(20)] += m * add_lost[u]
+            for j in range(n_rem):  # a holding's cards are not rivers
+                if class_of[j] != x:
                     continue
-                p = b * (b - 1) // 2 + a
-                total[:] = 0
-                for g in range(n_group):
-                    image = pair_perm[group[g], p] * CASINO_K
-                    for x in range(CASINO_K):
-                        total[x] += acc[image + x]
+                for i in range(n_rem):
+                    if i == j:
+                        continue
+                    u = tid[j] * uint64(26) + tid[i]
+                    hi, lo = max(rem[i], rem[j]), min(rem[i], rem[j])
+                    at = uint64((hi * (hi - 1) // 2 + lo) * CASINO_K)
+                    acc[at + bin_a[u]] -= add_a[u]
+                    acc[at + bin_b[u]] -= add_b[u]
+                    acc[at + uint64(20)] -= add_lost[u]
+        for j in range(n_rem):
+            for i in range(j):
+                p = rem[j] * (rem[j] - 1) // 2 + rem[i]
                 for x in range(CASINO_K):
-                    sums[row_t, p, x] = np.uint16(total[x] // n_group)
+                    sums[row_t, p, x] = np.uint16(acc[p * CASINO_K + x])
 
 
 @njit(cache=True, parallel=True)

@@ -12,7 +12,7 @@ from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
     index_with,
     orbit_size,
-    river_orbits,
+    river_classes,
     stabiliser,
 )
 
@@ -27,71 +27,79 @@ TEXAS_K = 21   # per (flop, class) sums, see texas_flops
 
 @njit(cache=True, parallel=True)
 def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm: npt.NDArray[np.int8],
-                river_cards: I64, card_perm: I64, pair_perm: I32, table: U32, table_at: I64,
+                river_cards: I64, card_perm: I64, rank: I64, suit: I64, table: U32, table_at: I64,
                 type_id: U8, qualifier_category: int, sums: U16,
                 river_bet: npt.NDArray[np.int8]) -> None:
     """Per canonical turn and holding: ``sums[turn, pair]`` = wins, losses, and wins with the
-    ante paying, summed over every river and dealer holding; ``river_bet`` = wins > losses."""
-    n_pairs = n_cards * (n_cards - 1) // 2
+    ante paying, summed over every river and dealer holding; ``river_bet`` = wins > losses.
+    The rivers go by class, as in :func:`dealerpoker.analysis.kernels.casino.casino_turns`."""
     n_rem = n_cards - 4
     for row_t in prange(len(turns)):
-        four = turns[row_t]
-        rem = np.empty(n_rem, dtype=np.int64)
-        k = 0
-        for c in range(n_cards):
-            if c != four[0] and c != four[1] and c != four[2] and c != four[3]:
-                rem[k] = c
-                k += 1
-        group, n_group, n_rivers, sizes, rows, offs, locals_ = river_orbits(
-            four, n_cards, binom, river_id, river_perm, river_cards, card_perm)
-        acc = np.zeros(n_pairs * 3, dtype=np.int32)  # at most 48 rivers x 990 dealers
-        tid = np.empty(n_cards - 5, dtype=np.uint64)
-        at_of = np.empty(n_cards - 5, dtype=np.uint64)
+        rem, n_classes, class_size, rows, locals_, class_of = river_classes(
+            turns[row_t], n_cards, binom, river_id, river_perm, river_cards, card_perm, rank, suit)
+        acc = np.zeros(n_cards * (n_cards - 1) // 2 * 3, dtype=np.int32)  # <= 48 rivers x 990
+        tid = np.empty(n_rem, dtype=np.uint64)
+        at_of = np.empty(n_rem, dtype=np.uint64)
+        for k in range(n_rem):
+            at_of[k] = uint64(rem[k] * 3)
         # Per (type, type) of the river board (see kernels.board), both orders: what a holding of
-        # those types adds to its wins, losses and wins with the ante paying.
+        # those types adds to its wins, losses and wins with the ante paying, for one river.
         add_w = np.zeros(26 * 26, dtype=np.int32)
         add_l = np.zeros(26 * 26, dtype=np.int32)
         add_wq = np.zeros(26 * 26, dtype=np.int32)
-        for k in range(n_rivers):
-            size, row, off, local = np.int32(sizes[k]), rows[k], offs[k], locals_[k]
+        for x in range(n_classes):
+            m, row, local = np.int32(class_size[x]), rows[x], locals_[x]
             words = table[table_at[row]:]
             n_types = 0
-            for c in range(n_cards - 5):
-                t = type_id[row, local[c]]
-                tid[c] = uint64(t)
-                at_of[c] = uint64(off[c] * 3)
+            first = -1
+            for k in range(n_rem):
+                if local[k] < 0:  # the river itself: its type is its classmates' (if any)
+                    first = k
+                    continue
+                t = type_id[row, local[k]]
+                tid[k] = uint64(t)
                 n_types = max(n_types, t + 1)
+            tid[first] = 0
+            for k in range(n_rem):
+                if k != first and class_of[k] == x:
+                    tid[first] = tid[k]
             e = 0
             for tb in range(n_types):
                 for ta in range(tb + 1):
                     s = np.int32(words[e])
                     e += 1
-                    w = size * (s & 1023)
                     for u in (ta * 26 + tb, tb * 26 + ta):
-                        add_w[u] = w
-                        add_l[u] = size * (s >> 14)
-                        add_wq[u] = w * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
-            for j in range(n_cards - 5):
-                base = uint64(off[j] * (off[j] - 1) // 2 * 3)
+                        add_w[u] = s & 1023
+                        add_l[u] = s >> 14
+                        add_wq[u] = (s & 1023) * (CATEGORY_OF_CODE[(s >> 10) & 15] >= qualifier_category)
+            for j in range(n_rem):
+                base = uint64(rem[j] * (rem[j] - 1) // 2 * 3)
                 tj = tid[j] * uint64(26)
                 for i in range(j):  # unsigned indices and no branch: the hottest loop of Texas
                     u = tj + tid[i]
                     at = base + at_of[i]
-                    acc[at] += add_w[u]
-                    acc[at + uint64(1)] += add_l[u]
-                    acc[at + uint64(2)] += add_wq[u]
+                    acc[at] += m * add_w[u]
+                    acc[at + uint64(1)] += m * add_l[u]
+                    acc[at + uint64(2)] += m * add_wq[u]
+            for j in range(n_rem):  # a holding's cards are not rivers
+                if class_of[j] != x:
+                    continue
+                for i in range(n_rem):
+                    if i == j:
+                        continue
+                    u = tid[j] * uint64(26) + tid[i]
+                    hi, lo = max(rem[i], rem[j]), min(rem[i], rem[j])
+                    at = uint64((hi * (hi - 1) // 2 + lo) * 3)
+                    acc[at] -= add_w[u]
+                    acc[at + uint64(1)] -= add_l[u]
+                    acc[at + uint64(2)] -= add_wq[u]
         for j in range(n_rem):
             for i in range(j):
                 p = rem[j] * (rem[j] - 1) // 2 + rem[i]
-                wins = losses = wins_q = 0
-                for g in range(n_group):
-                    image = pair_perm[group[g], p] * 3
-                    wins += acc[image]
-                    losses += acc[image + 1]
-                    wins_q += acc[image + 2]
-                sums[row_t, p, 0] = np.uint16(wins // n_group)
-                sums[row_t, p, 1] = np.uint16(losses // n_group)
-                sums[row_t, p, 2] = np.uint16(wins_q // n_group)
+                wins, losses = acc[p * 3], acc[p * 3 + 1]
+                sums[row_t, p, 0] = np.uint16(wins)
+                sums[row_t, p, 1] = np.uint16(losses)
+                sums[row_t, p, 2] = np.uint16(acc[p * 3 + 2])
                 river_bet[row_t, p] = 1 if wins > losses else 0
 
 
@@ -114,10 +122,11 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
         group = np.empty(card_perm.shape[0], dtype=np.int64)
         n_group = stabiliser(flop, card_perm, group)
         rem = cards_off_flop(flop, n_cards, n_rem)
-        acc = np.zeros((n_pairs, 7), dtype=np.int64)  # A_W, A_L, A_Wq, B_W, B_L, B_Wq, n_y
+        # A_W, A_L, A_Wq, B_W, B_L, B_Wq, n_y per pair; int32: at most 49 turns x 46 x 990.
+        acc = np.zeros(n_pairs * 7, dtype=np.int32)
         for ti in range(n_rem):
             t = rem[ti]
-            size = orbit_size(t, -1, card_perm, group, n_group)
+            size = np.int32(orbit_size(t, -1, card_perm, group, n_group))
             if size == 0:
                 continue
             index = index_with(flop, t, binom)
@@ -132,16 +141,17 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
                         continue
                     p = b * (b - 1) // 2 + rem[ai]
                     q = perm[p]
-                    sw, sl = np.int64(sums[row, q, 0]), np.int64(sums[row, q, 1])
-                    swq = np.int64(sums[row, q, 2])
-                    acc[p, 0] += size * sw
-                    acc[p, 1] += size * sl
-                    acc[p, 2] += size * swq
-                    if sw > sl:
-                        acc[p, 3] += size * sw
-                        acc[p, 4] += size * sl
-                        acc[p, 5] += size * swq
-                        acc[p, 6] += size
+                    sw, sl = np.int32(sums[row, q, 0]), np.int32(sums[row, q, 1])
+                    swq = np.int32(sums[row, q, 2])
+                    at = uint64(p * 7)
+                    acc[at] += size * sw
+                    acc[at + uint64(1)] += size * sl
+                    acc[at + uint64(2)] += size * swq
+                    bet = size * np.int32(sw > sl)  # no branch: the river bet is a coin toss here
+                    acc[at + uint64(3)] += bet * sw
+                    acc[at + uint64(4)] += bet * sl
+                    acc[at + uint64(5)] += bet * swq
+                    acc[at + uint64(6)] += bet
         total = np.zeros(7, dtype=np.int64)
         for bi in range(n_rem):
             b = rem[bi]
@@ -149,7 +159,9 @@ def texas_flops(flops: I64, n_cards: int, binom: I64, turn_id: I64, turn_perm: I
                 p = b * (b - 1) // 2 + rem[ai]
                 total[:] = 0
                 for g in range(n_group):
-                    total += acc[pair_perm[group[g], p]]
+                    image = pair_perm[group[g], p] * 7
+                    for x in range(7):
+                        total[x] += acc[image + x]
                 aw, al, awq, bw, bl, bwq, ny = total // n_group
                 cw, cl, cwq = aw - bw, al - bl, awq - bwq
                 x = 1 if aw > al else 0

@@ -1,15 +1,15 @@
-"""Walking up the decision tree: card sets' colex numbers, stabilisers and orbits, local cards.
+"""Walking up the decision tree: card sets' colex numbers, stabilisers and orbits, river classes.
 
 Stage 2 gathers stage 1's results up the decision tree, each board looked up as (canonical board,
 suit permutation). Texas: per canonical turn, the sums over rivers (:func:`texas_turns`: the
 river decision), then per canonical flop over turns (:func:`texas_flops`); Casino: per canonical
 turn over rivers (:func:`casino_turns`), per holding and final category, then added to the
-turn's flops (:func:`casino_scatter`, :func:`casino_fold`). Both turn passes start from
-:func:`river_orbits`. A canonical
-board's *stabiliser* (the suit permutations that map it to itself) is used too: only one
-completion per orbit under it is visited, weighted by the orbit's size, and the per-holding sums
-are then averaged over the stabiliser's images of each holding (exact: every image sees the same
-completions).
+turn's flops (:func:`casino_scatter`, :func:`casino_fold`). Both turn passes visit the rivers by
+class (:func:`river_classes`: the rivers of one rank that cannot make a flush are worth the
+same, so a turn's 48 rivers are 13 to 26 classes). Per canonical flop, its *stabiliser* (the
+suit permutations that map it to itself) is used: only one turn per orbit under it is visited,
+weighted by the orbit's size, and the per-holding sums are then averaged over the stabiliser's
+images of each holding (exact: every image sees the same completions).
 """
 
 from __future__ import annotations
@@ -62,30 +62,6 @@ def orbit_size(t: int, r: int, card_perm: I64, group: I64, n_group: int) -> int:
 
 
 @njit(cache=True)
-def local_cards(board: I64, canonical: I64, card_perm: I64, perm: int, n_cards: int,
-                 off: I64, local: I64) -> int:
-    """The cards off ``board`` (ascending) and their local numbers on ``canonical``, the board's
-    image under ``perm``; returns their count."""
-    k = 0
-    for c in range(n_cards):
-        on = False
-        for i in range(5):
-            if board[i] == c:
-                on = True
-        if on:
-            continue
-        image = card_perm[perm, c]
-        below = 0
-        for i in range(5):
-            if canonical[i] < image:
-                below += 1
-        off[k] = c
-        local[k] = image - below
-        k += 1
-    return k
-
-
-@njit(cache=True)
 def cards_off_flop(flop: I64, n_cards: int, n_rem: int) -> I64:
     """The deck's cards that are not on the flop, ascending."""
     rem = np.empty(n_rem, dtype=np.int64)
@@ -135,32 +111,61 @@ def index_with(cards: I64, extra: int, binom: I64) -> int:
 
 
 @njit(cache=True)
-def river_orbits(four: I64, n_cards: int, binom: I64, river_id: npt.NDArray[np.int32],
-                 river_perm: npt.NDArray[np.int8], river_cards: I64,
-                 card_perm: I64) -> tuple[I64, int, int, I64, I64, I64, I64]:
-    """Where both games' turn passes start: the sorted turn ``four``'s stabiliser (``group``,
-    ``n_group``) and its rivers, one per orbit under it. For the ``k``-th of the ``n_rivers``:
-    its orbit's size, its canonical river board's row, and the cards off the board (``off[k]``,
-    ascending) with their local numbers on the canonical board (``local[k]``)."""
-    group = np.empty(card_perm.shape[0], dtype=np.int64)
-    n_group = stabiliser(four, card_perm, group)
-    sizes = np.empty(n_cards, dtype=np.int64)
-    rows = np.empty(n_cards, dtype=np.int64)
-    off = np.empty((n_cards, n_cards - 5), dtype=np.int64)
-    local = np.empty((n_cards, n_cards - 5), dtype=np.int64)
-    board = np.empty(5, dtype=np.int64)
-    board[:4] = four
+def river_classes(four: I64, n_cards: int, binom: I64, river_id: npt.NDArray[np.int32],
+                  river_perm: npt.NDArray[np.int8], river_cards: I64, card_perm: I64, rank: I64,
+                  suit: I64) -> tuple[I64, int, I64, I64, I64, I64]:
+    """Where both games' turn passes start: the rivers of the sorted turn ``four`` in classes
+    that give every holding the same standing. A river of a suit with at most one card on the
+    turn cannot make a flush suit (three of a suit on the board) nor a flush in it, so every
+    such river of one rank is worth the same to every holding of the same card types (swap the
+    two rivers: each card keeps its rank and whether it is of the flush suit); a river of a
+    suit with two or more cards on the turn is a class of its own.
+
+    Returns ``rem`` (the cards off the turn, ascending), the number of classes, per class its
+    size and canonical river board's row (of its first river), and per class and card of
+    ``rem`` (``[class, k]``): the card's local number on that board, or -1 for the river
+    itself; and per card of ``rem`` its class."""
+    n_rem = n_cards - 4
+    rem = np.empty(n_rem, dtype=np.int64)
+    on_turn = np.zeros(4, dtype=np.int64)
+    for i in range(4):
+        on_turn[suit[four[i]]] += 1
     k = 0
-    for r in range(n_cards):
-        if r == four[0] or r == four[1] or r == four[2] or r == four[3]:
-            continue
-        size = orbit_size(r, -1, card_perm, group, n_group)
-        if size == 0:
-            continue
+    for c in range(n_cards):
+        if c != four[0] and c != four[1] and c != four[2] and c != four[3]:
+            rem[k] = c
+            k += 1
+    class_of_key = np.full(13 * 5, -1, dtype=np.int64)
+    class_of = np.empty(n_rem, dtype=np.int64)
+    sizes = np.zeros(n_rem, dtype=np.int64)
+    first = np.empty(n_rem, dtype=np.int64)
+    n_classes = 0
+    for k in range(n_rem):
+        c = rem[k]
+        key = rank[c] if on_turn[suit[c]] <= 1 else 13 * (1 + suit[c]) + rank[c]
+        if class_of_key[key] < 0:
+            class_of_key[key] = n_classes
+            first[n_classes] = k
+            n_classes += 1
+        class_of[k] = class_of_key[key]
+        sizes[class_of[k]] += 1
+    rows = np.empty(n_classes, dtype=np.int64)
+    local = np.empty((n_classes, n_rem), dtype=np.int64)
+    for x in range(n_classes):
+        r = rem[first[x]]
         index = index_with(four, r, binom)
         row = river_id[index]
-        board[4] = r
-        local_cards(board, river_cards[row], card_perm, river_perm[index], n_cards, off[k], local[k])
-        sizes[k], rows[k] = size, row
-        k += 1
-    return group, n_group, k, sizes, rows, off, local
+        rows[x] = row
+        canonical = river_cards[row]
+        perm = river_perm[index]
+        for k in range(n_rem):
+            if rem[k] == r:
+                local[x, k] = -1
+                continue
+            image = card_perm[perm, rem[k]]
+            below = 0
+            for i in range(5):
+                if canonical[i] < image:
+                    below += 1
+            local[x, k] = image - below
+    return rem, n_classes, sizes[:n_classes], rows, local, class_of

@@ -29,10 +29,13 @@ class NewPassword(BaseModel):
     new: str = Field(min_length=1, max_length=200)
 
 
-def describe(session: staff.Session) -> dict[str, Any]:
+def describe(session: staff.Session, services: Services) -> dict[str, Any]:
+    """The member, their role's permissions, the CSRF token, and the formats of the currencies
+    offered here (``currencies``: each ``{code, exponent, symbol}``), which every page's amounts use."""
     user = session.user
     return {"name": user.name, "role": user.role, "permissions": sorted(PERMISSIONS[user.role]),
-            "must_change_password": user.must_change_password, "totp": user.totp, "csrf": session.csrf}
+            "must_change_password": user.must_change_password, "totp": user.totp, "csrf": session.csrf,
+            "currencies": services.offer.currency_formats()}
 
 
 @router.post("/session", responses=error_responses(401, 422, 429))
@@ -54,13 +57,14 @@ async def sign_in(body: SignIn, request: Request, response: Response) -> dict[st
         raise staff.LoginFailedError("wrong name, password or code")
     response.set_cookie(COOKIE, session.token, max_age=staff.SESSION_HOURS * 3600, path="/admin",
                         httponly=True, samesite="strict", secure=request.url.scheme == "https")
-    return describe(session)
+    return describe(session, services)
 
 
 @router.get("/session", responses=error_responses(401))
-async def whoami(session: SessionDep) -> dict[str, Any]:
-    """The signed-in staff member, their role's permissions and the CSRF token."""
-    return describe(session)
+async def whoami(request: Request, session: SessionDep) -> dict[str, Any]:
+    """The signed-in staff member, their role's permissions, the CSRF token and the currencies'
+    formats."""
+    return describe(session, services_of(request))
 
 
 @router.delete("/session", responses=error_responses(401, 403))

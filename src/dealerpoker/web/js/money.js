@@ -21,9 +21,9 @@ export function moneyFormat() {
   return { ...currency, language: locale };
 }
 
-/** Another currency than the player's (a live table's in the lobby): its format as the server gives
- *  it ({code, exponent, symbol}), or from its code alone its ISO exponent. */
-function currencyOf(other) {
+/** Another currency than the player's (a live table's in the lobby, a back-office row's): its format
+ *  as the server gives it ({code, exponent, symbol}), or from its code alone its ISO exponent. */
+export function currencyOf(other) {
   if (other?.code) {
     const known = currencyOf(other.code);
     return { code: other.code, exponent: other.exponent ?? known.exponent, symbol: other.symbol ?? other.code };

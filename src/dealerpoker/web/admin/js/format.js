@@ -1,22 +1,31 @@
-// Amounts for the back office: integer minor units shown in the currency's major unit
-// (the exponent from the server's currency list), in the page's language. Never floats for sums.
+// Amounts for the back office: integer minor units shown in the currency's major unit, with the
+// exponent of the server's currency formats (the sign-in's `currencies`: every currency offered
+// here, ISO or configured, such as mBTC), in the page's language. Never floats for sums.
 
 import { h } from "/js/dom.js";
 import { currentLanguage } from "/js/i18n.js";
+import { currencyOf } from "/js/money.js";
 
-const EXPONENTS = { JPY: 0, KWD: 3, BHD: 3, mBTC: 5 };
+let formats = new Map();
 
-/** "1,234.50 EUR" for 123450 (exponent 2), formatted for the page's language. */
-export function money(minor, currency, exponent) {
+/** The server's currency formats ({code, exponent, symbol} each, as GET /admin/api/session lists them). */
+export function useCurrencies(list) {
+  formats = new Map((list ?? []).map((format) => [format.code, format]));
+}
+
+/** "1,234.50 EUR" for 123450 (exponent 2), formatted for the page's language. `currency`: a code
+ *  (its format from the server's; a code no longer offered here: its ISO exponent) or a format. */
+export function money(minor, currency) {
   if (minor === null || minor === undefined) return "";
-  const digits = exponent ?? EXPONENTS[currency] ?? 2;
+  const format = currencyOf(formats.get(currency) ?? currency);
+  const digits = format.exponent;
   const negative = minor < 0;
   const text = String(Math.abs(minor)).padStart(digits + 1, "0");
   const major = digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text;
   const formatted = new Intl.NumberFormat(currentLanguage(), {
     minimumFractionDigits: digits, maximumFractionDigits: digits,
   }).format(Number(major));
-  return `${negative ? "-" : ""}${formatted}${currency ? ` ${currency}` : ""}`;
+  return `${negative ? "-" : ""}${formatted}${currency ? ` ${format.code}` : ""}`;
 }
 
 /** "12.34 %" for a fraction 0.1234 (display only). */

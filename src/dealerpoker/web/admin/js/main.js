@@ -3,6 +3,7 @@
 
 import { h } from "/js/dom.js";
 import { LANGUAGES, preferredLanguage, t, useLanguage } from "/js/i18n.js";
+import { useCurrencies } from "./format.js";
 import { AdminError, get, post, request, setCsrf } from "./http.js";
 import { PAGES } from "./pages.js";
 import { can, errorText, session } from "./state.js";
@@ -11,6 +12,13 @@ const LANGUAGE_KEY = "dealerpoker.admin.language";
 const LANGUAGE_NAMES = { en: "admin.language.en", de: "admin.language.de", es: "admin.language.es" };
 const ROLE_NAMES = { admin: "admin.role.admin", support: "admin.role.support", auditor: "admin.role.auditor" };
 const app = document.getElementById("app");
+
+/** The server's answer about who is signed in: the member, the CSRF token, the currencies' formats. */
+function signedIn(me) {
+  session.me = me;
+  setCsrf(me.csrf);
+  useCurrencies(me.currencies);
+}
 
 function field(label, input) {
   return h("label.field", {}, h("span", {}, label), input);
@@ -26,8 +34,7 @@ function signInForm() {
       event.preventDefault();
       message.textContent = "";
       try {
-        session.me = await post("/session", { name: name.value, password: password.value, code: code.value || null });
-        setCsrf(session.me.csrf);
+        signedIn(await post("/session", { name: name.value, password: password.value, code: code.value || null }));
         route();
       } catch (error) {
         message.textContent = errorText(error);
@@ -49,7 +56,7 @@ function passwordForm() {
       event.preventDefault();
       try {
         await post("/password", { current: current.value, new: fresh.value });
-        session.me = await get("/session");
+        signedIn(await get("/session"));
         route();
       } catch (error) {
         message.textContent = errorText(error);
@@ -117,8 +124,7 @@ async function route() {
 async function start() {
   await useLanguage(preferredLanguage(LANGUAGE_KEY));
   try {
-    session.me = await get("/session");
-    setCsrf(session.me.csrf);
+    signedIn(await get("/session"));
   } catch {
     session.me = null;
   }

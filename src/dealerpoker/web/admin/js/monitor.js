@@ -52,19 +52,20 @@ function tableCard(summary) {
   const card = h("article.card.table-card", { dataset: { table: summary.id } });
   const message = h("p.message", { role: "alert" });
   function render(current) {
+    const currency = current.currency_format ?? current.currency; // its format as the server gives it
     card.replaceChildren(
       h("h3", {}, `${current.title} (${current.id})`),
       h("p.state", {}, t("admin.monitor.state", { phase: current.phase, round: current.round ?? "—",
         status: t(CONTROL_NAMES[current.control.status]) })),
       h("p.people", {}, t("admin.monitor.people", { watching: current.players, seated: current.seated,
         betting: current.betting })),
-      h("p.stakes", {}, t("admin.monitor.stakes", { stakes: money(current.stakes, current.currency) })),
+      h("p.stakes", {}, t("admin.monitor.stakes", { stakes: money(current.stakes, currency) })),
       h("p", {}, t("admin.monitor.timers", current.control.timers)),
       current.last_results.length ? table([t("admin.rounds.round"), t("admin.monitor.players"),
         t("admin.rounds.staked"), t("admin.rounds.returned"), t("admin.monitor.house")],
       current.last_results.map((r) => h("tr", {}, cell(r.number), cell(r.players, "num"),
-        cell(money(r.staked, current.currency), "num"), cell(money(r.returned, current.currency), "num"),
-        cell(money(r.house, current.currency), "num")))) : h("p", {}, t("admin.monitor.no_results")),
+        cell(money(r.staked, currency), "num"), cell(money(r.returned, currency), "num"),
+        cell(money(r.house, currency), "num")))) : h("p", {}, t("admin.monitor.no_results")),
       can("tables.control") ? controls(current, render, message) : null, message);
   }
   render(summary);
