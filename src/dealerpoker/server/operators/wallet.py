@@ -28,8 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import select, update
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
 from dealerpoker.server.db import Connection, Database
@@ -38,7 +37,18 @@ from dealerpoker.server.operators.client import WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.launch import REMOTE_PREFIX
 from dealerpoker.server.operators.sql import one, run
-from dealerpoker.server.schema import accounts, operator_players, wallet_transactions
+from dealerpoker.server.operators.transactions import (
+    ACCOUNT,
+    CONFIRM,
+    EARLIER_BETS,
+    NEW_BET,
+    SET_BALANCE,
+    insert_ignoring,
+    placed,
+    player_row,
+    transaction_row,
+)
+from dealerpoker.server.schema import accounts, wallet_transactions
 from dealerpoker.server.wallet import Debit, LedgerWallet, Movement
 
 CONCURRENT_BETS = 16
@@ -61,30 +71,6 @@ class WalletRefusedError(DealerPokerError, ValueError):
 
     code = "wallet_refused"
     status = 409
-
-
-# The hot path's statements (each bet, each step), constant so that ``Connection.rows``/``run``
-# compile them once: built per call, SQLAlchemy's construction and execution of them was about a
-# fifth of a seamless round's server CPU (benchmarks/RESULTS.md, "Seamless wallet").
-_PLAYER_ROW = select(
-    operator_players.c.operator_id,
-    operator_players.c.external_id,
-    operator_players.c.token,
-    operator_players.c.currency,
-).where(operator_players.c.player_id == bindparam("w_player"))
-_EARLIER_BETS = (
-    select(func.count().label("earlier"))
-    .select_from(wallet_transactions)
-    .where(wallet_transactions.c.txid == bindparam("w_txid"))
-    .where(wallet_transactions.c.kind == bindparam("w_kind"))
-)
-_NEW_BET = insert(wallet_transactions)
-_CONFIRM = update(wallet_transactions).where(
-    wallet_transactions.c.transaction_id == bindparam("w_id"),
-    wallet_transactions.c.status == bindparam("w_from"),
-)
-_ACCOUNT = select(accounts.c.balance).where(accounts.c.id == bindparam("w_player"))
-_SET_BALANCE = update(accounts).where(accounts.c.id == bindparam("w_player"))
 
 
 def is_remote(player_id: str) -> bool:
@@ -218,24 +204,24 @@ class SeamlessWallet:
         for player in sorted({t.player for t in movement.transfers if is_remote(t.player)}):
             found = None
             if credits(movement, player):
-                found = await _player_row(connection, player, self.operators)
+                found = await player_row(connection, player, self.operators)
             writes = self.writes(movement, debit, player, None if found is None else (found[0], found[3]))
             await keep_calls(connection, writes.calls)
             confirmed = 0
             for transaction_id in writes.bets:
-                confirmed += await connection.run(_CONFIRM, {"w_id": transaction_id, **writes.confirmation})
+                confirmed += await connection.run(CONFIRM, {"w_id": transaction_id, **writes.confirmation})
             if confirmed != len(writes.bets):  # the sweeper took them for rollback meanwhile
                 raise too_late()
             for win in writes.wins:  # handed over only if written now (a step resumed may owe it already)
-                if await connection.run(_insert_ignoring(connection), win) and found is not None:
+                if await connection.run(insert_ignoring(connection), win) and found is not None:
                     handed.append({**win, "external_id": found[1], "token": found[2]})
             cached = None
             if writes.known is None:  # no bet answered with the operator's balance: the last one kept
-                row = await connection.one(_ACCOUNT, {"w_player": player})
+                row = await connection.one(ACCOUNT, {"w_player": player})
                 cached = None if row is None else int(row["balance"])
             balances[player] = writes.balance(cached)
             if balances[player] != cached:
-                await connection.run(_SET_BALANCE, {"w_player": player, "balance": balances[player]})
+                await connection.run(SET_BALANCE, {"w_player": player, "balance": balances[player]})
         self.wrote(movement, handed)
         return balances
 
@@ -251,7 +237,8 @@ class SeamlessWallet:
             operator, currency = who
             due = movement.at if self.hand_over is None else self.lease(operator)
             wins = [
-                _row(movement, t, operator, currency, kind="win", amount=t.amount, status="pending", due=due)
+                transaction_row(movement, t, operator, currency, kind="win", amount=t.amount,
+                                status="pending", due=due)
                 for t in credits(movement, player)
             ]
         known = next((bet.balance for bet in reversed(bets) if bet.balance is not None), None)
@@ -305,19 +292,23 @@ class SeamlessWallet:
         self, movement: Movement, transfer: Transfer, deadline: float | None
     ) -> Bet | DealerPokerError:
         at = self.now()
+        who = await self.who(transfer.player)
+        if who is None:
+            return WalletRefusedError(f"player {transfer.player!r} has no operator")
+        operator, currency = who
+        row = transaction_row(replace(movement, at=at), transfer, operator, currency, kind="bet",
+                   amount=-transfer.amount, status="sending", due=None, attempts=1)
         async with self.database.autocommit() as connection:  # the bet's row committed before it is sent
-            who = await _player_row(connection, transfer.player, self.operators)
-            if who is None:
+            written, player = await placed(connection, row)
+            if player is None:
                 return WalletRefusedError(f"player {transfer.player!r} has no operator")
-            operator, external, token, currency = who
-            row = _row(replace(movement, at=at), transfer, operator, currency, kind="bet",
-                       amount=-transfer.amount, status="sending", due=None, attempts=1)
+            external, token = player
             # The money moment's first bet carries its txid; a retried one (the step refused, the
             # player acts again) the next ``~n``: counted only then.
-            if not await connection.run(_insert_ignoring(connection), row):
-                counted = await connection.rows(_EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
+            if not written:
+                counted = await connection.rows(EARLIER_BETS, {"w_txid": transfer.txid, "w_kind": "bet"})
                 row["transaction_id"] = f"{transfer.txid}~{int(counted[0]['earlier']) + 1}"
-                await connection.run(_NEW_BET, row)
+                await connection.run(NEW_BET, row)
         transaction_id = str(row["transaction_id"])
         timeout = operator.wallet_timeout_seconds
         if deadline is not None:
@@ -394,7 +385,7 @@ class SeamlessWallet:
         assert bet is not None
         await run(
             connection,
-            _insert_ignoring(connection).values(
+            insert_ignoring(connection).values(
                 {
                     **bet,
                     "transaction_id": f"{transaction_id}:rollback",
@@ -425,18 +416,7 @@ class SeamlessWallet:
 
     async def _player(self, player_id: str) -> tuple[Operator, str, str | None, str] | None:
         async with self.database.reading() as connection:
-            return await _player_row(connection, player_id, self.operators)
-
-
-async def _player_row(
-    connection: Connection, player_id: str, operators: Mapping[str, Operator]
-) -> tuple[Operator, str, str | None, str] | None:
-    """An operator's player: (operator, its id for them, the newest session token, currency)."""
-    rows = await connection.rows(_PLAYER_ROW, {"w_player": player_id})
-    found = rows[0] if rows else None
-    if found is None or found["operator_id"] not in operators:
-        return None
-    return operators[found["operator_id"]], str(found["external_id"]), found["token"], str(found["currency"])
+            return await player_row(connection, player_id, self.operators)
 
 
 def credits(movement: Movement, player: str | None = None) -> list[Transfer]:
@@ -452,34 +432,6 @@ def credits(movement: Movement, player: str | None = None) -> list[Transfer]:
     ]
 
 
-def _row(
-    movement: Movement, transfer: Transfer, operator: Operator, currency: str, *,
-    kind: str, amount: int, status: str, due: str | None, attempts: int = 0,
-) -> dict[str, Any]:
-    """A ``wallet_transactions`` row for ``transfer``: a bet (written before it is sent) or a win
-    owed (the outbox's, first sent at ``due``)."""
-    return {
-        "transaction_id": transfer.txid,
-        "operator_id": operator.id,
-        "player_id": transfer.player,
-        "currency": currency,
-        "kind": kind,
-        "amount": amount,
-        "round_id": movement.round_id,
-        "game": movement.game,
-        "round_closed": int(movement.closes_round and kind == "win"),
-        "reference_transaction_id": None,
-        "txid": transfer.txid,
-        "status": status,
-        "attempts": attempts,
-        "next_attempt_at": due,
-        "last_answer": None,
-        "balance": None,
-        "created_at": movement.at,
-        "updated_at": movement.at,
-    }
-
-
 def too_late() -> WalletUnavailableError:
     """A step whose bet the sweeper took for rollback before the step could confirm it."""
     return WalletUnavailableError("the operator's answer came too late: the bet is being rolled back")
@@ -492,15 +444,3 @@ def _only(movement: Movement, *, remote: bool) -> Movement:
 def _receipt(debit: Debit) -> Receipt:
     receipt = debit.receipt
     return receipt if isinstance(receipt, Receipt) else Receipt(debit)
-
-
-_INSERT_IGNORING = {
-    name: dialect.insert(wallet_transactions).on_conflict_do_nothing(index_elements=["transaction_id"])
-    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
-}
-
-
-def _insert_ignoring(connection: Connection) -> Any:
-    """INSERT of a ``wallet_transactions`` row unless its ``transaction_id`` is there (one constant
-    statement per dialect)."""
-    return _INSERT_IGNORING["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]
