@@ -16,6 +16,7 @@ from dealerpoker.analysis.evaluation import cards_value, category_of_value
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE, QUALIFIES
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
+    class_card_types,
     river_classes,
     stabiliser,
 )
@@ -64,20 +65,10 @@ def casino_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm
         for x in range(n_classes):
             m, row, local = np.int32(class_size[x]), rows[x], locals_[x]
             words = table[table_at[row]:]
-            n_types = 0
-            first = -1
+            n_types = class_card_types(x, row, local, class_of, type_id, tid)
             for k in range(n_rem):
-                if local[k] < 0:  # the river itself: its type is its classmates' (if any)
-                    first = k
-                    continue
-                t = type_id[row, local[k]]
-                tid[k] = uint64(t)
-                below_type[t] = np.int32(below_card[row, local[k]])
-                n_types = max(n_types, t + 1)
-            tid[first] = 0
-            for k in range(n_rem):
-                if k != first and class_of[k] == x:
-                    tid[first] = tid[k]
+                if local[k] >= 0:
+                    below_type[tid[k]] = np.int32(below_card[row, local[k]])
             below = np.int32(below_all[row]) + 1
             e = 0
             for tb in range(n_types):

@@ -10,6 +10,7 @@ from numba import njit, prange, uint64
 from dealerpoker.analysis.kernels.board import CATEGORY_OF_CODE
 from dealerpoker.analysis.kernels.tree import (
     cards_off_flop,
+    class_card_types,
     index_with,
     orbit_size,
     river_classes,
@@ -50,19 +51,7 @@ def texas_turns(turns: I64, n_cards: int, binom: I64, river_id: I32, river_perm:
         for x in range(n_classes):
             m, row, local = np.int32(class_size[x]), rows[x], locals_[x]
             words = table[table_at[row]:]
-            n_types = 0
-            first = -1
-            for k in range(n_rem):
-                if local[k] < 0:  # the river itself: its type is its classmates' (if any)
-                    first = k
-                    continue
-                t = type_id[row, local[k]]
-                tid[k] = uint64(t)
-                n_types = max(n_types, t + 1)
-            tid[first] = 0
-            for k in range(n_rem):
-                if k != first and class_of[k] == x:
-                    tid[first] = tid[k]
+            n_types = class_card_types(x, row, local, class_of, type_id, tid)
             e = 0
             for tb in range(n_types):
                 for ta in range(tb + 1):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, uint64
 
 I64 = npt.NDArray[np.int64]
 
@@ -169,3 +169,26 @@ def river_classes(four: I64, n_cards: int, binom: I64, river_id: npt.NDArray[np.
                     below += 1
             local[x, k] = image - below
     return rem, n_classes, sizes[:n_classes], rows, local, class_of
+
+
+@njit(cache=True, inline="always")
+def class_card_types(x: int, row: int, local: I64, class_of: I64, type_id: npt.NDArray[np.uint8],
+                     tid: npt.NDArray[np.uint64]) -> int:
+    """The card types (see :func:`dealerpoker.analysis.kernels.board.board_stats`) of the cards
+    off the turn on the river board of class ``x`` (``row``, ``local``: from
+    :func:`river_classes`): ``tid[k]`` for card ``k``; the river itself takes its classmates'
+    type (it stands for them). Returns the number of types on that board."""
+    n_types = 0
+    first = -1
+    for k in range(len(local)):
+        if local[k] < 0:
+            first = k
+            continue
+        t = type_id[row, local[k]]
+        tid[k] = uint64(t)
+        n_types = max(n_types, t + 1)
+    tid[first] = 0
+    for k in range(len(local)):
+        if k != first and class_of[k] == x:
+            tid[first] = tid[k]
+    return n_types
