@@ -155,7 +155,9 @@ def test_item03_dealer_qualification_is_stated_either_way(page: Any, live_server
     table.place("ante")
     table.deal()
     seen: set[bool] = set()
-    for index in range(40):
+    # Random deals: the dealer fails to qualify about one round in five, so 40 rounds all qualify
+    # about one run in 2,800; 80, about once in eight million.
+    for index in range(80):
         if index:
             page.locator("#rebet").click()
             table.idle()
@@ -169,7 +171,7 @@ def test_item03_dealer_qualification_is_stated_either_way(page: Any, live_server
         seen.add(settlement["dealer_qualifies"])
         if seen == {True, False}:
             break
-    assert seen == {True, False}, "both cases came up in 40 rounds"
+    assert seen == {True, False}, "both cases came up in 80 rounds"
     table.assert_balance_matches_ledger()
     # A fold ends the round before the reveal: nothing is said about the dealer.
     page.locator("#rebet").click()
@@ -206,7 +208,7 @@ def test_item10_headline_agrees_with_the_money(page: Any, live_server: LiveServe
     table.place("aa")
     table.deal()
     outcomes: set[tuple[str, int]] = set()
-    for index in range(16):
+    for index in range(32):  # random deals: at least 16 rounds, more until three outcomes came up
         if index:
             page.locator("#rebet").click()
             table.idle()
@@ -216,6 +218,8 @@ def test_item10_headline_agrees_with_the_money(page: Any, live_server: LiveServe
         assert headline == _expected_headline(settlement, {"aa"})
         aa = next(line for line in settlement["lines"] if line["field"] == "aa")
         outcomes.add((settlement["outcome"], (aa["net"] > 0) - (aa["net"] < 0)))
+        if index >= 15 and len(outcomes) >= 3:
+            break
     assert len(outcomes) >= 3, outcomes
     # Without a side bet the short headlines stay.
     page.locator("#new-game").click()
