@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test check lint typecheck imports browser clean
+.PHONY: run test test-quick check lint typecheck imports browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,11 +25,20 @@ run: $(RUN_STAMP)
 
 ## make test: lint, type-check, layer contract, then every test
 # Two pytest workers, one test file each at a time: much of the suite waits on servers, browsers
-# and timers, and a file's module fixtures (a server, a Chromium) stay in one worker.
-# `make test PYTEST_WORKERS=0` runs everything in one process.
+# and timers, and a file's module fixtures (a server) stay in one worker. The files go out in
+# tests/conftest.py's order (--no-loadscope-reorder): slow files first, then the browser files one
+# after the other, which one Chromium per worker serves. `make test PYTEST_WORKERS=0` runs
+# everything in one process. The run ends with its 25 slowest tests (where the suite's time goes).
 PYTEST_WORKERS ?= 2
+XDIST = $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 test: check browser
-	$(BIN)/python -m pytest $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) --durations=25 $(PYTEST_ARGS)
+
+## make test-quick: the quick tier, a few minutes: pure core, unit and API tests on SQLite
+# (no browser, no PostgreSQL or Redis, no several processes, no kill -9 or long fault runs).
+QUICK ?= not browser and not slow and not postgres and not redis and not long
+test-quick: $(TEST_STAMP)
+	$(BIN)/python -m pytest $(XDIST) -m "$(QUICK)" $(PYTEST_ARGS)
 
 check: lint typecheck imports
 

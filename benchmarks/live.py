@@ -22,6 +22,16 @@ measured, is reported (and, with --keep-going, which larger counts held or not).
     .venv/bin/python benchmarks/live.py          # 500 ... 4000 players, up to the first that fails
     .venv/bin/python benchmarks/live.py --players 2000 --rounds 3 --no-write
 
+Across processes (the table's owner computes, every other process fans its events out to its own
+sockets through Redis): ``--workers 4 --postgres ADMIN_URL --redis URL`` serves from
+``dealerpoker serve --workers 4`` on a scratch PostgreSQL database; ``--client-processes K``
+drives the sockets from K load processes (each its share of the players; this process keeps the
+observer and gathers their figures), for counts one process cannot drive. Each load process's CPU
+is reported beside the figures.
+
+    .venv/bin/python benchmarks/live.py --players 4000 10000 --workers 4 --client-processes 4 \
+        --postgres postgresql://postgres@127.0.0.1:5432/test --redis redis://127.0.0.1:6379/0
+
 Bounded: loopback only, at most --max-players clients, each level stops after --level-timeout s.
 """
 
@@ -30,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import random
@@ -43,10 +54,11 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _processes import free_port
+from _processes import free_port, postgres_database
 from _results import machine, write_section
 
 TABLES = """
@@ -112,6 +124,9 @@ class Level:
     errors: list[str] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
     acks: list[float] = field(default_factory=list)  # bet/decide sent -> its reply (written) received
+    rounds_latencies: list[tuple[int, str, float, float]] = field(default_factory=list)
+    """(round, kind, receipt latency, handled latency): kept by a load process (``keep_round``)."""
+    client_cpu: list[float] = field(default_factory=list)  # each load process's CPU share of a core
 
     def measured(self, number: int) -> bool:
         return self.first_measured is not None and number >= self.first_measured
@@ -145,7 +160,8 @@ def later(ws: Any, message: dict[str, Any], delay: float, sent: list[float]) -> 
     async def send() -> None:
         await asyncio.sleep(delay)
         sent.append(time.time())
-        await ws.send(json.dumps(message))
+        with contextlib.suppress(ConnectionClosed):  # the level ended meanwhile
+            await ws.send(json.dumps(message))
 
     task = asyncio.create_task(send())
     _sending.add(task)
@@ -153,7 +169,7 @@ def later(ws: Any, message: dict[str, Any], delay: float, sent: list[float]) -> 
 
 
 async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: random.Random,
-               think: tuple[float, float]) -> None:
+               think: tuple[float, float], keep_round: bool = False) -> None:
     try:
         async with connect(url, additional_headers={"Authorization": f"Bearer {token}"},
                            max_queue=None, open_timeout=60, ping_interval=None,
@@ -163,13 +179,18 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
             sent: list[float] = []
             if level.connected == level.players:
                 all_in.set()
+            kind_of = ""
             async for raw in ws:  # cancelled when the level ends
                 handled = time.time()
                 received = ws.arrivals.popleft() if ws.arrivals else handled
                 message = json.loads(raw)
                 number = _number(message.get("round"))
                 kind, event = message["type"], message.get("event")
-                if number is not None and level.measured(number):
+                if number is not None and keep_round:
+                    kind_of = f"{kind}:{event or message.get('phase')}"
+                    level.rounds_latencies.append((number, kind_of, received - message["sent_at"],
+                                                   handled - message["sent_at"]))
+                elif number is not None and level.measured(number):
                     level.latencies.append(received - message["sent_at"])
                     level.handled.append(handled - message["sent_at"])
                     level.by_kind.setdefault(f"{kind}:{event or message.get('phase')}", []).append(
@@ -202,11 +223,43 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
         level.errors.append(f"{type(error).__name__}: {error}")
 
 
+async def share(url: str, tokens: list[str], seed: int, think: tuple[float, float]) -> None:
+    """A load process's players (``--child``): play until standard input closes, then print their
+    figures as JSON (every measurement with its round number: the parent keeps the measured ones)."""
+    level = Level(len(tokens))
+    level.first_measured = 0  # every round; the parent keeps those from its first measured one
+    all_in = asyncio.Event()
+    rng = random.Random(seed)
+    began = time.process_time()
+    tasks = []
+    for token in tokens:
+        tasks.append(asyncio.create_task(play(url, token, level, all_in, rng, think, keep_round=True)))
+        await asyncio.sleep(0)
+    loop = asyncio.get_running_loop()
+    reported = False
+    while True:
+        if not reported and level.connected == level.players:
+            print("connected", flush=True)
+            reported = True
+        line = await loop.run_in_executor(None, sys.stdin.readline) if reported else None
+        if line == "":
+            break
+        if not reported:
+            await asyncio.sleep(0.2)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps({"connected": level.connected, "latencies": level.rounds_latencies,
+                      "acks": level.acks, "own_settled": level.own_settled, "errors": level.errors[:50],
+                      "cpu": time.process_time() - began}), flush=True)
+
+
 def _number(round_id: Any) -> int | None:
     return int(round_id.rsplit("/", 1)[1]) if isinstance(round_id, str) else None
 
 
-async def observe(url: str, token: str, level: Level, rounds: int, stop: asyncio.Event) -> None:
+async def observe(url: str, token: str, level: Level, rounds: int, stop: asyncio.Event,
+                  all_in: asyncio.Event | None = None) -> None:
     """One more client that only watches: reveal and settled stamps, seat counts, rounds done."""
     async with connect(url, additional_headers={"Authorization": f"Bearer {token}"}, max_queue=None,
                        ping_interval=None) as ws:
@@ -216,6 +269,9 @@ async def observe(url: str, token: str, level: Level, rounds: int, stop: asyncio
             except TimeoutError:
                 continue
             number = _number(message.get("round"))
+            if all_in is not None and all_in.is_set() and level.first_measured is None \
+                    and message.get("event") == "betting_open" and number is not None:
+                level.first_measured = number  # the players are in other processes
             if message["type"] != "table" or number is None or not level.measured(number):
                 continue
             if message.get("event") == "reveal":
@@ -244,21 +300,41 @@ async def sessions(base: str, count: int) -> list[str]:
         return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
-async def run_level(players: int, rounds: int, timeout: float, timers: tuple[float, float, float]) -> Level:
+async def run_level(players: int, rounds: int, timeout: float, timers: tuple[float, float, float],
+                    options: argparse.Namespace | None = None) -> Level:
     level = Level(players)
+    workers = getattr(options, "workers", 1)
+    postgres = getattr(options, "postgres", None)
+    redis = getattr(options, "redis", None)
+    client_processes = max(1, getattr(options, "client_processes", 1))
+    scratch_database = None
     with tempfile.TemporaryDirectory() as tmp:
         tables = Path(tmp) / "tables.toml"
         tables.write_text(TABLES.format(betting=timers[0], decision=timers[1], pause=timers[2]))
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         exe = Path(sys.executable).parent / "dealerpoker"
+        database = f"sqlite:///{tmp}/bench.db"
+        if postgres:
+            from sqlalchemy.engine import make_url
+
+            scratch_database = f"dp_live_{random.getrandbits(32):08x}"
+            await asyncio.to_thread(postgres_database, postgres, "create", scratch_database)
+            database = make_url(postgres).set(database=scratch_database).render_as_string(hide_password=False)
+        cluster = ["--redis", redis] if redis else []
+        if workers > 1:
+            cluster += ["--workers", str(workers)]
         server = subprocess.Popen(
-            [str(exe), "serve", "--port", str(port), "--database", f"sqlite:///{tmp}/bench.db",
-             "--tables", str(tables), "--log-level", "warning", "--no-rtp"],
-            stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"))  # noqa: SIM115
+            [str(exe), "serve", "--port", str(port), "--database", database,
+             "--tables", str(tables), "--log-level", "warning", "--no-rtp", *cluster,
+             # one address drives every player: exempt from the rate limits (not edited)
+             "--rate-limit-exempt", "127.0.0.1"],
+            stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "w"),  # noqa: SIM115
+            env={**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dp_live_{random.getrandbits(32):08x}:"})
+        children: list[subprocess.Popen[str]] = []
         try:
             async with httpx.AsyncClient() as probe:
-                for _ in range(600):
+                for _ in range(1200):
                     try:
                         if (await probe.get(f"{base}/healthz")).status_code == 200:
                             break
@@ -271,10 +347,16 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
             # Think time: bets within the first half of the window, decisions in the first half
             # of their timer.
             think = (timers[0] / 2, timers[1] / 2)
-            tasks = [asyncio.create_task(observe(url, tokens[-1], level, rounds, stop))]
-            for token in tokens[:-1]:
-                tasks.append(asyncio.create_task(play(url, token, level, all_in, rng, think)))
-                await asyncio.sleep(0)  # let connections open as they are created
+            tasks = [asyncio.create_task(observe(url, tokens[-1], level, rounds, stop, all_in))]
+            began = time.perf_counter()
+            if client_processes == 1:
+                client_cpu = time.process_time()
+                for token in tokens[:-1]:
+                    tasks.append(asyncio.create_task(play(url, token, level, all_in, rng, think)))
+                    await asyncio.sleep(0)  # let connections open as they are created
+            else:
+                children = _start_children(url, tokens[:-1], client_processes, think, Path(tmp))
+                await _all_connected(children, level, all_in)
             try:
                 await asyncio.wait_for(stop.wait(), timeout)
             except TimeoutError:
@@ -283,17 +365,74 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            elapsed = time.perf_counter() - began
+            if client_processes == 1:
+                level.client_cpu.append((time.process_time() - client_cpu) / elapsed)
+            else:
+                _gather_children(children, level, elapsed)
         finally:
+            for child in children:
+                if child.poll() is None:
+                    child.kill()
             server.terminate()
             try:
-                server.wait(20)
+                server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
+            if scratch_database and postgres:
+                await asyncio.to_thread(postgres_database, postgres, "drop", scratch_database)
             log = (Path(tmp) / "server.log").read_text()
             if "Traceback" in log:
                 level.errors.append("server errors: see /tmp/dealerpoker-live-bench-server.log")
                 Path("/tmp/dealerpoker-live-bench-server.log").write_text(log)
     return level
+
+
+def _start_children(url: str, tokens: list[str], count: int, think: tuple[float, float],
+                    scratch: Path) -> list[subprocess.Popen[str]]:
+    """``count`` load processes, each with its share of the players' tokens."""
+    children = []
+    for number in range(count):
+        mine = tokens[number::count]
+        path = scratch / f"tokens-{number}.json"
+        path.write_text(json.dumps(mine))
+        children.append(subprocess.Popen(
+            [sys.executable, __file__, "--child", url, str(path), str(number), f"{think[0]},{think[1]}"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+    return children
+
+
+async def _all_connected(children: list[subprocess.Popen[str]], level: Level, all_in: asyncio.Event) -> None:
+    """Wait until every load process says all its players are seated (then rounds are measured)."""
+    loop = asyncio.get_running_loop()
+    for child in children:
+        assert child.stdout is not None
+        line = await loop.run_in_executor(None, child.stdout.readline)
+        if line.strip() != "connected":
+            level.errors.append(f"a load process stopped before its players connected: {line!r}")
+    level.connected = level.players
+    all_in.set()
+
+
+def _gather_children(children: list[subprocess.Popen[str]], level: Level, elapsed: float) -> None:
+    """The load processes' figures, the rounds before the first measured one left out."""
+    first = level.first_measured if level.first_measured is not None else 1 << 60
+    for child in children:
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.close()
+        found = json.loads(child.stdout.readline() or "{}")
+        child.wait(60)
+        level.client_cpu.append(found.get("cpu", float("nan")) / elapsed)
+        level.errors.extend(found.get("errors", []))
+        for number, kind, received, handled in found.get("latencies", []):
+            if number >= first:
+                level.latencies.append(received)
+                level.handled.append(handled)
+                level.by_kind.setdefault(kind, []).append(received)
+        level.acks.extend(found.get("acks", []))
+        for number, times in found.get("own_settled", {}).items():
+            if int(number) >= first:
+                level.own_settled.setdefault(int(number), []).extend(times)
 
 
 def describe(level: Level) -> str:
@@ -306,6 +445,7 @@ def describe(level: Level) -> str:
             f"{max(commit, default=float('nan')) * 1000:.0f} | "
             f"{max(every, default=float('nan')) * 1000:.0f} | "
             f"{'yes' if all(level.complete()) and level.complete() else 'no'} | "
+            f"{', '.join(f'{share:.0%}' for share in level.client_cpu) or '-'} | {os.getloadavg()[0]:.1f} | "
             f"{'**holds**' if level.holds() else 'no'} |")
 
 
@@ -321,19 +461,36 @@ def main() -> int:
     parser.add_argument("--decision", type=float, default=4.0)
     parser.add_argument("--pause", type=float, default=2.0)
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="serve --workers N (needs --postgres, --redis)")
+    parser.add_argument("--postgres", default=None, metavar="ADMIN_URL",
+                        help="serve from a scratch PostgreSQL database created there (default SQLite)")
+    parser.add_argument("--redis", default=None, metavar="URL", help="serve --redis URL (the live cluster)")
+    parser.add_argument("--client-processes", type=int, default=1, metavar="K",
+                        help="drive the players from K load processes (default 1: this one)")
+    parser.add_argument("--child", nargs=4, metavar=("URL", "TOKENS", "SEED", "THINK"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        url, path, seed, think = args.child
+        bet, decide = (float(value) for value in think.split(","))
+        asyncio.run(share(url, json.loads(Path(path).read_text()), int(seed), (bet, decide)))
+        return 0
+    if args.workers > 1 and not (args.postgres and args.redis):
+        parser.error("--workers above 1 needs --postgres and --redis")
     counts = [n for n in args.players if 0 < n <= args.max_players]
     header = ("| players | connected | rounds measured | messages | p50 ms | p99 ms | max ms "
               "| p99 ms, once the client's code has it | reveal -> settlement committed, max ms "
-              "| reveal -> every player has own settlement, max ms | every bettor settled | target |"
-              "\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| reveal -> every player has own settlement, max ms | every bettor settled "
+              "| load processes' CPU, share of a core each | load (1 min) | target |"
+              "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows, details, largest = [], [], 0
     held: list[int] = []
     failed: list[int] = []
     load_before = os.getloadavg()
     for count in counts:
         level = asyncio.run(run_level(count, args.rounds, args.level_timeout,
-                                      (args.betting, args.decision, args.pause)))
+                                      (args.betting, args.decision, args.pause), args))
         rows.append(describe(level))
         print(rows[-1], flush=True)
         lines = []
@@ -369,8 +526,9 @@ def main() -> int:
             f"objects took {hot:.1f} ms hot and {cold:.1f} ms after 2 s asleep (caches taken over "
             f"meanwhile: the first message after a quiet betting window pays it).\n\n"
             f"`.venv/bin/python benchmarks/live.py --players {' '.join(map(str, counts))} "
-            f"--rounds {args.rounds}{' --keep-going' if args.keep_going else ''}` "
-            f"(SQLite, one texas-bonus table, timers {args.betting:g}/{args.decision:g}/{args.pause:g} s, "
+            f"--rounds {args.rounds}{' --keep-going' if args.keep_going else ''}{_options(args)}` "
+            f"({_serving(args)}; one texas-bonus table, "
+            f"timers {args.betting:g}/{args.decision:g}/{args.pause:g} s, "
             f"every player bets within the first half of the window and decides at random within the "
             f"first half of each timer).\n\n{header}\n" + "\n".join(rows) +
             f"\n\nTarget: 2,000 players, p99 < {LATENCY_TARGET * 1000:.0f} ms, settlement within "
@@ -382,8 +540,31 @@ def main() -> int:
     body += "\n\n```\n" + "\n\n".join(details) + "\n```\n"
     print(body)
     if not args.no_write:
-        write_section("Live tables", body)
+        title = "Live tables" if args.workers == 1 and not args.postgres else \
+            f"Live tables across processes ({args.workers})"
+        write_section(title, body)
     return 0
+
+
+def _serving(args: argparse.Namespace) -> str:
+    database = "PostgreSQL" if args.postgres else "SQLite"
+    processes = f"`serve --workers {args.workers}`" if args.workers > 1 else "one `serve` process"
+    clients = f", players driven from {args.client_processes} load processes" \
+        if args.client_processes > 1 else ""
+    return f"{processes}, {database}{', Redis' if args.redis else ''}{clients}"
+
+
+def _options(args: argparse.Namespace) -> str:
+    options = ""
+    if args.workers > 1:
+        options += f" --workers {args.workers}"
+    if args.postgres:
+        options += " --postgres URL"
+    if args.redis:
+        options += " --redis URL"
+    if args.client_processes > 1:
+        options += f" --client-processes {args.client_processes}"
+    return options
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ from _processes import (
     tree_cpu_seconds,
 )
 from _results import machine, write_section
-from server import Tally, player
+from _solo_client import Start, Tally, player
 
 TABLE_HEAD = ("| database | wallet | code | serve options | clients | rounds | rounds/s | p50 ms | p99 ms "
               "| errors "
@@ -94,12 +95,14 @@ def launches(operator_url: str, clients: int) -> list[dict[str, Any]]:
     return bodies
 
 
-async def load(port: int, bodies: list[dict[str, Any] | None], seconds: float) -> tuple[Tally, float]:
+async def load(port: int, bodies: list[dict[str, Any] | None], seconds: float,
+               on_start: Callable[[], None] = lambda: None) -> tuple[Tally, float]:
+    """A player per session body for ``seconds`` once all have their sessions (``on_start`` then)."""
     tally = Tally()
-    began = time.perf_counter()
-    await asyncio.gather(*(player(port, began + seconds, tally, number, body)
+    start = Start(len(bodies), seconds, on_start)
+    await asyncio.gather(*(player(port, 0.0, tally, number, body, start)
                            for number, body in enumerate(bodies)))
-    return tally, time.perf_counter() - began
+    return tally, time.perf_counter() - start.began
 
 
 def ledgers_agree(operator_url: str, game_url: str, clients: int) -> str:
@@ -154,16 +157,20 @@ def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: f
         asyncio.run(load(game_port, bodies(), 2.0))  # warm up
         prepared = bodies()
         backends = database_pids() if database_pids else []
-        database_cpu = cpu_seconds(backends)
-        server_cpu, client_cpu = tree_cpu_seconds(server.pid), time.process_time()
-        operator_cpu = tree_cpu_seconds(operator.pid) if operator else 0.0
-        tally, elapsed = asyncio.run(load(game_port, prepared, seconds))
-        server_cpu = tree_cpu_seconds(server.pid) - server_cpu
-        client_cpu = time.process_time() - client_cpu
-        operator_cpu = (tree_cpu_seconds(operator.pid) - operator_cpu) if operator else 0.0
+        before: dict[str, float] = {}
+
+        def started() -> None:  # every player has its session: the measured run begins
+            before.update(database=cpu_seconds(backends), server=tree_cpu_seconds(server.pid),
+                          client=time.process_time(),
+                          operator=tree_cpu_seconds(operator.pid) if operator else 0.0)
+
+        tally, elapsed = asyncio.run(load(game_port, prepared, seconds, started))
+        server_cpu = tree_cpu_seconds(server.pid) - before["server"]
+        client_cpu = time.process_time() - before["client"]
+        operator_cpu = (tree_cpu_seconds(operator.pid) - before["operator"]) if operator else 0.0
         if database_pids:  # backends that connected during the run count whole
             backends = sorted({*backends, *database_pids()})
-        database_cpu = cpu_seconds(backends) - database_cpu
+        database_cpu = cpu_seconds(backends) - before["database"]
         agree = ledgers_agree(operator_url, f"http://127.0.0.1:{game_port}", clients) if operator else "-"
     finally:
         for process in (server, operator):

@@ -13,8 +13,16 @@ of the PostgreSQL backends serving the run, and of the load generator, read from
 reference loop's CPU time that shows how much the machine's load inflated CPU times. The
 results go to ``benchmarks/RESULTS.md`` ("Server").
 
-    .venv/bin/python benchmarks/server.py --seconds 20 --clients 8 \
+    .venv/bin/python benchmarks/server.py --seconds 10 --postgres-workers 1 \
         --postgres postgresql://postgres@127.0.0.1:5432/test
+
+By default it sweeps the concurrency a deployment sees, ``--clients 8,32,128,256`` players, with
+both wallets (``--wallets embedded,seamless``: the seamless runs start ``dealerpoker operator-demo``
+as the operator's wallet, as ``operator_wallet.py`` does), and reports for each database and
+wallet whether the rounds/s at the largest count hold at least 90% of the best at any smaller one
+(no collapse under concurrency), p99 beside each. The load generator's own CPU (a share of one
+core) is printed beside each figure: it must not be the bottleneck. The rate limits are the
+deployment's defaults, with the load's address exempt (``serve --rate-limit-exempt 127.0.0.1``).
 
 PostgreSQL is measured with one server process and, when Redis is available (``--redis``, or
 ``DEALERPOKER_TEST_REDIS_URL``, which several workers need for the live tables), also with two
@@ -34,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import secrets
 import shlex
@@ -42,11 +49,12 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+import operator_wallet
 from _processes import (
     THIS_CHECKOUT,
     Code,
@@ -61,159 +69,28 @@ from _processes import (
     tree_cpu_seconds,
 )
 from _results import machine, write_section
-
-PLAYS = {"casino-holdem": ("raise",), "texas-bonus": ("bet", "check", "check")}
-
-
-class Connection:
-    """One keep-alive HTTP/1.1 connection sending JSON requests."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-
-    @classmethod
-    async def open(cls, port: int) -> Connection:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        return cls(reader, writer)
-
-    async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
-        payload = b"" if body is None else json.dumps(body).encode()
-        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
-        if body is not None:
-            head.append("Content-Type: application/json")
-        if token:
-            head.append(f"Authorization: Bearer {token}")
-        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
-        status_line = await self.reader.readline()
-        status = int(status_line.split()[1])
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        data = await self.reader.readexactly(length)
-        return status, json.loads(data) if data else None
-
-    def close(self) -> None:
-        self.writer.close()
+from _solo_client import Start, Tally, player
 
 
-@dataclass
-class Tally:
-    rounds: int = 0
-    errors: int = 0
-    latencies: list[float] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-    def fail(self, problem: str) -> None:
-        self.errors += 1
-        if len(self.problems) < 5:
-            self.problems.append(problem)
-
-
-class Balance:
-    """What a player's balance must be after each response: the previous one, less the step's
-    stake, plus what it returned (so every response is checked, not just its status)."""
-
-    def __init__(self, amount: int, exact: bool = True) -> None:
-        self.amount, self.exact = amount, exact
-
-    def check(self, view: Any) -> str | None:
-        if not self.exact:  # another wallet's balance (an operator's: its wins arrive after the round)
-            self.amount = view["balance"]
-            return None
-        step = view["steps"][-1]
-        self.amount += int(step.get("returned", 0)) - int(step["stake"])
-        if view["balance"] != self.amount:
-            problem = f"balance {view['balance']} after step {step}, expected {self.amount}"
-            self.amount = view["balance"]
-            return problem
-        return None
-
-
-def check_view(view: Any, game: str, steps: int, balance: Balance) -> str | None:
-    """None when ``view`` is the round of ``game`` after ``steps`` steps with the right balance."""
-    if not isinstance(view, dict) or view.get("game") != game or len(view.get("steps", ())) != steps:
-        return f"unexpected body {str(view)[:200]}"
-    return balance.check(view)
-
-
-def check_settled(view: Any) -> str | None:
-    settlement = view.get("settlement")
-    if view["status"] != "settled" or not settlement or len(view["dealer_cards"]) != 2 \
-            or len(view["board"]) != 5 or view["fairness"]["server_seed"] is None:
-        return f"round {view['id']} did not settle: {str(view)[:200]}"
-    if settlement["total_stake"] != sum(step["stake"] for step in view["steps"]):
-        return f"round {view['id']}: settlement stake {settlement['total_stake']} != steps' stakes"
-    return None
-
-
-async def player(port: int, stop_at: float, tally: Tally, number: int,
-                 session_body: dict[str, Any] | None = None) -> None:
-    """One client playing rounds until ``stop_at``, on a new demo session; with ``session_body``
-    (an operator's ``{"launch": ...}``), on that session, its balance the operator's (not checked
-    step by step: a round's win reaches the operator after the round)."""
-    connection = await Connection.open(port)
-    try:
-        _, session = await connection.request("POST", "/api/session", session_body or {})
-        token = session["token"]
-        balance = Balance(session["balance"], exact=session_body is None)
-        games = list(PLAYS)
-        turn = number
-        while time.perf_counter() < stop_at:
-            game = games[turn % 2]
-            turn += 1
-            began = time.perf_counter()
-            status, view = await connection.request(
-                "POST", "/api/rounds", {"game": game, "bets": {"ante": 100}}, token)
-            tally.latencies.append(time.perf_counter() - began)
-            problem = f"deal: status {status} {str(view)[:200]}" if status != 200 \
-                else check_view(view, game, 1, balance)
-            if problem:
-                tally.fail(problem)
-                continue
-            for number_of_steps, action in enumerate(PLAYS[game], start=2):
-                if view["status"] != "open":
-                    break
-                began = time.perf_counter()
-                status, view = await connection.request(
-                    "POST", f"/api/rounds/{view['id']}/actions",
-                    {"action": action, "step": number_of_steps - 1}, token)
-                tally.latencies.append(time.perf_counter() - began)
-                problem = f"{action}: status {status} {str(view)[:200]}" if status != 200 \
-                    else check_view(view, game, number_of_steps, balance)
-                if problem:
-                    tally.fail(problem)
-                    break
-            else:
-                problem = check_settled(view)
-                if problem:
-                    tally.fail(problem)
-                else:
-                    tally.rounds += 1
-    finally:
-        connection.close()
-
-
-async def load(port: int, clients: int, seconds: float) -> tuple[Tally, float]:
+async def load(port: int, clients: int, seconds: float,
+               on_start: Callable[[], None] = lambda: None) -> tuple[Tally, float]:
+    """``clients`` players for ``seconds`` once all are connected (``on_start`` then)."""
     tally = Tally()
-    began = time.perf_counter()
-    await asyncio.gather(*(player(port, began + seconds, tally, n) for n in range(clients)))
-    return tally, time.perf_counter() - began
+    start = Start(clients, seconds, on_start)
+    await asyncio.gather(*(player(port, 0.0, tally, n, start=start) for n in range(clients)))
+    return tally, time.perf_counter() - start.began
 
 
 SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
 """The server's special paths for speed (``DEALERPOKER_WITHOUT`` leaves them out)."""
 
 
-TABLE_HEAD = ("| database | code | clients | rounds | rounds/s | requests/s | p50 ms | p99 ms | errors "
-              "| server CPU ms/round | database CPU ms/round | load generator CPU ms/round | load (1 min) "
-              "| target |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+TABLE_HEAD = ("| database | wallet | code | clients | rounds | rounds/s | p50 ms | p99 ms | errors "
+              "| server CPU ms/round | database CPU ms/round | load generator CPU ms/round "
+              "| load generator, share of a core | load (1 min) "
+              "| target |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+HOLD = 0.9
+"""The rounds/s at the largest player count must be at least this share of the best at a smaller one."""
 
 
 def run_one(label: str, database_url: str, clients: int, seconds: float, extra: list[str],
@@ -225,15 +102,19 @@ def run_one(label: str, database_url: str, clients: int, seconds: float, extra: 
     try:
         asyncio.run(load(port, clients, 2.0))  # warm up (imports, JIT, caches, connections)
         backends = database_pids() if database_pids else []
-        server_cpu, client_cpu = tree_cpu_seconds(server.pid), time.process_time()
-        database_cpu = cpu_seconds(backends)
-        tally, elapsed = asyncio.run(load(port, clients, seconds))
-        server_cpu = tree_cpu_seconds(server.pid) - server_cpu
-        client_cpu = time.process_time() - client_cpu
+        before: dict[str, float] = {}
+
+        def started() -> None:  # every player connected, with a session: the measured run begins
+            before.update(server=tree_cpu_seconds(server.pid), client=time.process_time(),
+                          database=cpu_seconds(backends))
+
+        tally, elapsed = asyncio.run(load(port, clients, seconds, started))
+        server_cpu = tree_cpu_seconds(server.pid) - before["server"]
+        client_cpu = time.process_time() - before["client"]
         # Backends that connected during the run count whole (their CPU time is all from it).
         if database_pids:
             backends = sorted({*backends, *database_pids()})
-        database_cpu = cpu_seconds(backends) - database_cpu
+        database_cpu = cpu_seconds(backends) - before["database"]
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -242,7 +123,8 @@ def run_one(label: str, database_url: str, clients: int, seconds: float, extra: 
     latencies = sorted(tally.latencies)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     rounds = max(tally.rounds, 1)
-    return {"database": label, "code": code.label, "clients": clients, "rounds": tally.rounds,
+    return {"database": label, "wallet": "embedded", "code": code.label, "clients": clients,
+            "rounds": tally.rounds,
             "serve_args": extra,
             "errors": tally.errors, "seconds": elapsed, "rounds_per_s": tally.rounds / elapsed,
             "requests_per_s": len(latencies) / elapsed,
@@ -250,13 +132,18 @@ def run_one(label: str, database_url: str, clients: int, seconds: float, extra: 
             "server_cpu_ms_per_round": server_cpu * 1000 / rounds,
             "client_cpu_ms_per_round": client_cpu * 1000 / rounds,
             "database_cpu_ms_per_round": database_cpu * 1000 / rounds if database_pids else None,
-            "server_cpu_share": server_cpu / elapsed, "loadavg": os.getloadavg()}
+            "server_cpu_share": server_cpu / elapsed, "client_cpu_share": client_cpu / elapsed,
+            "loadavg": os.getloadavg()[0]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--clients", default="8,32,128,256", metavar="N,N",
+                        help="the player counts to sweep (default 8,32,128,256)")
+    parser.add_argument("--wallets", default="embedded,seamless", metavar="W,W",
+                        help="the wallets to measure (default embedded,seamless: the seamless one with "
+                             "dealerpoker operator-demo as the operator)")
     parser.add_argument("--postgres", default=os.environ.get("DEALERPOKER_TEST_POSTGRES_URL"),
                         help="an admin URL to create a scratch database on (skipped when absent)")
     parser.add_argument("--no-sqlite", action="store_true", help="measure PostgreSQL only")
@@ -280,6 +167,13 @@ def main() -> None:
     args = parser.parse_args()
     extra = args.serve_args.split()
     try:
+        args.clients = [int(n) for n in str(args.clients).split(",") if n]
+    except ValueError:
+        parser.error(f"--clients {args.clients!r}: expected numbers such as 8,32,128,256")
+    args.wallets = [w for w in args.wallets.split(",") if w]
+    if not args.wallets or set(args.wallets) - {"embedded", "seamless"}:
+        parser.error(f"--wallets {args.wallets!r}: expected embedded, seamless or both")
+    try:
         chosen = args.postgres_workers or ("1,2" if args.redis else "1")
         postgres_workers = [int(n) for n in chosen.split(",")]
     except ValueError:
@@ -300,17 +194,18 @@ def main() -> None:
 
     command = shlex.join([".venv/bin/python", "benchmarks/server.py", *sys.argv[1:]])
     rows = "\n".join(
-        f"| {r['database']} | {r['code']} | {r['clients']} | {r['rounds']:,} | {r['rounds_per_s']:,.0f} | "
-        f"{r['requests_per_s']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
+        f"| {r['database']} | {r['wallet']} | {r['code']} | {r['clients']} | {r['rounds']:,} | "
+        f"{r['rounds_per_s']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
         f"{r['server_cpu_ms_per_round']:.2f} | "
         f"{_database_cpu(r['database_cpu_ms_per_round'])} | "
-        f"{r['client_cpu_ms_per_round']:.2f} | {r['loadavg'][0]:.1f} | "
+        f"{r['client_cpu_ms_per_round']:.2f} | {r['client_cpu_share']:.0%} | {r['loadavg']:.1f} | "
         f"{'met' if r['rounds_per_s'] >= 200 and r['p99_ms'] < 100 and not r['errors'] else 'not met'} |"
         for r in results)
     servers = "; ".join(dict.fromkeys(
         f"{r['database']}: `dealerpoker serve {' '.join(r['serve_args']) or '(defaults)'}`" for r in results))
     body = f"""Measured {machine()} with `{command}`.
-Servers: {servers} (plus `--starting-balance 10**12 --no-rtp --log-level warning`). Load average
+Servers: {servers} (plus `--starting-balance 10**12 --no-rtp --log-level warning
+--rate-limit-exempt 127.0.0.1`: the default rate limits, the load's address exempt). Load average
 {_loads(load_before)} before, {_loads(load_after)} after: the load generator and the server share
 the machine's 2 cores; above ~2 other work competed with them and the wall-clock figures are
 pessimistic. Reference loop (a fixed pure-Python loop, CPU time): {reference_before:.0f} ms before,
@@ -329,69 +224,122 @@ though they too grow with the load like the reference loop. 200 rounds/s need se
 "code": which server code served the run (`--compare REVISION`: a git revision's, alternating
 with this checkout's; "without ...": this checkout without special paths kept for speed, the
 ASGI fast path, the PostgreSQL round store, its rows from the last write).
-Target: >= 200 rounds/s with p99 < 100 ms.
+"wallet": embedded (the server's ledger) or seamless (each bet and win a signed HTTP call to
+`dealerpoker operator-demo`, a fresh ledger per run). "load generator, share of a core": this
+process's CPU time over the run's wall-clock time (well under 100%: it is not the bottleneck).
+Targets: >= 200 rounds/s with p99 < 100 ms; and no collapse under concurrency: at the largest
+player count at least {HOLD:.0%} of the best rounds/s at a smaller one.
 
 {TABLE_HEAD}
 {rows}
+
+{_concurrency(results)}
 {_ratios(results)}"""
     print(body)
-    if not args.no_write:
-        write_section("Server", body)
+    if not args.no_write:  # a sweep of player counts is its own section
+        write_section("Concurrency" if len(args.clients) > 1 else "Server", body)
 
 
 def measure(args: argparse.Namespace, codes: list[Code], extra: list[str], postgres_workers: list[int],
             scratch: Path) -> list[dict[str, Any]]:
-    """Every (database, code) run, the codes alternating within each repetition."""
+    """Every (database, wallet, players, code) run, the codes alternating within each repetition."""
     from sqlalchemy.engine import make_url
 
+    databases: list[tuple[str, list[str], str | None]] = []  # label, serve options, PostgreSQL name
+    if not args.no_sqlite:
+        databases.append(("SQLite", [], None))
+    for workers in postgres_workers if args.postgres else []:
+        options = ["--workers", str(workers), "--redis", str(args.redis)] if workers > 1 else []
+        databases.append(("PostgreSQL" if workers == 1 else f"PostgreSQL, {workers} workers", options, ""))
     results = []
     for repetition in range(args.repeat):
-        for code in codes if not args.no_sqlite else []:
-            path = scratch / f"bench-{repetition}-{secrets.token_hex(4)}.db"
-            results.append(run_one("SQLite", f"sqlite:///{path}", args.clients, args.seconds, extra,
-                                   code=code))
-            print(results[-1], flush=True)
-        for workers in postgres_workers if args.postgres else []:
-            for code in codes:
-                name = f"dp_bench_{secrets.token_hex(4)}"
-                postgres_database(args.postgres, "create", name)
-                try:
-                    url = make_url(args.postgres).set(database=name).render_as_string(hide_password=False)
-                    options = ["--workers", str(workers), "--redis", str(args.redis)] if workers > 1 else []
-                    label = "PostgreSQL" if workers == 1 else f"PostgreSQL, {workers} workers"
-                    results.append(run_one(
-                        label, url, args.clients, args.seconds, [*extra, *options], code=code,
-                        database_pids=lambda name=name: postgres_backends(args.postgres, name)))
-                    print(results[-1], flush=True)
-                finally:
-                    postgres_database(args.postgres, "drop", name)
+        for label, options, postgres in databases:
+            for wallet in args.wallets:
+                for clients in args.clients:
+                    for code in codes:
+                        name = f"dp_bench_{secrets.token_hex(4)}"
+                        if postgres is None:
+                            url = f"sqlite:///{scratch}/bench-{repetition}-{secrets.token_hex(4)}.db"
+                            pids = None
+                        else:
+                            postgres_database(args.postgres, "create", name)
+                            url = make_url(args.postgres).set(database=name).render_as_string(
+                                hide_password=False)
+
+                            def pids(name: str = name) -> list[int]:
+                                return postgres_backends(args.postgres, name)
+                        try:
+                            results.append(_run(label, wallet, url, clients, args.seconds, [*extra, *options],
+                                                pids, code, scratch))
+                        finally:
+                            if postgres is not None:
+                                postgres_database(args.postgres, "drop", name)
+                        print(results[-1], flush=True)
     return results
+
+
+def _run(label: str, wallet: str, url: str, clients: int, seconds: float, serve: list[str], pids: Any,
+         code: Code, scratch: Path) -> dict[str, Any]:
+    if wallet == "embedded":
+        return run_one(label, url, clients, seconds, serve, database_pids=pids, code=code)
+    result: dict[str, Any] = operator_wallet.run_one(label, wallet, url, clients, seconds, scratch,
+                                                    database_pids=pids, code=code, serve=tuple(serve))
+    result["serve_args"] = serve
+    result["client_cpu_share"] = result["client_cpu_ms_per_round"] * result["rounds_per_s"] / 1000
+    return result
+
+
+def _concurrency(results: list[dict[str, Any]]) -> str:
+    """Per database, wallet and code: the largest player count's median rounds/s against the best
+    median at a smaller count (no collapse: at least ``HOLD`` of it), p99 beside each."""
+    lines = []
+    for key in dict.fromkeys((r["database"], r["wallet"], r["code"]) for r in results):
+        runs = [r for r in results if (r["database"], r["wallet"], r["code"]) == key]
+        counts = sorted({r["clients"] for r in runs})
+        if len(counts) < 2:
+            continue
+        by_count = {n: [r for r in runs if r["clients"] == n] for n in counts}
+        rate = {n: _median(by_count[n], "rounds_per_s") for n in counts}
+        p99 = {n: _median(by_count[n], "p99_ms") for n in counts}
+        top = counts[-1]
+        best = max(counts[:-1], key=lambda n: rate[n])
+        share = rate[top] / rate[best] if rate[best] else float("nan")
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | "
+                     f"{best}: {rate[best]:,.0f} (p99 {p99[best]:,.0f} ms) | "
+                     f"{top}: {rate[top]:,.0f} (p99 {p99[top]:,.0f} ms) | {share:.0%} | "
+                     f"{'holds' if share >= HOLD else '**collapses**'} |")
+    if not lines:
+        return ""
+    return ("No collapse under concurrency (medians; rounds/s, p99 of a request):\n\n"
+            "| database | wallet | code | best smaller count | largest count | share | verdict |\n"
+            "|---|---|---|---|---|---:|---|\n" + "\n".join(lines) + "\n")
 
 
 def _ratios(results: list[dict[str, Any]]) -> str:
     """Each code's median rounds/s and CPU per round relative to the first code's, per database."""
     first = results[0]["code"] if results else None
     lines = []
-    for database in dict.fromkeys(r["database"] for r in results):
-        runs = [r for r in results if r["database"] == database]
+    for database in dict.fromkeys((r["database"], r["wallet"], r["clients"]) for r in results):
+        runs = [r for r in results if (r["database"], r["wallet"], r["clients"]) == database]
         base = [r for r in runs if r["code"] == first]
         for code in dict.fromkeys(r["code"] for r in runs if r["code"] != first):
             mine = [r for r in runs if r["code"] == code]
-            lines.append(f"| {database} | {code} vs {first} | "
+            lines.append(f"| {', '.join(map(str, database))} | {code} vs {first} | "
                          f"{_median(mine, 'rounds_per_s') / _median(base, 'rounds_per_s'):.2f}x | "
                          f"{_median(mine, 'cpu') / _median(base, 'cpu'):.2f}x |")
     if not lines:
         return ""
     return ("\nRatios of medians (rounds/s: higher is better; CPU per round, server + database: lower is "
-            "better):\n\n| database | codes | rounds/s | CPU per round |\n|---|---|---:|---:|\n"
+            "better):\n\n| database, wallet, players | codes | rounds/s | CPU per round |\n"
+            "|---|---|---:|---:|\n"
             + "\n".join(lines) + "\n")
 
 
 def _median(runs: list[dict[str, Any]], key: str) -> float:
     if key == "cpu":
-        return statistics.median(r["server_cpu_ms_per_round"] + (r["database_cpu_ms_per_round"] or 0)
-                                 for r in runs)
-    return statistics.median(float(r[key]) for r in runs)
+        return float(statistics.median(r["server_cpu_ms_per_round"] + (r["database_cpu_ms_per_round"] or 0)
+                                       for r in runs))
+    return float(statistics.median(float(r[key]) for r in runs))
 
 
 def _database_cpu(value: float | None) -> str:

@@ -5,7 +5,9 @@ throw-away SQLite database and drives Debian's Chromium (Playwright, headless) b
 player:
 
 - ``texas-bonus``, ``casino-holdem``: plays solo rounds and saves the first settled round the
-  player wins (so the winning lines show) as ``docs/screenshots/<game>.png``;
+  player wins (the verdict and the winning cards lit) as ``docs/screenshots/<game>.png``, the
+  screen a 1366x768 laptop shows;
+- ``texas-bonus-phone``: the same on a 390x844 phone (touch), ``docs/screenshots/texas-bonus-phone.png``;
 - ``live-table``: two players (two browser sessions) bet in the same betting window of the live
   table ``texas-1``, both bet pre-flop, and the first one's page is saved on the flop, its
   decision timer running: ``docs/screenshots/live-table.png``;
@@ -40,7 +42,8 @@ PLAYS = {
 LIVE_TABLE = "texas-1"  # from the shipped src/dealerpoker/tables/tables.toml
 # Each live player's opening bets (chip values clicked onto each field).
 LIVE_BETS = ({"ante": [1000], "bonus": [500]}, {"ante": [2500]})
-SHOTS = (*PLAYS, "live-table", "dealer-console")
+SHOTS = (*PLAYS, "texas-bonus-phone", "live-table", "dealer-console")
+PHONE = {"width": 390, "height": 844}
 STUDIO_TABLES = """[[tables]]
 id = "studio-1"
 title = "Live Poker — Studio 1"
@@ -61,7 +64,7 @@ def place(page: Any, bets: dict[str, list[int]]) -> None:
             page.click(f".spot[data-field='{field}']")
 
 
-def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -> int:
+def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int, name: str = "") -> int:
     bets, decisions = PLAYS[game]
     page.goto(f"{url}/#/play/{game}")
     page.wait_for_selector(".chip-tray .chip")
@@ -80,15 +83,15 @@ def play_until_a_win(page: Any, url: str, game: str, out: Path, attempts: int) -
         if won or attempt == attempts:
             page.mouse.move(0, 0)
             page.wait_for_timeout(600)  # let the dealt cards land
-            page.screenshot(path=str(out / f"{game}.png"), full_page=True)
+            page.screenshot(path=str(out / f"{name or game}.png"))  # the screen, as the player sees it
             return attempt
         page.click("#new-game")
     return attempts
 
 
-def live_round_on_the_flop(browser: Any, url: str, out: Path, width: int) -> None:
+def live_round_on_the_flop(browser: Any, url: str, out: Path, width: int, height: int) -> None:
     """Two players at the live table, both in on the flop; the first one's page is saved."""
-    pages = [browser.new_context(viewport={"width": width, "height": 900}).new_page() for _ in LIVE_BETS]
+    pages = [browser.new_context(viewport={"width": width, "height": height}).new_page() for _ in LIVE_BETS]
     for page in pages:  # as docs/players.md says: the lobby, then the table under "Live tables"
         page.set_default_timeout(90_000)  # a full round of the table's real timers, and more
         page.goto(f"{url}/#/")
@@ -109,7 +112,7 @@ def live_round_on_the_flop(browser: Any, url: str, out: Path, width: int) -> Non
     first = pages[0]
     first.mouse.move(0, 0)
     first.wait_for_timeout(2500)  # let the cards land and the countdown ring run down a little
-    first.screenshot(path=str(out / "live-table.png"), full_page=True)
+    first.screenshot(path=str(out / "live-table.png"))
 
 
 def dealer_console(browser: Any, scratch: Path, out: Path, width: int) -> None:
@@ -152,7 +155,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--only", choices=SHOTS, action="append", help="take only this one (repeatable)")
     parser.add_argument("--attempts", type=int, default=40, help="rounds to play looking for a win")
-    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--width", type=int, default=1366)
+    parser.add_argument("--height", type=int, default=768)
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         print(f"screenshots: {CHROMIUM} is missing (make test installs Debian's chromium when root)",
@@ -171,11 +175,17 @@ def main() -> int:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for game in (shot for shot in shots if shot in PLAYS):
-                    page = browser.new_page(viewport={"width": args.width, "height": 900})
+                    page = browser.new_page(viewport={"width": args.width, "height": args.height})
                     rounds = play_until_a_win(page, server.url, game, args.out, args.attempts)
                     print(f"{args.out / (game + '.png')}: after {rounds} round(s)")
+                if "texas-bonus-phone" in shots:
+                    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                                device_scale_factor=1).new_page()
+                    rounds = play_until_a_win(phone, server.url, "texas-bonus", args.out, args.attempts,
+                                              name="texas-bonus-phone")
+                    print(f"{args.out / 'texas-bonus-phone.png'}: after {rounds} round(s)")
                 if "live-table" in shots:
-                    live_round_on_the_flop(browser, server.url, args.out, args.width)
+                    live_round_on_the_flop(browser, server.url, args.out, args.width, args.height)
                     print(f"{args.out / 'live-table.png'}: two players on the flop")
                 if "dealer-console" in shots:
                     dealer_console(browser, Path(scratch), args.out, args.width)

@@ -42,7 +42,8 @@ def error_codes() -> set[str]:
     statuses' and the WebSocket handler's own."""
     import dealerpoker.server.app
     import dealerpoker.server.backoffice.paytables
-    import dealerpoker.server.live.service  # noqa: F401
+    import dealerpoker.server.backoffice.rules_changes
+    import dealerpoker.server.live.extension  # noqa: F401
     from dealerpoker.server.api.errors import _STATUS_CODES
 
     codes = {getattr(cls, "code", None) for cls in all_subclasses(DealerPokerError)}

@@ -1,5 +1,5 @@
 """Message catalogues: every text a player sees, in each language, in plain JSON files a
-translator edits (``web/i18n/{en,de,es}.json``, served to the page as they are).
+translator edits (``web/i18n/{en,de,es,sv,fr,da}.json``, served to the page as they are).
 
 A catalogue maps a key to a text with ``{name}`` placeholders; a text that depends on a count
 has one key per plural category (``key_one``, ``key_other``: the i18next convention, which
@@ -25,8 +25,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-LANGUAGES = ("en", "de", "es")
-"""The languages every catalogue is complete in (a test checks it)."""
+LANGUAGES = ("en", "de", "es", "sv", "fr", "da")
+"""The languages every catalogue is complete in (a test checks it): Swedish, French and Danish
+for the markets that require them (Sweden, Ontario's francophone players, Denmark)."""
 DEFAULT_LANGUAGE = "en"
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 PLURAL_SUFFIXES = ("_zero", "_one", "_two", "_few", "_many", "_other")

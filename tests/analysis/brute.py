@@ -8,6 +8,7 @@ choice at each decision point, settlements written out clause by clause.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -241,16 +242,22 @@ def texas_brute(n: int, rank: I64, suit: I64, qualifier: int, hand_class: I64) -
 
 
 @njit(cache=True)
-def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_min: int,
+def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_min: I64,
                  qualifier_rank: int) -> I64:
-    """[net, squares, raised, folded, AA net when a fold loses it, AA net when always settled]."""
+    """Per paytable p (row p of ``ante_pays``, ``aa_pays``, ``aa_min``): [net, squares, raised,
+    folded, AA net when a fold loses it, AA net when always settled]. One enumeration serves every
+    paytable: each dealer holding is classed (no qualifier, player wins, dealer wins, push), which
+    no paytable changes; each paytable then prices the classes and decides each raise itself."""
     binom = np.zeros((n + 1, 8), dtype=np.int64)
     for i in range(n + 1):
         binom[i, 0] = 1
         for k in range(1, 8):
             binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k] if i > 0 else 0
     values = _value_table(n, rank, suit, binom)
-    out = np.zeros(6, dtype=np.int64)
+    tables = ante_pays.shape[0]
+    out = np.zeros((tables, 6), dtype=np.int64)
+    net_sum = np.zeros(tables, dtype=np.int64)
+    net_sq = np.zeros(tables, dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
     five = np.empty(5, dtype=np.int64)
     used = np.zeros(n, dtype=np.bool_)
@@ -265,8 +272,8 @@ def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_
                         if used[f0] or used[f1] or used[f2]:
                             continue
                         used[f0] = used[f1] = used[f2] = True
-                        net_sum = 0
-                        net_sq = 0
+                        net_sum[:] = 0
+                        net_sq[:] = 0
                         for r in range(n):
                             for t in range(r):
                                 if used[t] or used[r]:
@@ -275,7 +282,7 @@ def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_
                                 board[0], board[1], board[2], board[3], board[4] = f0, f1, f2, t, r
                                 row = _index5(board, binom)
                                 pv = values[row, h]
-                                pay = ante_pays[_category(pv)]
+                                unqualified = won = lost = 0
                                 for d1 in range(n):
                                     for d0 in range(d1):
                                         if used[d0] or used[d1]:
@@ -285,33 +292,37 @@ def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_
                                         pair_rank = (dv >> 16) & 15
                                         qualifies = dc >= 2 or (dc == 1 and pair_rank >= qualifier_rank)
                                         if not qualifies:
-                                            net = pay          # ante by the paytable, raise returned
+                                            unqualified += 1   # ante by the paytable, raise returned
                                         elif pv > dv:
-                                            net = pay + 2      # ante by the paytable, raise 1:1
+                                            won += 1           # ante by the paytable, raise 1:1
                                         elif pv < dv:
-                                            net = -3           # ante and raise lose
-                                        else:
-                                            net = 0            # push
-                                        net_sum += net
-                                        net_sq += net * net
+                                            lost += 1          # ante and raise lose: -3
+                                        # else a push: 0
+                                category = _category(pv)
+                                for p in range(tables):
+                                    pay = ante_pays[p, category]
+                                    net_sum[p] += unqualified * pay + won * (pay + 2) - lost * 3
+                                    net_sq[p] += (unqualified * pay * pay + won * (pay + 2) * (pay + 2)
+                                                  + lost * 9)
                                 used[t] = used[r] = False
                         five[0], five[1], five[2], five[3], five[4] = a, b, f0, f1, f2
                         v5 = _eval_best(five, rank, suit)
                         c5 = _category(v5)
-                        aa = aa_pays[c5]
-                        if c5 == 1 and ((v5 >> 16) & 15) < aa_min:
-                            aa = -1
-                        out[5] += aa
-                        if net_sum > -deals:
-                            out[0] += net_sum
-                            out[1] += net_sq
-                            out[2] += 1
-                            out[4] += aa
-                        else:
-                            out[0] -= deals
-                            out[1] += deals
-                            out[3] += 1
-                            out[4] -= 1
+                        for p in range(tables):
+                            aa = aa_pays[p, c5]
+                            if c5 == 1 and ((v5 >> 16) & 15) < aa_min[p]:
+                                aa = -1
+                            out[p, 5] += aa
+                            if net_sum[p] > -deals:
+                                out[p, 0] += net_sum[p]
+                                out[p, 1] += net_sq[p]
+                                out[p, 2] += 1
+                                out[p, 4] += aa
+                            else:
+                                out[p, 0] -= deals
+                                out[p, 1] += deals
+                                out[p, 3] += 1
+                                out[p, 4] -= 1
                         used[f0] = used[f1] = used[f2] = False
             used[a] = used[b] = False
     return out
@@ -320,20 +331,28 @@ def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_
 def casino_brute_figures(rules: Any, deck: Any) -> dict[str, Any]:
     """The figures the solver reports for Casino Hold'em ``rules`` on ``deck``, by brute force:
     total deals, expected return and second moment per deal, raise frequency, AA bet edges."""
+    return casino_brute_figures_of_each([rules], deck)[0]
+
+
+def casino_brute_figures_of_each(rules: Sequence[Any], deck: Any) -> list[dict[str, Any]]:
+    """:func:`casino_brute_figures` of several rules (one dealer qualifier) in one enumeration."""
     from dealerpoker.evaluator.categories import HandCategory
 
-    ante = np.array([rules.ante_paytable[HandCategory(c)] for c in range(10)], dtype=np.int64)
-    aa = np.array([rules.aa_paytable.get(HandCategory(c), -1) for c in range(10)], dtype=np.int64)
+    (qualifier,) = {int(one.dealer_qualifier_rank) for one in rules}
+    ante = np.array([[one.ante_paytable[HandCategory(c)] for c in range(10)] for one in rules],
+                    dtype=np.int64)
+    aa = np.array([[one.aa_paytable.get(HandCategory(c), -1) for c in range(10)] for one in rules],
+                  dtype=np.int64)
+    aa_min = np.array([int(one.aa_min_pair_rank) for one in rules], dtype=np.int64)
     n = deck.size
-    net, square, raised, folded, aa_fold_rule, aa_settled = casino_brute(
-        n, deck.rank_array(), deck.suit_array(), ante, aa, int(rules.aa_min_pair_rank),
-        int(rules.dealer_qualifier_rank)).tolist()
+    found = casino_brute(n, deck.rank_array(), deck.suit_array(), ante, aa, aa_min, qualifier).tolist()
     situations = comb(n, 2) * comb(n - 2, 3)
     total = situations * comb(n - 5, 2) * comb(n - 7, 2)
-    return {"total": total, "expected_return": Fraction(net, total),
-            "second_moment": Fraction(square, total), "play_frequency": Fraction(raised, raised + folded),
-            "aa_lost_on_fold": -Fraction(aa_fold_rule, situations),
-            "aa_settled_on_fold": -Fraction(aa_settled, situations)}
+    return [{"total": total, "expected_return": Fraction(net, total),
+             "second_moment": Fraction(square, total), "play_frequency": Fraction(raised, raised + folded),
+             "aa_lost_on_fold": -Fraction(aa_fold_rule, situations),
+             "aa_settled_on_fold": -Fraction(aa_settled, situations)}
+            for net, square, raised, folded, aa_fold_rule, aa_settled in found]
 
 
 def assert_casino_equals_brute(fast: Any, expected: dict[str, Any]) -> None:

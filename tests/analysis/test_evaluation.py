@@ -23,7 +23,7 @@ def test_cards_value_matches_reference_on_random_hands() -> None:
     rng = random.Random(7)
     scratch = np.zeros(13, dtype=np.int64)
     for size in (5, 6, 7):
-        for _ in range(400):
+        for _sample in range(400):
             cards = rng.sample(range(52), size)
             assert cards_value(np.array(cards, dtype=np.int64), size, RANK, SUIT, scratch) == reference(cards)
 
@@ -56,7 +56,7 @@ def test_suit_permutation_maps_every_board_to_its_canonical_board() -> None:
     sym = build_symmetry(deck)
     combos = sym.turns
     rng = random.Random(3)
-    for _ in range(200):
+    for _sample in range(200):
         board = sorted(rng.sample(range(deck.size), 4))
         index = sum(sym.binom[c, i + 1] for i, c in enumerate(board))
         perm = sym.card_perm[combos.perm_of[index]]

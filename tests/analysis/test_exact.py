@@ -21,6 +21,7 @@ def solver() -> Solver:
     return Solver(SMALL)
 
 
+@pytest.mark.slow  # every deal of the reduced deck, literally: tens of seconds each
 @pytest.mark.parametrize("qualifier", ["flush", "straight"])
 def test_texas_solver_equals_brute_force_on_a_reduced_deck(solver: Solver, qualifier: str) -> None:
     rules = load_rules("texas-bonus", overrides={"ante_qualifier": qualifier})
@@ -52,6 +53,7 @@ def test_texas_solver_equals_brute_force_on_a_reduced_deck(solver: Solver, quali
     assert fast.play_frequency == Fraction(played, total)
 
 
+@pytest.mark.slow  # every deal of the reduced deck, literally: tens of seconds each
 @pytest.mark.parametrize("overrides", [{}, {"dealer_qualifier": "55", "aa_min_pair": "4"}])
 def test_casino_solver_equals_brute_force_on_a_reduced_deck(
         solver: Solver, overrides: dict[str, str]) -> None:

@@ -2,7 +2,8 @@
 
 The card counts are computed once (default rules); every paytable below is then analysed by
 the payout pass alone and compared, to the last digit, with the independent brute-force
-enumerator run from scratch with that paytable (its own evaluator, decisions and settlements).
+enumerator run from scratch with that paytable (its own evaluator, decisions and settlements;
+one enumeration prices every paytable, each deciding its own raises).
 """
 
 from __future__ import annotations
@@ -13,19 +14,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures
+from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures_of_each
 
 from dealerpoker.analysis.deck import DeckSpec
 from dealerpoker.analysis.exact import Solver
-from dealerpoker.analysis.paytable import (
-    CardCounts,
-    card_rules,
-    counts_key,
-    exact_analysis,
-    figures,
-    sweep,
-    with_entry,
-)
+from dealerpoker.analysis.paytable import CardCounts, card_rules, counts_key, figures, with_entry
+from dealerpoker.analysis.pipeline import exact_analysis, sweep
 from dealerpoker.errors import InvalidRulesError
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.rules import load_rules
@@ -55,16 +49,30 @@ class MemoryStore:
         self.saved[key] = arrays
 
 
+AA_OVERRIDES: list[dict[str, Any]] = [
+    {"aa_paytable": {"flush": 25, "straight": 9}, "aa_min_pair": "4"},
+    {"aa_settles_on_fold": True, "ante_paytable": {"straight": 2}},
+]
+RULES_TESTED = [{"ante_paytable": paytable} for paytable in ANTE_PAYTABLES] + AA_OVERRIDES
+
+
 @pytest.fixture(scope="module")
 def casino_counts() -> CardCounts:
     return Solver(SMALL).card_counts(load_rules("casino-holdem"))
 
 
-@pytest.mark.parametrize("paytable", ANTE_PAYTABLES)
+@pytest.fixture(scope="module")
+def brute_force() -> list[dict[str, Any]]:
+    """The brute-force figures of each of ``RULES_TESTED``, in that order."""
+    return casino_brute_figures_of_each(
+        [load_rules("casino-holdem", overrides=overrides) for overrides in RULES_TESTED], SMALL)
+
+
+@pytest.mark.parametrize("number", range(len(ANTE_PAYTABLES)), ids=lambda n: f"paytable{n}")
 def test_a_new_ante_paytable_from_stored_counts_equals_brute_force(
-        casino_counts: CardCounts, paytable: dict[str, int]) -> None:
-    rules = load_rules("casino-holdem", overrides={"ante_paytable": paytable})
-    assert_casino_equals_brute(figures(rules, casino_counts), casino_brute_figures(rules, SMALL))
+        casino_counts: CardCounts, brute_force: list[dict[str, Any]], number: int) -> None:
+    rules = load_rules("casino-holdem", overrides=RULES_TESTED[number])
+    assert_casino_equals_brute(figures(rules, casino_counts), brute_force[number])
 
 
 def test_the_paytables_tested_change_the_optimal_strategy(casino_counts: CardCounts) -> None:
@@ -76,15 +84,13 @@ def test_the_paytables_tested_change_the_optimal_strategy(casino_counts: CardCou
     assert any((a.tables["raise"] != default.tables["raise"]).any() for a in moved)
 
 
-@pytest.mark.parametrize("overrides", [
-    {"aa_paytable": {"flush": 25, "straight": 9}, "aa_min_pair": "4"},
-    {"aa_settles_on_fold": True, "ante_paytable": {"straight": 2}},
-])
-def test_aa_rules_from_stored_counts_equal_brute_force(casino_counts: CardCounts,
-                                                       overrides: dict[str, Any]) -> None:
-    rules = load_rules("casino-holdem", overrides=overrides)
+@pytest.mark.parametrize("number", range(len(ANTE_PAYTABLES), len(RULES_TESTED)),
+                         ids=lambda n: f"overrides{n - len(ANTE_PAYTABLES)}")
+def test_aa_rules_from_stored_counts_equal_brute_force(
+        casino_counts: CardCounts, brute_force: list[dict[str, Any]], number: int) -> None:
+    rules = load_rules("casino-holdem", overrides=RULES_TESTED[number])
     fast = figures(rules, casino_counts)
-    expected = casino_brute_figures(rules, SMALL)
+    expected = brute_force[number]
     assert_casino_equals_brute(fast, expected)
     aa = fast.side_bets["aa"]
     assert aa["hand_countable_settled_on_fold"] == aa["exact_settled_on_fold"]

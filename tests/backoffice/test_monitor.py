@@ -6,11 +6,11 @@ result of the last rounds against the ledger; a support member's 403."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import httpx
 from tests.live.conftest import WAIT, LivePlayer, ManualClock, TableSocket, is_table, live_server
+from tests.support.waiting import until
 
 from .web_support import PASSWORD, BackOffice
 
@@ -37,20 +37,10 @@ class Staff:
         self.http.close()
 
 
-def eventually(check: Any, what: str) -> Any:
-    end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"not within {WAIT:.0f} s: {what}")
-
-
 def test_the_monitor_shows_a_round_and_an_admin_pauses_retimes_and_resumes_the_table(tmp_path: Any) -> None:
     clock = ManualClock()
     url = f"sqlite:///{tmp_path}/monitor.db"
-    with live_server(url, clock=clock) as (base, _app):
+    with live_server(url, clock=clock) as (base, app):
         admin = Staff(base, url, "ops", "admin")
         support = Staff(base, url, "help", "support")
         monitor = TableSocket(f"ws{base[4:]}/admin/ws/tables/texas-fast",
@@ -82,7 +72,9 @@ def test_the_monitor_shows_a_round_and_an_admin_pauses_retimes_and_resumes_the_t
                                        and (m.get("deadline") or 0) > p)
             clock.reach(message)
             clock.advance(60)
-            time.sleep(1.5)  # an open table would open its next window now
+            # The runner looks at the back office's control when the pause ends: held, it opens none.
+            runner = app.state.live.runners["texas-fast"]
+            until(lambda: runner.held == "paused", "the paused table's runner declined a new round")
             assert not any(m.get("event") == "betting_open" and m.get("round") != window["round"]
                            for m in player.received)
             held = admin.table("texas-fast")

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import insert
 from tests.server.conftest import Player, play_out
 
-from dealerpoker.server.operators.launch import REMOTE_KIND
+from dealerpoker.server.accounts import REMOTE_KIND
 from dealerpoker.server.schema import accounts, operator_players, players, wallet_calls, wallet_transactions
 
 from .support import StaffMember

@@ -20,18 +20,34 @@ from dealerpoker.server import Settings, create_app
 
 from .support import StaffMember
 
-DRAFTS = {
-    "texas-bonus": ({"bonus_paytable": [{"name": "Ace - Ace", "hands": ["AA"], "pays": 40}]},
-                    '[[bonus_paytable]]\nname = "Ace - Ace"\nhands = ["AA"]\npays = 40\n'),
-    "casino-holdem": ({"ante_paytable": {"flush": 3, "straight": 2}},
-                      "[ante_paytable]\nflush = 3\nstraight = 2\n"),
+BONUS = [{"name": "Ace - Ace", "hands": ["AA"], "pays": 40},
+         {"name": "Ace - King (suited)", "hands": ["AKs"], "pays": 25},
+         {"name": "A - Q or A - J (suited)", "hands": ["AQs", "AJs"], "pays": 20},
+         {"name": "Ace - King (un-suited)", "hands": ["AKo"], "pays": 15},
+         {"name": "K - K, Q - Q or J - J", "hands": ["KK", "QQ", "JJ"], "pays": 10},
+         {"name": "A - Q or A - J (un-suited)", "hands": ["AQo", "AJo"], "pays": 5},
+         {"name": "Any Pair 2 - 10", "pays": 3,
+          "hands": ["TT", "99", "88", "77", "66", "55", "44", "33", "22"]}]
+DRAFTS = {  # each within the default RTP bounds (85% to 99.5%)
+    "texas-bonus": ({"bonus_paytable": BONUS},
+                    "".join(f"[[bonus_paytable]]\nname = {json.dumps(e['name'])}\n"
+                            f"hands = {json.dumps(e['hands'])}\npays = {e['pays']}\n" for e in BONUS)),
+    "casino-holdem": ({"ante_paytable": {"straight-flush": 30}},
+                      '[ante_paytable]\n"straight-flush" = 30\n'),
 }
 DEALERPOKER = str(Path(sys.executable).parent / "dealerpoker")
 
 
-def app_at(url: str) -> Any:
-    return create_app(Settings(database_url=url), rng=random.Random(5), clock=FakeClock(),
+def app_at(url: str, clock: FakeClock | None = None) -> Any:
+    return create_app(Settings(database_url=url), rng=random.Random(5), clock=clock or FakeClock(),
                       analysis_cache=DiskCache())
+
+
+def later() -> FakeClock:
+    """A clock an hour on (a restart: the version approved before is live by then)."""
+    clock = FakeClock()
+    clock.advance(3600)
+    return clock
 
 
 @pytest.mark.parametrize("game", DRAFTS)
@@ -64,23 +80,31 @@ def test_saving_a_version_changes_new_rounds_only_and_survives_a_restart(tmp_pat
         saved = admin.post("/admin/api/games/casino-holdem/versions", {"changes": changes})
         assert saved.status_code == 200, saved.text
         assert saved.json()["fingerprint"] != before["fingerprint"]
+        second = StaffMember(client, "adm-second", "admin")
+        request = saved.json()["request"]["id"]
+        approved = second.post(f"/admin/api/games/casino-holdem/requests/{request}/approve", {})
+        assert approved.status_code == 200 and approved.json()["live"] is True, approved.text
         old = play_out(player, open_round)[-1]  # the open round plays on under its rules
         new = play_out(player, player.open("casino-holdem", ante=100))[-1]
         records = [player.get(f"/api/rounds/{view['id']}/record").json() for view in (old, new)]
         assert records[0]["rules_fingerprint"] == before["fingerprint"]
         assert records[1]["rules_fingerprint"] == saved.json()["fingerprint"]
-        assert records[1]["rules"]["ante_paytable"]["flush"] == 3
+        assert records[1]["rules"]["ante_paytable"]["straight-flush"] == 30
         games = client.get("/api/games").json()["games"]
-        assert next(g for g in games if g["id"] == "casino-holdem")["rules"]["ante_paytable"]["flush"] == 3
+        ante_paytable = next(g for g in games if g["id"] == "casino-holdem")["rules"]["ante_paytable"]
+        assert ante_paytable["straight-flush"] == 30
         verified = admin.get("/admin/api/round/verification", id=new["id"]).json()
         assert verified["verified"] is True
         entries = admin.get("/admin/api/audit", action="rules.version").json()["entries"]
         assert entries[0]["after"]["house_edge"] == saved.json()["house_edge"]
-    with TestClient(app_at(url)) as client:  # a restart: the saved version is in force again
+        approval = admin.get("/admin/api/audit", action="rules_change.approve").json()["entries"][0]
+        assert (approval["actor"], approval["after"]["requested_by"]) == ("adm-second", "adm")
+    with TestClient(app_at(url, later())) as client:  # a restart: the saved version is in force again
         admin = StaffMember(client, "adm2", "admin")
         shown = admin.get("/admin/api/games").json()["games"]
         now = next(g for g in shown if g["game"] == "casino-holdem")
-        assert now["fingerprint"] == saved.json()["fingerprint"] and len(now["versions"]) == 1
+        assert now["fingerprint"] == saved.json()["fingerprint"]
+        assert [v["created_by"] for v in now["versions"]] == ["adm", "(configured)"]  # newest first
 
 
 def test_a_bad_draft_is_refused_and_only_admins_draft() -> None:

@@ -22,9 +22,10 @@ from .support import StaffMember
 from .test_operators import of_operator, operator_id
 
 # (method, path as routed, permission, a request's path with its parameters, body). The changes'
-# bodies are ones the server refuses (422; no live tables here: 404) once it has let the role in:
-# the check of the role comes first, and an admin's request changes nothing here either (the
-# PostgreSQL database is shared: a saved rules version would be applied by every later app).
+# bodies are ones the server refuses (422; no live tables, versions or requests here: 404) once it
+# has let the role in: the check of the role comes first, and an admin's request changes nothing
+# here either (the PostgreSQL database is shared: a saved rules version would be applied by every
+# later app).
 ENDPOINTS: list[tuple[str, str, str, str, Any]] = [
     ("GET", "/admin/api/tables", "monitor.view", "/admin/api/tables", None),
     ("POST", "/admin/api/tables/{table_id}/status", "tables.control", "/admin/api/tables/texas-fast/status",
@@ -48,7 +49,23 @@ ENDPOINTS: list[tuple[str, str, str, str, Any]] = [
      {"changes": {"limits": {}}}),
     ("POST", "/admin/api/games/{game}/versions", "games.edit", "/admin/api/games/texas-bonus/versions",
      {"changes": {"limits": {}}}),
+    ("POST", "/admin/api/games/{game}/versions/{version}/restore", "games.edit",
+     "/admin/api/games/texas-bonus/versions/999999/restore", {}),
+    ("POST", "/admin/api/games/{game}/requests/{request_id}/approve", "games.edit",
+     "/admin/api/games/texas-bonus/requests/999999/approve", {}),
+    ("POST", "/admin/api/games/{game}/requests/{request_id}/reject", "games.edit",
+     "/admin/api/games/texas-bonus/requests/999999/reject", {}),
+    ("GET", "/admin/api/operators", "operators.view", "/admin/api/operators?hours=1", None),
+    ("POST", "/admin/api/games/{game}/jurisdictions", "games.edit",
+     "/admin/api/games/texas-bonus/jurisdictions", {"version": 999999, "jurisdictions": ["GB"]}),
+    ("POST", "/admin/api/games/{game}/jurisdiction-requests/{request_id}/approve", "games.edit",
+     "/admin/api/games/texas-bonus/jurisdiction-requests/999999/approve", {}),
+    ("POST", "/admin/api/games/{game}/jurisdiction-requests/{request_id}/reject", "games.edit",
+     "/admin/api/games/texas-bonus/jurisdiction-requests/999999/reject", {}),
+    ("GET", "/admin/api/jackpot", "reports.view", "/admin/api/jackpot", None),
+    ("GET", "/admin/api/campaigns", "reports.view", "/admin/api/campaigns", None),
     ("GET", "/admin/api/audit", "audit.view", "/admin/api/audit", None),
+    ("GET", "/admin/api/audit/verify", "audit.view", "/admin/api/audit/verify", None),
 ]
 # Every signed-in member may use these (their own session and password).
 EVERYONE = {("POST", "/admin/api/session"), ("GET", "/admin/api/session"), ("DELETE", "/admin/api/session"),

@@ -4,13 +4,16 @@ support role."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from contextlib import ExitStack
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 from tests.server.conftest import LONG_SESSIONS, FakeClock, Player, TestClient, play_out
 from tests.support.databases import fresh_database
 
@@ -20,6 +23,8 @@ from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.games.rules import load_rules
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.backoffice import reports
+from dealerpoker.server.db import Database
+from dealerpoker.server.schema import live_seats
 
 from .support import StaffMember
 from .test_operators import of_operator
@@ -115,7 +120,7 @@ def test_csv_and_refusals(played: tuple[TestClient, dict[str, Any]]) -> None:
     assert csv.headers["content-type"].startswith("text/csv")
     lines = csv.text.splitlines()
     assert lines[0].startswith("period,game,table,currency,operator,rounds,players,staked,returned,ggr")
-    assert len(lines) == 5
+    assert len(lines) == 6 and lines[-1].startswith("total,,,EUR,,")  # 4 rows, then the EUR total
     support = StaffMember(client, "sup", "support")
     assert support.get("/admin/api/reports").status_code == 403
     bad = admin.get("/admin/api/reports", period="year")
@@ -127,7 +132,8 @@ def test_an_unfair_day_is_flagged() -> None:
     sums.add(1000, 100_000, 50_000, "f", (100_000, 10_000_000, 0, 0))  # returned half the stakes
     moments = bet_moments(load_rules("casino-holdem"),
                           analysis_document(load_rules("casino-holdem"), DiskCache(), DiskCache()))
-    row = reports._row(("2026-01-01", "casino-holdem", "solo", "EUR", reports.EMBEDDED), sums, {"f": moments})
+    key = ("2026-01-01", "casino-holdem", "solo", "EUR", reports.EMBEDDED, "default")
+    row = reports._row(key, sums, {"f": moments})
     assert row["flagged"] and row["measured_rtp"] == 0.5 and row["range_low"] > 0.5
 
 
@@ -153,3 +159,68 @@ def test_the_report_groups_and_filters_by_operator(played: tuple[TestClient, dic
     csv = auditor.get("/admin/api/reports", since="2026-01-01", until="2026-01-03", operator="acme",
                       format="csv")
     assert csv.text.splitlines()[0].split(",")[4] == "operator" and ",acme," in csv.text.splitlines()[1]
+
+
+def test_the_totals_add_up_and_open_rounds_are_shown_apart(played: tuple[TestClient, dict[str, Any]]) -> None:
+    """One totals row per currency, the sums of the rows shown (players counted once); a round
+    opened and not settled counts in no row but is listed apart with its stake; the RTPs say
+    their basis; a range never reaches below 0%."""
+    client, facts = played
+    waiting = facts["players"][0].open("texas-bonus", ante=300, bonus=100)  # left open
+    auditor = StaffMember(client, "aud-tot", "auditor")
+    answer = auditor.get("/admin/api/reports", since="2026-01-01", until="2026-01-03").json()
+    rows, (total,) = answer["rows"], answer["totals"]
+    assert answer["rtp_basis"] == "staked"
+    assert (total["period"], total["currency"]) == ("total", "EUR")
+    for name in ("rounds", "staked", "returned", "ggr"):
+        assert total[name] == sum(row[name] for row in rows), name
+    assert total["players"] == 3 and sum(row["players"] for row in rows) == 12  # each counted once
+    assert total["measured_rtp"] == total["returned"] / total["staked"]
+    assert total["range_low"] <= total["exact_rtp"] <= total["range_high"]
+    assert sum(r["rounds"] for r in rows) == sum(facts["counts"].values())  # the open one is in none
+    assert answer["open_rounds"] == [{"game": "texas-bonus", "table": "solo", "currency": "EUR",
+                                      "operator": reports.EMBEDDED, "rounds": 1,
+                                      "staked": waiting["total_stake"]}]
+    assert auditor.get("/admin/api/reports", since="2026-01-01", until="2026-01-03",
+                       game="casino-holdem").json()["open_rounds"] == []
+    sums = reports.Sums()  # one round: a range 3 standard deviations wide reaches far below 0
+    sums.add(1, 600, 0, "f", (200, 200**2, 0, 0))
+    moments = bet_moments(load_rules("casino-holdem"),
+                          analysis_document(load_rules("casino-holdem"), DiskCache(), DiskCache()))
+    key = ("2026-01-01", "casino-holdem", "solo", "EUR", reports.EMBEDDED, "default")
+    row = reports._row(key, sums, {"f": moments})
+    assert row["exact_rtp"] - 3 * float(moments["ante"].variance) ** 0.5 * 200 / 600 < 0
+    assert row["range_low"] == 0.0 and not row["flagged"]
+
+
+def test_a_misdeal_is_counted_apart_not_as_a_round(tmp_path: Path) -> None:
+    """A studio table's round played out and one cancelled as a misdeal (every bet returned): the
+    report counts one round, its stakes and returns, and the misdeal apart with what it returned;
+    the ledger's totals (misdeals left out as well) still equal the report's to the cent."""
+    from tests.live.test_studio_records import FakeClock as RecordsClock
+    from tests.live.test_studio_records import _rounds
+
+    url = f"sqlite:///{tmp_path}/studio.db"
+    _ids, records = asyncio.run(_rounds(url, RecordsClock()))
+    played, misdealt = records
+    assert misdealt["misdeal"] is not None and played["misdeal"] is None, records
+
+    async def read() -> tuple[reports.Groups, Any, int]:
+        database = Database(url)
+        try:
+            async with database.reading() as connection:
+                groups = await reports.collect(connection, since="2000-01-01", until="2100-01-01",
+                                               period="month")
+                ledger = await reports.ledger_totals(connection, since="2000-01-01", until="2100-01-01")
+                voided = await connection.scalar(select(func.sum(live_seats.c.total_stake))
+                                                 .where(live_seats.c.number == 2))  # the second round
+            return groups, ledger, int(voided or 0)
+        finally:
+            await database.dispose()
+
+    groups, ledger, voided = asyncio.run(read())
+    (sums,) = groups.values()
+    assert (sums.rounds, sums.misdeals, sums.voided) == (1, 1, voided) and voided > 0
+    assert sums.players == {"p_alice", "p_bob"}
+    (staked, returned), = ledger.values()
+    assert (sums.staked, sums.returned) == (staked, returned)

@@ -90,7 +90,8 @@ def test_an_admin_adjusts_a_balance_with_a_reason_as_its_own_ledger_entry(client
     page = admin.get(f"/admin/api/players/{player.id}").json()
     assert page["account"]["balance"] == player.start_balance + 500
     assert [a["amount"] for a in page["adjustments"]] == [500]
-    entries = admin.get("/admin/api/audit", action="player.adjust").json()["entries"]
+    entries = [entry for entry in admin.get("/admin/api/audit", action="player.adjust").json()["entries"]
+               if entry["target"] == player.id]  # the PostgreSQL database is shared by the session's tests
     assert len(entries) == 1 and entries[0]["after"]["reason"] == "goodwill after a dropped connection"
     assert entries[0]["before"] == {"balance": player.start_balance} and entries[0]["actor"] == "boss"
     assert audit(client).ok
@@ -113,3 +114,29 @@ def test_a_players_page_shows_their_rounds_and_limits(client: Any) -> None:
     assert [row["round_id"] for row in page["rounds"]] == [view["id"] for view in reversed(views)]
     assert "limits" in page["responsible_gaming"]
     assert member.get("/admin/api/players/p_nobody").status_code == 404
+
+
+def test_a_players_totals_per_period_add_up_their_rounds(client: Any, clock: Any) -> None:
+    """Today, 7 and 30 days and lifetime: rounds, turnover, returned, the player's net and the
+    house's GGR, sessions, in the player's currency; a round left open counts apart."""
+    player, old = played(client, 2, ante=100, bonus=100)  # 2026-01-01
+    clock.advance(10 * 24 * 3600)  # ten days later
+    recent = [play_out(player, player.open("texas-bonus", ante=200))[-1] for _round in range(3)]
+    waiting = player.open("texas-bonus", ante=300)  # left open
+    member = StaffMember(client, "s-tot", "support")
+    totals = member.get(f"/admin/api/players/{player.id}").json()["totals"]
+
+    def summed(views: list[dict[str, Any]]) -> dict[str, int]:
+        staked = sum(view["total_stake"] for view in views)
+        returned = sum(view["total_returned"] for view in views)
+        return {"rounds": len(views), "staked": staked, "returned": returned, "net": returned - staked,
+                "ggr": staked - returned}
+
+    for name, views in (("today", recent), ("7_days", recent), ("30_days", old + recent),
+                        ("lifetime", old + recent)):
+        period = totals["periods"][name]
+        shown = {key: period[key] for key in ("rounds", "staked", "returned", "net", "ggr")}
+        assert shown == summed(views), name
+        assert period["misdeals"] == 0
+    assert totals["periods"]["lifetime"]["sessions"] == 1 and totals["periods"]["today"]["sessions"] == 0
+    assert totals["open"] == {"rounds": 1, "staked": waiting["total_stake"]}

@@ -9,15 +9,15 @@ adjustment and never the operator's session token."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import pytest
-from tests.support.operator import OperatorDemo, sign
+from tests.support.operator import OperatorDemo, operator_headers
 from tests.support.operators_file import demo_entry
+from tests.support.waiting import until
 
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.server.operators.config import parse_operators
@@ -51,8 +51,8 @@ class Played:
 def as_operator(office: BackOffice, method: str, path: str, body: Any) -> Any:
     """A request of the operator's to ``/operator/v1{path}``, signed; its JSON answer."""
     raw = json.dumps(body).encode()
-    answer = httpx.request(method, f"{office.url}/operator/v1{path}", content=raw, timeout=60, headers={
-        "X-Operator-Id": "demo", "X-Signature": sign(SECRET, raw), "Content-Type": "application/json"})
+    answer = httpx.request(method, f"{office.url}/operator/v1{path}", content=raw, timeout=60,
+                           headers=operator_headers(SECRET, method, f"/operator/v1{path}", raw))
     answer.raise_for_status()
     return answer.json()
 
@@ -68,14 +68,11 @@ def launch_token(office: BackOffice, operator: OperatorDemo) -> tuple[str, str]:
 def settled_in_the_wallet(office: BackOffice, rounds: list[str], timeout: float = 60.0) -> None:
     """Wait until the outbox has paid every round's win (no credit pending)."""
     with office.api("op-auditor") as http:
-        deadline = time.monotonic() + timeout
-        def pending() -> bool:
-            return any(http.get("/admin/api/round", params={"id": r}).json()["wallet"]["credit_pending"]
-                       for r in rounds)
+        def paid() -> bool:
+            return not any(http.get("/admin/api/round", params={"id": r}).json()["wallet"]["credit_pending"]
+                           for r in rounds)
 
-        while pending():
-            assert time.monotonic() < deadline, "the outbox did not pay the wins"
-            time.sleep(0.2)
+        until(paid, "the outbox pays every round's win", timeout=timeout, interval=0.2)
 
 
 @pytest.fixture(scope="module")
@@ -122,10 +119,11 @@ def test_support_finds_the_operators_rounds_and_reads_a_rounds_wallet_calls(brow
         page.wait_for_selector("#page-rounds .results p.message:has-text('operator')")
         page.goto(f"{played.office.url}/admin/#round/{played.rounds[0]}")
         page.wait_for_selector("#page-round h3:has-text('Wallet calls')")
-        wallet = page.locator("#page-round table.grid").nth(2)  # after the replay and the ledger
+        wallet = page.locator("#page-round table.wallet-calls")
         calls = wallet.locator("tbody tr td:nth-child(2)").all_inner_texts()
         assert "bet" in calls and "win" in calls
-        assert all(status == "200" for status in wallet.locator("tbody tr td:nth-child(3)").all_inner_texts())
+        assert all(status == "200" for status in wallet.locator("tbody tr td:nth-child(4)").all_inner_texts())
+        assert set(wallet.locator("tbody tr td:nth-child(5)").all_inner_texts()) == {"OK"}
         assert page.locator("#page-round p.message").count() == 0  # no credit pending
         assert played.token not in page.content()  # the operator's session token never reaches staff
         page.goto(f"{played.office.url}/admin/#round/{played.demo_rounds[0]}")
@@ -172,7 +170,7 @@ def test_an_auditor_reads_the_report_by_operator(browser: Any, played: Played) -
         page.wait_for_selector("#page-reports table.grid tbody tr", timeout=60_000)
         operator_column = "#page-reports tbody tr td:nth-child(5)"
         assert sorted(page.locator(operator_column).all_inner_texts()) == ["demo", "embedded"]
-        counts = page.locator("#page-reports tbody tr td:nth-child(6)").all_inner_texts()
+        counts = page.locator("#page-reports tbody tr td:nth-child(7)").all_inner_texts()  # 6: jurisdiction
         rounds = dict(zip(page.locator(operator_column).all_inner_texts(), counts, strict=True))
         assert rounds == {"demo": "2", "embedded": "1"}
         page.fill("#page-reports input[name=operator]", "demo")
@@ -181,7 +179,8 @@ def test_an_auditor_reads_the_report_by_operator(browser: Any, played: Played) -
         assert page.locator(operator_column).all_inner_texts() == ["demo"]
         href = page.locator("#page-reports a.csv").get_attribute("href")
         lines = page.evaluate("(url) => fetch(url).then((r) => r.text())", href).splitlines()
-        assert len(lines) == 2 and lines[1].split(",")[4] == "demo"
+        assert len(lines) == 3 and lines[1].split(",")[4] == "demo"  # the row, then the EUR total
+        assert lines[2].startswith("total,,,EUR,,2,")
         page.fill("#page-reports input[name=operator]", "nobody")
         page.click("#page-reports form.filters button[type=submit]")
         page.wait_for_selector("#page-reports .results p:has-text('No settled rounds')")
@@ -201,4 +200,26 @@ def test_support_reads_the_restriction_history_the_operator_wrote(browser: Any, 
         assert cells[3] == "none" and cells[4].startswith("cool_off until ")
         cells = limit.locator("td").all_inner_texts()
         assert cells[1] == "operator:demo" and cells[2] == "operator: loss_day"
-        assert cells[3] == "loss_day: none" and cells[4] == "loss_day: 30.00 EUR"
+        assert cells[3] == "Loss limit per 24 hours: none"  # limits by their names, not loss_day
+        assert cells[4] == "Loss limit per 24 hours: 30.00 EUR"
+
+
+def test_support_reads_the_operators_health_page(browser: Any, played: Played) -> None:
+    """The operator's settings (its wallet, timeout, chips; never its secret) and its wallet's
+    calls of the last day by outcome, with the rollback rate, as the server counted them."""
+    with signed_in(browser, played.office, "op-support") as page:
+        page.click("nav a[href='#operators']")
+        section = page.locator("section.operator[data-operator='demo']")
+        page.wait_for_selector("section.operator[data-operator='demo'] table.grid tfoot tr.total")
+        _, found = fetch(page, "GET", "/admin/api/operators")
+        health = found["operators"][0]["health"]
+        text = section.inner_text()
+        assert SECRET not in text and SECRET not in json.dumps(found)
+        assert found["operators"][0]["settings"]["wallet_url"] in text
+        bets = health["calls"]["by_kind"]["bet"]
+        row = section.locator("tr[data-call='bet']").inner_text().split("\t")
+        outcomes = ("calls", "ok", "refused", "error", "timeout")
+        assert row[:6] == ["bet", *(str(bets[name]) for name in outcomes)]
+        assert bets["calls"] >= 2 and health["transactions"]["bets"] >= 2  # the two rounds' antes at least
+        assert "Rollback rate" in section.locator("li.rollback-rate").inner_text()
+        assert "null" not in text and "undefined" not in text

@@ -30,9 +30,16 @@ def test_an_auditor_reads_the_report_with_its_chart_and_csv(browser: Any, office
         page.wait_for_selector("#page-reports table.grid tbody tr")
         assert page.locator("#page-reports tbody tr").count() == 2  # today, each game, solo, EUR
         assert page.locator("#page-reports svg.chart rect").count() >= 1
+        total = page.locator("#page-reports tfoot tr.total").inner_text()  # the EUR totals: 10 rounds
+        assert "Total" in total and "EUR" in total and "\t10\t" in total
+        chart = page.locator("#page-reports svg.chart")  # both axes labelled, amounts in euros
+        assert chart.locator("text.axis-title").all_text_contents() == ["GGR (EUR)", "Hold (%)", "Day (UTC)"]
+        assert all(text.endswith(" EUR") for text in chart.locator("text.axis-money").all_text_contents())
+        assert chart.locator("text.axis-day").count() == 1  # today
+        assert "per unit staked" in page.locator("#page-reports").inner_text()  # the RTPs' basis
         href = page.locator("#page-reports a.csv").get_attribute("href")
         csv = page.evaluate("(url) => fetch(url).then((r) => r.text())", href)
-        assert csv.startswith("period,game,table,currency,operator,rounds") and len(csv.splitlines()) == 3
+        assert csv.startswith("period,game,table,currency,operator,rounds") and len(csv.splitlines()) == 4
         page.click("nav a[href='#games']")
         page.wait_for_selector("#page-games section.game")
         assert page.locator("#page-games .draft").count() == 0  # no drafts for an auditor

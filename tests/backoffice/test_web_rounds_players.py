@@ -56,3 +56,18 @@ def test_a_support_member_gets_no_adjustment_form_and_the_server_says_403(browse
         assert page.locator("form.adjust").count() == 0
         adjustment = {"amount": 100, "reason": "sneaky"}
         assert fetch(page, "POST", f"/admin/api/players/{player}/adjustments", adjustment)[0] == 403
+
+
+def test_a_support_agent_reads_a_players_totals_in_their_currency(browser: Any, office: BackOffice) -> None:
+    player, _rounds = office.play(3)  # 3 rounds of 1.00 EUR antes, today
+    with signed_in(browser, office, "sam") as page:
+        page_of = "(id) => fetch(`/admin/api/players/${id}`).then((r) => r.json())"
+        totals = page.evaluate(page_of, player)["totals"]
+        page.goto(f"{office.url}/admin/#player/{player}")
+        page.wait_for_selector("#page-player table.player-totals")
+        for period in ("today", "lifetime"):
+            row = page.locator(f"table.player-totals tr[data-period='{period}']").inner_text()
+            figures = totals["periods"][period]
+            assert figures["rounds"] == 3 and f"\t3\t{figures['staked'] / 100:,.2f} EUR" in row, row
+            assert f"{figures['net'] / 100:,.2f} EUR".replace("-", "") in row.replace("-", "")
+        assert "Lifetime" in page.locator("table.player-totals").inner_text()

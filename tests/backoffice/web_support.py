@@ -90,25 +90,36 @@ class BackOffice:
 @contextmanager
 def back_office(tmp_path_factory: pytest.TempPathFactory, members: Mapping[str, str] | None = None, *,
                 live: bool = False, operators: tuple[Any, ...] = (), currencies_file: str | None = None,
+                extra_tables: str = "", timers: Mapping[str, float] | None = None,
                 **create_app_options: Any) -> Iterator[BackOffice]:
     """The server, serving until the block ends, with ``members`` (name: role) whose password is
-    ``PASSWORD`` (with the two live tables of ``tests.live.conftest`` when ``live``, the
-    casinos of ``operators`` launching their players here, and the currencies of
-    ``currencies_file`` instead of the shipped ones)."""
+    ``PASSWORD`` (with the two live tables of ``tests.live.conftest`` when ``live``, and
+    ``extra_tables`` -- ``table_entry`` text -- beside them, the casinos of ``operators``
+    launching their players here, and the currencies of ``currencies_file`` instead of the
+    shipped ones); ``timers``: the tables' betting, decision and pause seconds (15, 10, 5)."""
     import random
 
     from tests.live.conftest import FAST_TABLES
 
     from dealerpoker.server import Settings, create_app
-    from dealerpoker.server.live.service import LiveSettings, live_extension
+    from dealerpoker.server.live.extension import live_extension
+    from dealerpoker.server.live.service import LiveSettings
     from dealerpoker.tables.config import parse_tables
 
     url = f"sqlite:///{tmp_path_factory.mktemp('backoffice') / 'backoffice.db'}"
-    tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
+    timers = dict(timers or {"betting": 15, "decision": 10, "pause": 5})
+    if extra_tables:  # a table in another currency takes that currency's limits and chips
+        from dealerpoker.server.currencies import load_currencies
+        from dealerpoker.server.offer import Offer
+
+        tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers),
+                              currency_overrides=Offer.build(load_currencies()).table_overrides)
+    else:
+        tables = parse_tables(FAST_TABLES.format(**timers))
     extensions = [live_extension(LiveSettings(tables))]
     settings = Settings(database_url=url, operators=operators, currencies_file=currencies_file)
-    app = create_app(settings, rng=random.Random(18),
-                     extensions=extensions if live else [], **create_app_options)
+    rng = create_app_options.pop("rng", None) or random.Random(18)  # a Dealer deals chosen cards
+    app = create_app(settings, rng=rng, extensions=extensions if live else [], **create_app_options)
     office = BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
     try:
         for name, role in (members or {}).items():

@@ -143,7 +143,7 @@ def test_commitment_is_sha256_of_the_seed_bytes_not_the_text() -> None:
 def test_stream_words_are_big_endian_slices_of_the_blocks() -> None:
     words = stream_words(SEED, "abc", 0)
     blocks = stream_blocks(SEED, "abc", 0)
-    for _ in range(3):
+    for _block in range(3):
         block = next(blocks)
         assert [next(words) for _ in range(8)] == [
             int.from_bytes(block[k : k + 4], "big") for k in range(0, 32, 4)

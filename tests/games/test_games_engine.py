@@ -172,8 +172,9 @@ def test_view_hides_dealer_and_undealt_board_until_revealed() -> None:
     state = game.start({"ante": 100, "bonus": 100}, deck)
     view = game.view(state)
     json.dumps(view)
-    assert view["dealer_cards"] == [] and view["board"] == [] and view["player_hand"] is None
+    assert view["dealer_cards"] == [] and view["board"] == []
     assert view["player_cards"] == ["As", "Kd"]
+    assert view["player_hand"]["name"] == "High Card, Ace", "the hole cards are named before the flop"
     assert view["action_stakes"] == {"bet": 200, "fold": 0}
     assert view["bonus"]["status"] == "won" and view["bonus"]["returned"] == 1600
     text = json.dumps(view)

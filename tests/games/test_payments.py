@@ -156,14 +156,15 @@ def test_the_timer_folds_in_casino_holdem() -> None:
 
 def test_a_timer_default_the_funds_cannot_cover_becomes_the_free_action() -> None:
     texas = deal(COSTLY_TEXAS, SEVEN_DEUCE, {"ante": 100})
-    assert timer_action(COSTLY_TEXAS, texas, funds=200) == "bet"  # covered: the rules' default
-    assert timer_action(COSTLY_TEXAS, texas, funds=199) == "fold"
-    assert timer_action(COSTLY_TEXAS, texas) == "bet"  # funds not known yet (a live plan)
+    assert timer_action(COSTLY_TEXAS, texas) == "bet"  # the rules' default, until its stake is refused
+    assert timer_action(COSTLY_TEXAS, texas, stake_refused=True) == "fold"
     texas, _ = COSTLY_TEXAS.apply(texas, "bet")
-    assert timer_action(COSTLY_TEXAS, texas, funds=0) == "check"
+    assert timer_action(COSTLY_TEXAS, texas, stake_refused=True) == "check"
     casino = deal(COSTLY_CASINO, SEVEN_DEUCE, {"ante": 100})
-    assert (timer_action(COSTLY_CASINO, casino, funds=200), timer_action(COSTLY_CASINO, casino, funds=10)) \
+    assert (timer_action(COSTLY_CASINO, casino), timer_action(COSTLY_CASINO, casino, stake_refused=True)) \
         == ("raise", "fold")
+    free = deal(TEXAS, SEVEN_DEUCE, {"ante": 100})  # a free default stays itself
+    assert timer_action(TEXAS, free, stake_refused=True) == timer_action(TEXAS, free) == "fold"
 
 
 def test_the_timer_never_plays_a_stake_of_its_own_choosing() -> None:

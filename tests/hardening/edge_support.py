@@ -13,7 +13,8 @@ from tests.live.studio_support import STUDIO_TABLES
 from tests.support.servers import serving
 
 from dealerpoker.server import Settings, create_app
-from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.server.live.extension import live_extension
+from dealerpoker.server.live.service import LiveSettings
 from dealerpoker.tables.config import parse_tables
 
 

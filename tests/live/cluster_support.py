@@ -11,7 +11,6 @@ DEALERPOKER_TEST_POSTGRES_URL and DEALERPOKER_TEST_REDIS_URL, and skip saying wh
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,14 +20,12 @@ from typing import Any
 
 import pytest
 from tests.live.conftest import ServeProcess
-from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
-
-REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
+from tests.support.databases import NO_POSTGRES, NO_REDIS, POSTGRES_URL, REDIS_URL, fresh_database
 
 CLUSTER_MARKS = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
     pytest.mark.skipif(not POSTGRES_URL, reason=NO_POSTGRES),
-    pytest.mark.skipif(not REDIS_URL, reason="Redis: DEALERPOKER_TEST_REDIS_URL is not set"),
+    pytest.mark.skipif(not REDIS_URL, reason=NO_REDIS),
 ]
 """A cluster test module's ``pytestmark``."""
 

@@ -26,7 +26,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from dealerpoker.server import Settings, create_app
 from dealerpoker.server.currencies import load_currencies
-from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.server.live.extension import live_extension
+from dealerpoker.server.live.service import LiveSettings
 from dealerpoker.server.offer import Offer
 from dealerpoker.tables.config import parse_tables
 
@@ -98,23 +99,29 @@ class ManualClock:
 
 @contextmanager
 def live_server(database_url: str, *, clock: ManualClock | None = None, betting: float = 15,
-                decision: float = 10, pause: float = 5, extra_tables: str = "",
-                **settings: Any) -> Iterator[tuple[str, Any]]:
+                decision: float = 10, pause: float = 5, extra_tables: str = "", rng: Any = None,
+                port: int | None = None, **settings: Any) -> Iterator[tuple[str, Any]]:
     """``(base_url, app)`` of a running server with live tables; stopped (lifespan shutdown) on exit.
 
-    With ``clock`` the tables run on it (the timer lengths are then in its seconds); ``settings``
+    With ``clock`` the tables run on it (the timer lengths are then in its seconds); ``rng``: the
+    server's generator (a ``tests.support.dealing.Dealer`` to deal chosen cards); ``port``: where to
+    serve (for a process started first that must know it, such as an operator); ``settings``
     go to ``Settings`` (e.g. ``LONG_SESSIONS`` for tokens made on another clock, or idle for hours).
     """
+    if clock is not None:
+        # A test's clock jumps from deadline to deadline (600 s timers make a hand 40 minutes): the
+        # sessions must not end mid-test on that clock unless the test asks for it.
+        settings = {**LONG_SESSIONS, **settings}
     timers = {"betting": betting, "decision": decision, "pause": pause}
     # As `serve` builds them: a table in a currency plays that currency's limits and chips.
     tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers),
                           currency_overrides=Offer.build(load_currencies()).table_overrides)
     app = create_app(Settings(database_url=database_url, **settings),
                      extensions=[live_extension(LiveSettings(tables))],
-                     **({"clock": clock} if clock is not None else {}))
+                     **({"clock": clock} if clock is not None else {}), rng=rng)
     if clock is not None:
         clock.attach(app)
-    with serving(app, ws="websockets-sansio") as server:
+    with serving(app, ws="websockets-sansio", port=port) as server:
         yield server.url, app
 
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.live.cluster_support import CLUSTER_MARKS, REDIS_URL, cleanup, new_prefix, two_processes
 from tests.live.conftest import FAST_TABLES, LivePlayer, bet_together, is_seat, is_table
 from tests.support.databases import audit as audit_database
+from tests.support.waiting import until_async
+from websockets.exceptions import ConnectionClosed
 
 pytestmark = CLUSTER_MARKS
 
@@ -132,15 +136,15 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
             assert mine.queue.qsize() == 1  # before any round trip through Redis
             await here.to_players("t", {"a": {"type": "you", "n": 1}, "b": {"type": "you", "n": 2}})
             assert mine.queue.qsize() == 2
-            for _ in range(100):
-                if theirs.queue.qsize() == 2:
-                    break
-                await asyncio.sleep(0.02)
-            await asyncio.sleep(0.3)  # the publisher's own copies come back too: it skips them
+            await until_async(lambda: theirs.queue.qsize() == 2, "both messages reached the other process")
+            # The other process answers through Redis: its marker reaches the publisher after any
+            # copy of the publisher's own two messages (one channel keeps order), which it skips.
+            await there.to_table("t", {"type": "table", "event": "marker"})
+            await until_async(lambda: mine.queue.qsize() >= 3, "the other process's marker came back")
             got_here = [json.loads(mine.queue.get_nowait() or "") for _ in range(mine.queue.qsize())]
             got_there = [json.loads(theirs.queue.get_nowait() or "") for _ in range(theirs.queue.qsize())]
-            assert [m.get("event") or m.get("n") for m in got_here] == ["decision", 1]
-            assert [m.get("event") or m.get("n") for m in got_there] == ["decision", 2]
+            assert [m.get("event") or m.get("n") for m in got_here] == ["decision", 1, "marker"]
+            assert [m.get("event") or m.get("n") for m in got_there] == ["decision", 2, "marker"]
         finally:
             await here.stop()
             await there.stop()
@@ -149,3 +153,62 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
         asyncio.run(scenario())
     finally:
         cleanup(prefix)
+
+
+def test_sigterm_finishes_the_round_then_hands_the_table_to_the_other_process(tmp_path: Path) -> None:
+    """SIGTERM drains the process (``server.draining``): the round in play finishes there, then the
+    table's clock goes to the other process, which opens the next round; the stopping process's
+    players are told to reconnect (close 1012, "service restart") and find their seat at the other
+    one. Every decision is the player's own, the round is settled once, the books agree."""
+    tables = FAST_TABLES.format(betting=8, decision=20, pause=2)
+    with two_processes(tmp_path, tables, label="drain") as cluster:
+        on_first = LivePlayer(cluster.first.base, "texas-fast")
+        on_second = LivePlayer(cluster.second.base, "texas-fast")
+        cluster.clients += [on_first, on_second]
+        at = {on_first.next()["process"]: (cluster.first, on_first),
+              on_second.next()["process"]: (cluster.second, on_second)}
+        players = [on_first, on_second]
+        start = bet_together(players, {"ante": 100})
+        round_id = on_first.until(lambda m: m["type"] == "table" and m.get("point") == "preflop")["round"]
+        owner, on_owner = at[cluster.lease_owner("texas-fast")]
+        survivor, on_survivor = next(pair for pair in at.values() if pair[0] is not owner)
+
+        owner.process.send_signal(signal.SIGTERM)  # mid-round: the pre-flop decision is open
+
+        # The round goes on at the stopping process: both players decide every point themselves.
+        for point, action in (("preflop", "bet"), ("flop", "check"), ("turn", "check")):
+            for player in players:
+                if point != "preflop":
+                    player.until(lambda m, p=point: is_table("decision")(m) and m["point"] == p)
+                player.send({"type": "decide", "action": action})
+        seats = {p.id: p.until(lambda m: m["type"] == "you" and m.get("phase") == "pause"
+                               and m.get("round") == round_id)["seat"] for p in players}
+        for seat in seats.values():
+            assert [(s["point"], s["action"], s["source"]) for s in seat["steps"]] == [
+                ("preflop", "bet", "player"), ("flop", "check", "player"), ("turn", "check", "player")]
+
+        # The other process takes the table at the pause and opens the next round.
+        opened = on_survivor.until(lambda m: is_table("betting_open")(m) and m["round"] != round_id)
+        assert cluster.lease_owner("texas-fast") not in ("", next(k for k, v in at.items() if v[0] is owner))
+        # It was not cut mid-round: whoever resumed this round resumed it settled, at its pause.
+        assert {m["phase"] for m in on_survivor.received
+                if m.get("event") == "resumed" and m.get("round") == round_id} <= {"pause"}
+        # uvicorn raises the signal again once its graceful shutdown is done: the exit status says so.
+        assert owner.process.wait(timeout=60) == -signal.SIGTERM
+        # The stopping process told its players to reconnect (1012: service restart) ...
+        with pytest.raises(ConnectionClosed) as closed:
+            on_owner.until(lambda m: False, timeout=60)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        # ... and the player finds the table at the other process, in the next round.
+        back = LivePlayer(survivor.base, "texas-fast", same_as=on_owner)
+        cluster.clients.append(back)
+        assert back.next()["type"] == "welcome"
+        back.until(lambda m: m["type"] == "table" and m.get("round") == opened["round"])
+
+        settled = [m for m in on_survivor.received
+                   if m.get("event") == "settled" and m.get("round") == round_id]
+        assert len(settled) == 1
+        for player in (on_survivor, back):
+            assert player.balance() == start[player.id] + seats[player.id]["settlement"]["net"]
+        audit = audit_database(cluster.database)
+        assert audit.ok, audit

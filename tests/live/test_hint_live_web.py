@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.live.issue16_support import Studio, studio_tables
-from tests.live.issue16_support import pages as pages  # the test's pages, no console error
+from tests.live.studio_pages import Studio, studio_tables
+from tests.live.studio_pages import pages as pages  # the test's pages, no console error
 from tests.support.hint import open_why, signed_ev, tip_rows
 
 from dealerpoker.analysis.advise import advise
@@ -30,7 +30,7 @@ def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
         yield tables
 
 
-def test_item_16_live_strategy_hint_shows_the_best_decision_and_why(hinting: Studio, pages: Any) -> None:
+def test_live_strategy_hint_shows_the_best_decision_and_why(hinting: Studio, pages: Any) -> None:
     (page,) = pages()
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if "/advice" in request.url else None)
@@ -93,7 +93,7 @@ def test_the_live_strategy_hint_speaks_the_players_language(hinting: Studio, pag
     page.locator("#result").wait_for(state="visible")
 
 
-def test_item_16_live_strategy_hint_is_off_by_default(tmp_path_factory: pytest.TempPathFactory,
+def test_live_strategy_hint_is_off_by_default(tmp_path_factory: pytest.TempPathFactory,
                                                       pages: Any) -> None:
     with studio_tables(tmp_path_factory) as plain:
         (page,) = pages()

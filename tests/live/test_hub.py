@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+from tests.support.waiting import loop_turns
+
 from dealerpoker.server.live.hub import FANOUT_BATCH, Connection, LocalHub
 
 
@@ -33,7 +35,7 @@ def test_senders_have_taken_a_table_message_when_the_publisher_goes_on() -> None
         for connection in connections:
             hub.join(connection)
         senders = [asyncio.create_task(sender(c)) for c in connections]
-        await asyncio.sleep(0)  # every sender waits on its queue
+        await loop_turns(1)  # every sender waits on its queue
         await hub.to_table("t", {"type": "table", "event": "no_more_bets"})
         assert len(received) == len(connections)  # no further await needed
         for task in senders:
@@ -58,10 +60,10 @@ def test_own_messages_go_in_batches_each_stamped_when_serialised() -> None:
         async def count_batches() -> None:  # runs whenever the publisher yields
             while True:
                 batches.append(sum(not c.queue.empty() for c in connections.values()))
-                await asyncio.sleep(0)
+                await loop_turns(1)
 
         counter = asyncio.create_task(count_batches())
-        await asyncio.sleep(0)
+        await loop_turns(1)
         messages = {p: {"type": "you", "player": p} for p in players}
         messages["nobody"] = {"type": "you", "player": "nobody"}  # not connected: skipped
         await hub.to_players("t", messages)

@@ -65,7 +65,9 @@ def test_a_german_player_at_a_live_table(browser: Any, tmp_path: Path) -> None:
         applies.filter(has_text="1,00\u00a0€").wait_for()
         assert not english_left(page, "de")
         page.locator("#limits-panel .panel__close").click()
-        page.locator(".spot[data-field='ante']").click()  # 2,00 € could stake 10,00 €: over the limit
+        # 2,00 € could stake 10,00 €: over the limit (the field's empty area: a click on its chips
+        # would lift the stack, as the rule page says)
+        page.locator(".spot[data-field='ante']").click(position={"x": 20, "y": 40})
         euros = {"at_stake": 1000, "left": 100, "limit": 100, "used": 0}
         refused = render("error.rg.stake_session", {name: f"{value // 100},{value % 100:02d}\u00a0€"
                                                     for name, value in euros.items()}, "de")

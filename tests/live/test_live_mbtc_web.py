@@ -54,12 +54,10 @@ def test_an_mbtc_live_table_writes_five_decimals(browser: Any, tmp_path: Path) -
     assert not errors, errors
 
 
-def test_the_lobby_writes_an_mbtc_tables_stakes_with_five_decimals_for_a_euro_player(
-    browser: Any, tmp_path: Path,
-) -> None:
-    """The lobby lists every live table, in whatever currency: ``GET /api/tables`` gives each
-    table's ``currency_format`` and the page writes its stakes with it (the browser alone would
-    write mBTC, a code ISO does not list, with 2 decimals)."""
+def test_the_lobby_writes_an_mbtc_tables_stakes_with_five_decimals(browser: Any, tmp_path: Path) -> None:
+    """The lobby offers a player the live tables in their currency (issue 28, item 2): an mBTC player
+    sees the mBTC table, its stakes written with ``GET /api/tables``'s ``currency_format`` (the
+    browser alone would write mBTC, a code ISO does not list, with 2 decimals), and no euro table."""
     errors: list[str] = []
     with live_server(f"sqlite:///{tmp_path}/web.db", clock=ManualClock(), betting=600, decision=600,
                      pause=600, extra_tables=MBTC_TABLE) as (base, _app):
@@ -73,11 +71,10 @@ def test_the_lobby_writes_an_mbtc_tables_stakes_with_five_decimals_for_a_euro_pl
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.set_default_timeout(60_000)
-        page.goto(f"{base}/?lang=en#/")
+        page.goto(f"{base}/?lang=en&currency=mBTC#/")
         mbtc = page.locator('[data-table="live-texas-mbtc"]')
-        euros = page.locator('[data-table="live-texas-fast"]')
         mbtc.wait_for()
         assert "0.10000\u00a0mBTC" in mbtc.inner_text(), mbtc.inner_text()  # the Ante's minimum, 10,000
-        assert "€1.00" in euros.inner_text(), euros.inner_text()  # the player's own currency as before
+        assert page.locator('[data-table="live-texas-fast"]').count() == 0, "a euro table for an mBTC player"
         context.close()
     assert not errors, errors

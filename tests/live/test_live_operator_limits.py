@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
+from typing import Any
 
 import httpx
 import pytest
 from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server, table_entry
+from tests.support.operator import client_now, operator_headers
 from tests.support.operators_file import operator_entry
 
 from dealerpoker.server import Settings, create_app
-from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.server.live.extension import live_extension
+from dealerpoker.server.live.service import LiveSettings
 from dealerpoker.server.operators.config import InvalidOperatorsError, parse_operators
-from dealerpoker.server.operators.signing import sign
 from dealerpoker.tables.config import parse_tables
 
 SECRET = "live-limits-secret-0123456789"
@@ -25,12 +27,14 @@ CASINO_A = {"secret": SECRET, "wallet_url": "http://127.0.0.1:9299/wallet", "cur
 OPERATORS = operator_entry("casino-a", **CASINO_A)
 
 
-def launched(base: str, table: str) -> LivePlayer:
-    """An operator's player (a demo launch: play money, no wallet) at ``table``."""
+def launched(base: str, table: str, app: Any) -> LivePlayer:
+    """An operator's player (a demo launch: play money, no wallet) at ``table`` (signed at the
+    time of ``app``'s clock)."""
     raw = json.dumps({"player": "p-1", "currency": "EUR", "table": table, "mode": "demo"}).encode()
-    answer = httpx.post(f"{base}/operator/v1/launch", content=raw, timeout=WAIT, headers={
-        "X-Operator-Id": "casino-a", "X-Signature": sign(SECRET.encode(), raw),
-        "Content-Type": "application/json"})
+    now = client_now(SimpleNamespace(app=app))
+    answer = httpx.post(f"{base}/operator/v1/launch", content=raw, timeout=WAIT,
+                        headers=operator_headers(SECRET, "POST", "/operator/v1/launch", raw,
+                                                 operator="casino-a", now=now))
     assert answer.status_code == 200, answer.text
     session = httpx.post(f"{base}/api/session", json={"launch": answer.json()["launch_token"]}, timeout=WAIT)
     assert session.status_code == 200, session.text
@@ -40,8 +44,8 @@ def launched(base: str, table: str) -> LivePlayer:
 
 def test_an_operators_player_bets_under_the_operators_limits_and_chips(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock(),
-                     operators=parse_operators(OPERATORS)) as (base, _app):
-        player, demo = launched(base, "casino-fast"), LivePlayer(base, "casino-fast")
+                     operators=parse_operators(OPERATORS)) as (base, app):
+        player, demo = launched(base, "casino-fast", app), LivePlayer(base, "casino-fast")
         try:
             welcome = player.until(lambda m: m["type"] == "welcome")
             assert welcome["table"]["chips"] == [100, 200, 1000]
@@ -82,8 +86,8 @@ def test_an_operators_player_bets_live_under_the_operators_profile(tmp_path) -> 
     solo round; the server's own player, under the deployment's profile (no pace), is seated."""
     paced = operator_entry("casino-a", **CASINO_A, responsible_gaming={"min_round_seconds": 3600})
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock(),
-                     operators=parse_operators(paced)) as (base, _app):
-        player, demo = launched(base, "casino-fast"), LivePlayer(base, "casino-fast")
+                     operators=parse_operators(paced)) as (base, app):
+        player, demo = launched(base, "casino-fast", app), LivePlayer(base, "casino-fast")
         try:
             for someone in (player, demo):  # a solo round each, folded
                 opened = httpx.post(f"{base}/api/rounds", headers=someone.headers, timeout=WAIT,

@@ -20,11 +20,11 @@ import httpx
 from tests.live.cluster_support import CLUSTER_MARKS, two_processes
 from tests.live.conftest import FAST_TABLES, WAIT, LivePlayer, bet_together, is_table
 from tests.support.databases import audit as audit_database
-from tests.support.operator import OperatorDemo
+from tests.support.operator import OperatorDemo, operator_headers
 from tests.support.operators_file import demo_entry
+from tests.support.waiting import until
 
 from dealerpoker.errors import BetLimitError
-from dealerpoker.server.operators.signing import sign
 
 pytestmark = CLUSTER_MARKS
 
@@ -39,9 +39,8 @@ def launched(base: str, operator: OperatorDemo, name: str, table: str) -> LivePl
     token = operator.create_player(name, "EUR", START)
     launch = {"player": name, "currency": "EUR", "table": table, "token": token, "mode": "real"}
     raw = json.dumps(launch).encode()
-    answer = httpx.post(f"{base}/operator/v1/launch", content=raw, timeout=WAIT, headers={
-        "X-Operator-Id": operator.operator_id, "X-Signature": sign(SECRET.encode(), raw),
-        "Content-Type": "application/json"})
+    answer = httpx.post(f"{base}/operator/v1/launch", content=raw, timeout=WAIT, headers=operator_headers(
+        SECRET, "POST", "/operator/v1/launch", raw, operator=operator.operator_id))
     assert answer.status_code == 200, answer.text
     session = httpx.post(f"{base}/api/session", json={"launch": answer.json()["launch_token"]}, timeout=WAIT)
     assert session.status_code == 200, session.text
@@ -94,10 +93,8 @@ def test_operator_limits_hold_on_both_processes_with_real_money(tmp_path: Path) 
             for player in players:
                 assert [(r["amount"], r["status"]) for r in rows
                         if r["player_id"] == player.id and r["kind"] == "bet"] == [(500, "confirmed")]
-            deadline = time.monotonic() + WAIT
-            while any(operator.balance(p.name) != START - 500 for p in players):  # type: ignore[attr-defined]
-                assert time.monotonic() < deadline, [operator.transactions(p.name) for p in players]  # type: ignore[attr-defined]
-                time.sleep(0.2)
+            until(lambda: all(operator.balance(p.name) == START - 500 for p in players),  # type: ignore[attr-defined]
+                  "the operator's wallet holds every player's bet", interval=0.2)
             assert audit_database(cluster.database).ok
 
 

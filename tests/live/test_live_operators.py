@@ -16,15 +16,16 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.operator import FAULT_MIX, OperatorDemo
+from tests.support.operator import FAULT_MIX, OperatorDemo, operator_headers
 from tests.support.operators_file import demo_entry
 from tests.support.servers import serving
+from tests.support.waiting import until
 
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.server import Settings, create_app
-from dealerpoker.server.live.service import LiveSettings, live_extension
+from dealerpoker.server.live.extension import live_extension
+from dealerpoker.server.live.service import LiveSettings
 from dealerpoker.server.operators.config import parse_operators
-from dealerpoker.server.operators.signing import sign
 from dealerpoker.tables.config import parse_tables
 
 from .conftest import WAIT, LivePlayer, TableSocket, bet_together, is_seat, is_table, table_entry
@@ -43,11 +44,7 @@ def launch(base: str, operator: OperatorDemo, name: str, table: str) -> TableSoc
         f"{base}/operator/v1/launch",
         content=raw,
         timeout=WAIT,
-        headers={
-            "X-Operator-Id": "demo",
-            "X-Signature": sign(SECRET.encode(), raw),
-            "Content-Type": "application/json",
-        },
+        headers=operator_headers(SECRET, "POST", "/operator/v1/launch", raw),
     )
     assert launched.status_code == 200, launched.text
     session = httpx.post(
@@ -98,10 +95,7 @@ def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
                 played += 1
             for player in players:
                 player.close()
-            deadline = time.monotonic() + 120
-            while _pending(database):
-                assert time.monotonic() < deadline, "the outbox did not drain"
-                time.sleep(0.5)
+            until(lambda: not _pending(database), "the outbox drains", timeout=120, interval=0.5)
             for player in players:  # each seat's signed record verifies, its money from the wallet
                 token = player.token  # type: ignore[attr-defined]
                 numbers = [
@@ -160,10 +154,7 @@ def test_a_seat_that_returns_nothing_closes_its_round_with_a_zero_win(tmp_path: 
                 action = "fold" if player is folder else next(a for a in legal if a != "fold")
                 player.send({"type": "decide", "action": action})  # late, the timer folds: 0 too
             folder.until(lambda m: _ended(m, round_id))
-            deadline = time.monotonic() + 30
-            while _pending(database):
-                assert time.monotonic() < deadline, "the outbox did not drain"
-                time.sleep(0.2)
+            until(lambda: not _pending(database), "the outbox drains", timeout=30, interval=0.2)
             number = int(str(round_id).rsplit("/", 1)[-1])
             for player in (folder, caller):
                 calls = [t for t in operator.transactions(player.name) if t["round_id"] == round_id]
@@ -175,8 +166,9 @@ def test_a_seat_that_returns_nothing_closes_its_round_with_a_zero_win(tmp_path: 
                 if player is folder:
                     assert calls[-1]["amount"] == 0
             query = "since=2000-01-01&until=2100-01-01"
-            listed = httpx.get(f"{server.url}/operator/v1/transactions?{query}", timeout=WAIT, headers={
-                "X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), query.encode())}).json()
+            target = f"/operator/v1/transactions?{query}"
+            listed = httpx.get(f"{server.url}{target}", timeout=WAIT,
+                               headers=operator_headers(SECRET, "GET", target)).json()
             eur = listed["summary"]["EUR"]
             seats = _rows(database, "SELECT player_id FROM live_seats WHERE total_returned IS NOT NULL")
             assert (eur["wins"]["count"], eur["pending"]["count"]) == (len(seats), 0), eur

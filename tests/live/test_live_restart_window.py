@@ -18,7 +18,7 @@ from dealerpoker.fairness.verify_live import verify_live_record
 DECISION = 30.0
 
 
-def test_item_9_a_decision_deadline_passed_while_down_gives_a_fresh_window(tmp_path: Path) -> None:
+def test_a_decision_deadline_passed_while_down_gives_a_fresh_window(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/restart.db"
     clock = ManualClock()
     with live_server(url, clock=clock, betting=60, decision=DECISION, pause=60) as (base, _app):

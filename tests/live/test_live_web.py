@@ -32,6 +32,7 @@ def _player_page(browser: Any, errors: list[str], balance_reads: list[str] | Non
 def _balance(base: str, page: Any) -> int:
     token = page.evaluate("sessionStorage.getItem('dealerpoker.token')")
     response = httpx.get(f"{base}/api/balance", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
     value: int = response.json()["balance"]
     return value
 

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Sequence
 
 import pytest
+from tests.support.waiting import loop_turns
 
 from dealerpoker.server.live.pending import PendingWriter
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
@@ -17,8 +18,10 @@ class Sink:
         self.failures = list(failures or [])
         self.gate = asyncio.Event()
         self.gate.set()
+        self.writing = asyncio.Event()  # set once a write has begun
 
     async def write(self, items: Sequence[Pending]) -> None:
+        self.writing.set()
         await self.gate.wait()
         if self.failures:
             raise self.failures.pop(0)
@@ -44,7 +47,7 @@ def test_a_write_in_progress_batches_what_arrives_meanwhile_and_keeps_the_order(
         writer = PendingWriter(sink.write, delay=0.0)
         sink.gate.clear()
         first = writer.put(Pending(1, "p", "bets", "1"))
-        await asyncio.sleep(0.01)  # the first write is running (held at the gate)
+        await sink.writing.wait()  # the first write is running (held at the gate)
         second = [writer.put(Pending(1, "p", "bets", "2")), writer.put(Pending(1, "q", "bets", "3"))]
         assert not first.done()
         sink.gate.set()
@@ -61,7 +64,7 @@ def test_a_failed_write_is_tried_again_and_newer_values_still_win(monkeypatch: p
         sink = Sink(failures=[OSError("database away")])
         writer = PendingWriter(sink.write, delay=0.0)
         first = writer.put(Pending(1, "p", "bets", "old"))
-        await asyncio.sleep(0)
+        await sink.writing.wait()
         later = writer.put(Pending(1, "p", "bets", "new"))
         await asyncio.gather(first, later)
         assert [[item.value for item in batch] for batch in sink.batches][-1] == ["new"]
@@ -93,10 +96,10 @@ def test_drain_waits_for_the_write_in_progress_and_the_queued_one() -> None:
         writer = PendingWriter(sink.write, delay=0.0)
         sink.gate.clear()
         first = writer.put(Pending(1, "p", "flop", "a"))
-        await asyncio.sleep(0.01)  # being written, held at the gate
+        await sink.writing.wait()  # being written, held at the gate
         second = writer.put(Pending(1, "q", "flop", "b"))
         drained = asyncio.ensure_future(writer.drain())
-        await asyncio.sleep(0.01)
+        await loop_turns()
         assert not drained.done()
         sink.gate.set()
         await drained

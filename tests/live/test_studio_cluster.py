@@ -7,13 +7,13 @@ Needs DEALERPOKER_TEST_POSTGRES_URL and DEALERPOKER_TEST_REDIS_URL (own database
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from tests.live.cluster_support import CLUSTER_MARKS, two_processes
 from tests.live.conftest import LivePlayer, bet_in_a_window, is_table, table_entry
 from tests.live.studio_support import KEY, Dealer
 from tests.support.databases import audit as audit_database
+from tests.support.waiting import until
 
 pytestmark = CLUSTER_MARKS
 
@@ -26,10 +26,8 @@ def test_a_dealer_on_the_other_process_deals_the_round(tmp_path: Path) -> None:
         first, second = cluster.first, cluster.second
         cluster.clients.append(player := LivePlayer(first.base, "studio-shared"))
         player.next()  # welcome
-        deadline = time.monotonic() + 30
-        while not (owner := cluster.lease_owner("studio-shared")):  # a process takes the clock at start
-            assert time.monotonic() < deadline, "no process took the table's clock"
-            time.sleep(0.1)
+        owner = until(lambda: cluster.lease_owner("studio-shared"),  # a process takes the clock at start
+                      "a process takes the table's clock", timeout=30, interval=0.1)
         probe = Dealer(first.base, "studio-shared")
         away = second if probe.next()["process"] == owner else first
         probe.close()

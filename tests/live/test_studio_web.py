@@ -12,7 +12,6 @@ import base64
 import functools
 import json
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -20,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server, table_entry
+from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server, table_entry
 from tests.live.studio_support import KEY, STUDIO, STUDIO_TABLES
-from tests.support.browser import ARTIFACTS
+from tests.support.browser import ARTIFACTS, until_delivered
 
 from dealerpoker.cards import parse_cards
 from dealerpoker.cards.encoding import card_to_index
@@ -203,7 +202,9 @@ def test_the_player_page_shows_the_video_and_the_cards_as_the_dealer_reports_the
                 page.wait_for_function("document.querySelector('#studio-video video')?.readyState >= 2")
                 page.locator('#studio-video[data-state="playing"]').wait_for()
                 assert page.locator("#studio-video").is_visible()
+                page.locator("#fairness-button").click()  # the FAIRNESS panel says who deals
                 page.locator("#fairness").filter(has_text="Cards dealt by the studio").wait_for()
+                page.locator("#fairness-button").click()
                 # A stream that cannot play: the plain table.
                 broken.goto(f"{base}/live.html#/studio-broken")
                 broken.wait_for_function("document.querySelector('#studio-video')?.dataset.state === 'failed'"
@@ -297,11 +298,8 @@ def test_the_player_page_and_the_dealer_console_reconnect_when_their_socket_clos
             for count in (1, 2):
                 page.wait_for_function("o => window[o]?.socket?.readyState === WebSocket.OPEN"
                                        " && window[o].retries === 0", arg=name)
-                page.wait_for_timeout(0)  # Playwright delivers the frames' events meanwhile
-                end = time.monotonic() + WAIT
-                while len(welcomes[name]) < count:
-                    assert time.monotonic() < end, (name, welcomes)
-                    page.wait_for_timeout(50)
+                until_delivered(page, lambda: len(welcomes[name]) >= count,  # noqa: B023 (looked at now)
+                                f"{name} is welcomed {count} time(s)")
                 if count == 1:
                     page.evaluate("o => window[o].socket.close()", name)
             assert welcomes[name][0] == welcomes[name][1], welcomes  # the same table's socket again

@@ -7,8 +7,6 @@ deadline, and the tests then wait for the messages that must follow (no fixed sl
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -22,6 +20,7 @@ from tests.live.conftest import (
     is_table,
     live_server,
 )
+from tests.support.waiting import until
 
 ANTE = 100
 
@@ -31,15 +30,6 @@ def _summary(base: str, player: LivePlayer, table: str) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     summary: dict[str, Any] = response.json()
     return summary
-
-
-def _eventually(check: Callable[[], Any], what: str, timeout: float = 60) -> Any:
-    """Poll ``check`` until it returns something truthy (a condition, not a timer)."""
-    end = time.monotonic() + timeout
-    while not (result := check()):
-        assert time.monotonic() < end, f"not within {timeout:.0f} s: {what}"
-        time.sleep(0.05)
-    return result
 
 
 def _steps(seat: dict[str, Any]) -> list[tuple[str, str, str, int]]:
@@ -135,14 +125,14 @@ def test_a_table_nobody_watches_idles_and_a_window_without_bets_deals_nothing(tm
             second = watcher.until(is_table("betting_open"))  # an empty round still advances
             assert second["round"] == "texas-fast/2"
             watcher.close()
-            _eventually(lambda: _summary(base, outsider, "texas-fast")["players"] == 0, "the watcher left")
-            for _ in range(5):  # hours pass with nobody at the table
+            until(lambda: _summary(base, outsider, "texas-fast")["players"] == 0, "the watcher left")
+            for _hour in range(5):  # hours pass with nobody at the table
                 clock.advance(3600)
             def closed() -> dict[str, Any] | None:
                 summary = _summary(base, outsider, "texas-fast")
                 return summary if summary["phase"] == "pause" else None
 
-            assert _eventually(closed, "round 2 closed without bets")["round"] == "texas-fast/2"
+            assert until(closed, "round 2 closed without bets")["round"] == "texas-fast/2"
             clock.advance(3600)
             back = LivePlayer(base, "texas-fast")
             try:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from tests.support.operator import OperatorDemo
+from tests.support.waiting import until
 
 LOST = (OSError, http.client.HTTPException)  # a timeout or a dropped connection
 
@@ -54,7 +55,7 @@ def test_a_timed_out_call_is_held_then_dropped_and_not_applied(tmp_path: Path) -
 def test_a_call_whose_answer_is_dropped_is_applied_once_however_often_repeated(tmp_path: Path) -> None:
     with OperatorDemo(tmp_path, extra=("--drop-after-commit-rate", "1")) as operator:
         token = operator.create_player("alice", "EUR", 1_000)
-        for _ in range(3):
+        for _repeat in range(3):
             with pytest.raises(LOST):
                 operator.wallet("bet", bet(token, "b-1", 300))
         assert operator.balance("alice") == 700
@@ -64,7 +65,7 @@ def test_a_call_whose_answer_is_dropped_is_applied_once_however_often_repeated(t
         assert operator.wallet("bet", bet(token, "b-1", 300)) == (200, {"status": "OK", "balance": 700})
         operator.set_faults(drop_after_commit_rate=1)
         rollback = {**bet(token, "r-1", 0), "reference_transaction_id": "b-1"}
-        for _ in range(2):
+        for _repeat in range(2):
             with pytest.raises(LOST):
                 operator.wallet("rollback", rollback)
         assert operator.balance("alice") == 1_000
@@ -95,15 +96,16 @@ def test_a_client_following_the_protocol_keeps_the_ledger_it_expects_under_every
         expected = dict.fromkeys(players, 50_000)
         placed, unplaced = set(), set()
 
-        def until(kind: str, body: dict[str, Any], done: set[str]) -> dict[str, Any]:
-            for _ in range(200):
+        def repeated(kind: str, body: dict[str, Any], done: set[str]) -> dict[str, Any]:
+            """The call, repeated as the protocol says until its answer is one of ``done``."""
+            def answered() -> dict[str, Any] | None:
                 try:
                     status, answer = operator.wallet(kind, body, timeout=0.2)
                 except LOST:
-                    continue
-                if status == 200 and answer["status"] in done:
-                    return dict(answer)
-            raise AssertionError(f"{kind} {body['transaction_id']} never settled")
+                    return None
+                return dict(answer) if status == 200 and answer["status"] in done else None
+
+            return until(answered, f"{kind} {body['transaction_id']} settles", interval=0)
 
         for number in range(150):
             name = draw.choice(sorted(players))
@@ -117,14 +119,14 @@ def test_a_client_following_the_protocol_keeps_the_ledger_it_expects_under_every
             if outcome == "OK":
                 placed.add(body["transaction_id"])
                 won = draw.choice((0, 0, stake * 2, stake * 5))
-                until("win", {**body, "transaction_id": f"win-{number}", "amount": won, "round_closed": True},
-                      {"OK"})
+                win = {**body, "transaction_id": f"win-{number}", "amount": won, "round_closed": True}
+                repeated("win", win, {"OK"})
                 expected[name] += won - stake
             else:
                 unplaced.add(body["transaction_id"])
                 rollback = {**body, "transaction_id": f"rollback-{number}", "reference_transaction_id":
                             body["transaction_id"]}
-                until("rollback", rollback, {"OK", "UNKNOWN_TRANSACTION"})
+                repeated("rollback", rollback, {"OK", "UNKNOWN_TRANSACTION"})
         operator.set_faults(fail_rate=0, timeout_rate=0, drop_after_commit_rate=0)
         counts = operator.set_faults()["counts"]
         assert min(counts["fail"], counts["timeout"], counts["drop"]) > 0, counts

@@ -16,8 +16,10 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from tests.support.operator import OperatorDemo, sign
+from tests.support.operator import OperatorDemo
 from tests.support.servers import DEALERPOKER, ThreadServer
+
+from dealerpoker.operator_signature import RequestSignatureError, verify_request
 
 
 class FakeDealerpoker:
@@ -31,7 +33,12 @@ class FakeDealerpoker:
         async def launch(request: Request) -> JSONResponse:
             raw = await request.body()
             self.requests.append({"headers": dict(request.headers), "raw": raw})
-            if self.refuse or request.headers.get("x-signature") != sign(self.secret, raw):
+            try:
+                verify_request(self.secret, "POST", "/operator/v1/launch", raw, request.headers)
+                refused = self.refuse
+            except RequestSignatureError:
+                refused = True
+            if refused:
                 return JSONResponse({"error": "unauthorized", "message": "missing or wrong X-Signature"}, 401)
             return JSONResponse({"url": "/?launch=one-time", "launch_token": "one-time", "expires_at": 1.0e9})
 
@@ -75,10 +82,11 @@ def test_a_launch_is_signed_and_its_address_made_absolute(casino: Casino) -> Non
     assert answer["url"] == f"{game_url}/?launch=one-time" and answer["launch_token"] == "one-time"
     [sent] = fake.requests
     assert sent["headers"]["x-operator-id"] == "casino-7"
-    assert sent["headers"]["x-signature"] == sign("shared", sent["raw"])
+    verify_request("shared", "POST", "/operator/v1/launch", sent["raw"], sent["headers"])
     body = json.loads(sent["raw"])
     assert body == {"player": "alice", "currency": "EUR", "language": "de", "game": "texas-bonus",
-                    "token": answer["token"], "mode": "real", "lobby_url": f"{operator.url}/"}
+                    "token": answer["token"], "mode": "real", "lobby_url": f"{operator.url}/",
+                    "cashier_url": f"{operator.url}/cashier"}
     # the token sent is the player's live session at the operator: the wallet accepts it
     assert operator.wallet("balance", {"player": "alice", "token": body["token"], "currency": "EUR"}) == (
         200, {"status": "OK", "balance": 10_000})
@@ -205,7 +213,8 @@ def test_play_in_the_casino_page_opens_the_game_in_its_iframe(
         page.click("#play")
         page.wait_for_function(f"document.querySelector('#game').src.startsWith({game_url!r})")
         assert page.get_attribute("#game", "src") == f"{game_url}/?launch=one-time"
-        page.wait_for_function("document.querySelector('#balances').textContent.includes('5000 JPY')")
+        # Written as the casino page writes amounts.
+        page.wait_for_function("document.querySelector('#balances').textContent.includes('5,000 JPY')")
     finally:
         page.close()
     body = json.loads(fake.requests[-1]["raw"])

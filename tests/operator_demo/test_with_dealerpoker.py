@@ -8,7 +8,6 @@ import json
 import os
 import re
 import sqlite3
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +15,10 @@ from typing import Any
 
 import pytest
 from tests.support.browser import _wait_for_function
-from tests.support.operator import OperatorDemo
+from tests.support.operator import OperatorDemo, ledger_net
 from tests.support.operators_file import demo_entry
 from tests.support.servers import ServeProcess, free_port
+from tests.support.waiting import until
 
 SECRET = "operator-demo-secret-0123456789"
 
@@ -40,15 +40,16 @@ class Both:
             return refused.code, json.loads(refused.read() or b"null")
 
 
-def start_both(directory: Path, database: str,
-               operator_extra: tuple[str, ...] = ()) -> tuple[OperatorDemo, ServeProcess]:
-    """The operator first (on any port, told dealerpoker's), then dealerpoker with the operators file."""
+def start_both(directory: Path, database: str, operator_extra: tuple[str, ...] = (),
+               **entry: Any) -> tuple[OperatorDemo, ServeProcess]:
+    """The operator first (on any port, told dealerpoker's), then dealerpoker with the operators file
+    (``entry``: more settings of the operator's entry, e.g. ``responsible_gaming``)."""
     game_port = free_port()
     operator = OperatorDemo(directory, secret=SECRET, operator_id="demo",
                             game_url=f"http://127.0.0.1:{game_port}", extra=operator_extra)
     (directory / "operators.toml").write_text(demo_entry(
         operator, secret=None, secret_env="DEMO_OPERATOR_SECRET", currencies=["EUR", "JPY"],
-        chips={"EUR": [100, 200, 500, 2500]}, limits={"EUR": {"ante": {"min": 200, "max": 5000}}}))
+        chips={"EUR": [100, 200, 500, 2500]}, limits={"EUR": {"ante": {"min": 200, "max": 5000}}}, **entry))
     try:
         game = ServeProcess(database, log=directory / "serve.log", port=game_port,
                             extra=["--operators", str(directory / "operators.toml"), "--no-rtp"],
@@ -100,23 +101,24 @@ def test_the_casino_reconciles_its_ledger_with_dealerpokers_list(both: Both) -> 
                                                           "game": "casino-holdem", "mode": "real"})
     assert status == 200, launched
     token = both.post_game("/api/session", {"launch": launched["launch_token"]})[1]["token"]
-    for _ in range(3):
+    for _round in range(3):
         opening = {"game": "casino-holdem", "bets": {"ante": 200}}
         status, view = both.post_game("/api/rounds", opening, token)
         assert status == 200, view
         raised = {"action": "raise", "step": 1}
         status, view = both.post_game(f"/api/rounds/{view['id']}/actions", raised, token)
         assert status == 200 and view["status"] == "settled", view
-    for _ in range(100):  # until the outbox delivered the wins
+
+    def reconciled() -> dict[str, Any] | None:
         status, found = operator.admin("GET", "/admin/reconcile")
         assert status == 200, found
-        if found["pending"] == 0:
-            break
-        time.sleep(0.2)
+        return found if found["pending"] == 0 else None
+
+    found = until(reconciled, "the outbox delivers the wins", interval=0.2)
     assert found["agree"] and found["differences"] == [], found
     assert found["net"]["dealerpoker"] == found["net"]["operator"]
     counted = [row for row in operator.transactions("counted")]
-    net = sum(row["amount"] * (1 if row["kind"] == "win" else -1) for row in counted)
+    net = ledger_net(counted)
     assert operator.balance("counted") == 50_000 + net
     bet = next(row for row in counted if row["kind"] == "bet")
     with sqlite3.connect(operator.db) as ledger:  # a stake returned behind dealerpoker's back
@@ -185,14 +187,14 @@ def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
         idle()
         settled = operator.transactions("walker")
         assert [(row["kind"], row["amount"]) for row in settled][:2] == [("bet", 500), ("bet", 1_000)]
-        for _ in range(100):  # the round's win (or the zero win closing it) reaches the casino after it
-            if any(row["kind"] == "win" for row in operator.transactions("walker")):
-                break
-            page.wait_for_timeout(100)
+        until(lambda: any(row["kind"] == "win" for row in operator.transactions("walker")),
+              "the round's win (or the zero win closing it) reaches the casino", interval=0.1)
         ledger = operator.balance("walker")
         won = sum(row["amount"] for row in operator.transactions("walker") if row["kind"] == "win")
         assert ledger == 100_000 - 1_500 + won
-        page.wait_for_function(f"document.querySelector('#balances').textContent.includes('{ledger} EUR')")
+        euros = f"{ledger // 100:,}.{ledger % 100:02d} EUR"  # the casino's page writes euros, not cents
+        page.wait_for_function(f"document.querySelector('#balances').textContent.includes('{euros}')")
+        assert page.locator("#transactions tr").count() == len(operator.transactions("walker"))  # every call
         game.locator("#new-game").click()  # the next round's table shows the casino's balance
         idle()
         assert shown_money(game.locator("#balance").inner_text()) == ledger

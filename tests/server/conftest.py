@@ -104,12 +104,15 @@ def clock() -> FakeClock:
 
 LONG_SESSIONS = {"session_idle_seconds": 1e9, "session_max_seconds": 1e9}
 """Sessions that outlive the tests' clock jumps (days of responsible gaming, abandoned rounds);
-the sessions' own expiry is tested in ``tests/hardening/test_defect_06_sessions_expire_and_end.py``."""
+the sessions' own expiry is tested in ``tests/hardening/test_sessions_expire_and_end.py``."""
 
 
-def make_client(database_url: str, clock: Any = None, seed: int = 7, **settings: Any) -> TestClient:
+def make_client(database_url: str, clock: Any = None, seed: int = 7, rng: random.Random | None = None,
+                **settings: Any) -> TestClient:
+    """``rng``: the server's generator (default ``random.Random(seed)``; a
+    ``tests.support.dealing.Dealer`` to deal chosen cards)."""
     settings = {**LONG_SESSIONS, **settings}
-    app = create_app(Settings(database_url=database_url, **settings), rng=random.Random(seed),
+    app = create_app(Settings(database_url=database_url, **settings), rng=rng or random.Random(seed),
                      **({"clock": clock} if clock is not None else {}))
     return TestClient(app)
 

@@ -8,7 +8,7 @@ import pytest
 
 import dealerpoker.analysis.simulate
 import dealerpoker.cli._records
-import dealerpoker.server.live.service
+import dealerpoker.server.live.extension
 import dealerpoker.server.settings
 import dealerpoker.tables.config  # noqa: F401  (every module defining an error class is loaded)
 from dealerpoker.errors import (
@@ -23,7 +23,8 @@ from dealerpoker.errors import (
 )
 from dealerpoker.games.currency import UnknownCurrencyError
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
-from dealerpoker.server.api.errors import domain_error_response
+from dealerpoker.server.db import DatabaseBusyError
+from dealerpoker.server.edge.errors import domain_error_response
 from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import (
     ConflictError,
@@ -34,6 +35,7 @@ from dealerpoker.server.errors import (
     WrongCurrencyError,
     error_fields,
 )
+from dealerpoker.server.integrity import SoftwareHaltedError
 from dealerpoker.server.live.advice import TableUnavailableError
 from dealerpoker.server.operators.wallet import WalletRefusedError, WalletUnavailableError
 from dealerpoker.server.responsible import InvalidLimitError, ResponsibleGamingError
@@ -62,9 +64,10 @@ CONTRACT: dict[type[DealerPokerError], tuple[int, str]] = {
     WalletRefusedError: (409, "wallet_refused"),
     WalletUnavailableError: (503, "wallet_unavailable"),
 }
-UPSTREAM_FAILURES = {WalletUnavailableError, TableUnavailableError}
-"""Not the request's fault: the operator's wallet, or the process running a live table, did not
-answer (5xx; the player may retry)."""
+UPSTREAM_FAILURES = {WalletUnavailableError, TableUnavailableError, DatabaseBusyError, SoftwareHaltedError}
+"""Not the request's fault: the operator's wallet, the process running a live table, or a free
+database connection did not answer in time, or play is halted until the software verifies
+(5xx; the player may retry)."""
 
 
 def every_error_class() -> list[type[DealerPokerError]]:
@@ -97,6 +100,8 @@ def example(cls: type[DealerPokerError]) -> DealerPokerError:
         return cls("what went wrong", code="no_more_bets")
     if cls is RateLimitedError:
         return RateLimitedError("sessions", 30, "5/minute")
+    if cls is DatabaseBusyError:
+        return DatabaseBusyError(10.0)
     return cls("what went wrong")
 
 

@@ -82,7 +82,7 @@ def test_a_settled_rounds_record_verifies(client: TestClient) -> None:
     put_seed(player, "auditor-friendly")
     rounds = (("texas-bonus", {"ante": 100, "bonus": 100}), ("casino-holdem", {"ante": 200, "aa": 100}))
     for game, bets in rounds:
-        for _ in range(6):
+        for _round in range(6):
             view = player.open(game, **bets)
             refused = player.get(f"/api/rounds/{view['id']}/record")
             assert refused.status_code == 409 and "not settled" in refused.json()["message"]
@@ -191,7 +191,7 @@ def test_the_report_takes_exact_rtps_for_the_rules_played(
     url = f"sqlite:///{tmp_path / 'casino.db'}"
     with make_client(url, FakeClock()) as client:
         player = Player(client)
-        for _ in range(3):
+        for _round in range(3):
             play_out(player, player.open("casino-holdem", ante=100, aa=100), lambda view: "raise")
     assert main(["report", "--date", "2026-01-01", "--database", url, "--json"]) == 0
     (game,) = json.loads(capsys.readouterr().out)["games"]

@@ -14,14 +14,16 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, insert, select
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+from tests.support.dealing import find_server_seed, wanted
 
+from dealerpoker.fairness import ALGORITHM_VERSION
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.games import get_game
 from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Database, alembic_config
-from dealerpoker.server.dealing import committed_deal
+from dealerpoker.server.dealing import Deal, committed_deal
 from dealerpoker.server.fairness import round_record, store_rules_document
 from dealerpoker.server.rounds import plan
 from dealerpoker.server.schema import ledger_entries, metadata, rounds
@@ -89,23 +91,34 @@ def test_old_solo_txids_are_rewritten_and_the_round_still_verifies(url: str) -> 
 _OLD = ["{r}:0", "{r}:0:return", "{r}:1", "{r}:2", "{r}:3", "{r}:3:return"]
 
 
+def _old_style_round(game: Any, player: str, round_id: str,
+                     deal: Deal) -> tuple[dict[str, Any], Any, list[Any]]:
+    """A Texas round (ante and Bonus, then every bet) planned to its settlement: its row, last step
+    and money transfers."""
+    planned = plan.opening(game, round_id=round_id, player_id=player, currency="EUR",
+                           bets={"ante": 100, "bonus": 100}, deal=deal, client_seed="seed", nonce=0,
+                           idempotency_key=None, rules_fingerprint=game.rules.fingerprint(), at=AT)
+    transfers = list(planned.money.transfers)
+    row = {**planned.columns}
+    for action in ("bet", "bet", "bet"):
+        step = plan.next_step(game, row, action, source="player", at=AT)
+        transfers += step.money.transfers
+        row.update(step.columns)
+    return row, step, transfers
+
+
 async def _old_round(connection: Any, game: Any, player: str) -> str:
     """A settled Texas round with a won Bonus, stored as before migration 0008: its ledger under
     the old txids ``{round}:{step}`` and ``{round}:{step}:return``."""
     round_id = "r_old"
-    for n in range(5_000):  # a deal whose Bonus wins and whose settlement returns something
-        planned = plan.opening(game, round_id=round_id, player_id=player, currency="EUR",
-                               bets={"ante": 100, "bonus": 100},
-                               deal=committed_deal(f"{n:064x}", "seed", 0), client_seed="seed", nonce=0,
-                               idempotency_key=None, rules_fingerprint=game.rules.fingerprint(), at=AT)
-        transfers = list(planned.money.transfers)
-        row = {**planned.columns}
-        for action in ("bet", "bet", "bet"):
-            step = plan.next_step(game, row, action, source="player", at=AT)
-            transfers += step.money.transfers
-            row.update(step.columns)
-        if all(t.amount for t in transfers):
-            break
+
+    def every_moment_moves_money(deck: tuple[int, ...]) -> bool:  # the Bonus wins, the settlement returns
+        *_, transfers = _old_style_round(game, player, round_id, Deal(list(deck), ALGORITHM_VERSION, "", ""))
+        return all(t.amount for t in transfers)
+
+    found = find_server_seed("seed", 0, wanted(where=every_moment_moves_money))
+    deal = committed_deal(found.server_seed, "seed", 0)
+    row, step, transfers = _old_style_round(game, player, round_id, deal)
     old = dict(zip(_NEW_MOMENTS, (t.format(r=round_id) for t in _OLD), strict=True))
     await connection.execute(insert(rounds).values(**row, view=step.render(
         1_000 + sum(t.amount for t in transfers))))

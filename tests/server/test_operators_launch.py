@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.operator import client_now, operator_headers
 from tests.support.operators_file import operator_entry, operators_file
 
 from conftest import FakeClock, TestClient, audit, make_client
 from dealerpoker.cli import main
 from dealerpoker.server import Settings
 from dealerpoker.server.operators.config import InvalidOperatorsError, parse_operators
-from dealerpoker.server.operators.signing import sign
+from dealerpoker.server.settings import SettingsError
 
 SECRET = "s3cret-for-casino-a-0123456789"
 OPERATORS = operators_file(
@@ -39,17 +40,13 @@ def op_client(database_url: str, clock: FakeClock) -> Iterator[TestClient]:
         yield client
 
 
-def signed(
-    body: Any, *, secret: str = SECRET, operator: str = "casino-a", tamper: bool = False
-) -> dict[str, Any]:
+def signed(client: TestClient, body: Any, *, secret: str = SECRET, operator: str = "casino-a",
+           tamper: bool = False, path: str = "/operator/v1/launch", method: str = "POST") -> dict[str, Any]:
     raw = json.dumps(body).encode()
-    signature = sign(secret.encode(), raw)
+    headers = operator_headers(secret, method, path, raw, operator=operator, now=client_now(client))
     if tamper:
         raw = raw.replace(b'"u-1"', b'"u-2"')
-    return {
-        "content": raw,
-        "headers": {"X-Operator-Id": operator, "X-Signature": signature, "Content-Type": "application/json"},
-    }
+    return {"content": raw, "headers": headers}
 
 
 LAUNCH = {
@@ -64,7 +61,7 @@ LAUNCH = {
 
 
 def launch(client: TestClient, body: Any = None, **options: Any) -> Any:
-    return client.post("/operator/v1/launch", **signed(LAUNCH if body is None else body, **options))
+    return client.post("/operator/v1/launch", **signed(client, LAUNCH if body is None else body, **options))
 
 
 def session(client: TestClient, token: str) -> Any:
@@ -152,12 +149,29 @@ def test_an_operator_chips_outside_the_rules_are_refused_at_start(database_url: 
 # ---- signed launch ----------------------------------------------------------------------
 
 
+def test_a_launch_url_is_built_on_the_public_url_never_on_the_host_header(
+        database_url: str, clock: FakeClock) -> None:
+    public = "https://games.example"
+    with make_client(database_url, clock, operators=operators(), public_url=public) as client:
+        raw_launch = signed(client, LAUNCH)
+        raw_launch["headers"]["Host"] = "evil.example"
+        body = client.post("/operator/v1/launch", **raw_launch).json()
+        assert body["url"].startswith("https://games.example/?launch=") and "evil" not in body["url"]
+    with make_client(database_url, clock, operators=operators()) as client:
+        raw_launch = signed(client, LAUNCH)
+        raw_launch["headers"]["Host"] = "evil.example"
+        body = client.post("/operator/v1/launch", **raw_launch).json()
+        assert body["url"].startswith("/?launch=") and "evil" not in body["url"]
+    with pytest.raises(SettingsError, match="public URL"):
+        Settings(public_url="games.example")
+
+
 def test_a_signed_launch_gives_a_one_time_address_that_opens_a_session(op_client: TestClient) -> None:
     answer = launch(op_client)
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert set(body) == {"url", "launch_token", "expires_at"}
-    assert body["url"].startswith("http://testserver/?") and "launch=" in body["url"]
+    assert body["url"].startswith("/?") and "launch=" in body["url"]  # no public URL set: relative
     assert body["url"].endswith("#/play/texas-bonus") and "lang=de" in body["url"]
     first = session(op_client, body["launch_token"])
     assert first.status_code == 200, first.text
@@ -184,7 +198,7 @@ def test_a_signed_launch_gives_a_one_time_address_that_opens_a_session(op_client
 
 
 def test_a_live_table_launch_opens_the_live_page(database_url: str, clock: FakeClock) -> None:
-    from dealerpoker.server.live.service import live_extension_from
+    from dealerpoker.server.live.extension import live_extension_from
 
     app_settings = Settings(database_url=database_url, operators=operators())
     from dealerpoker.server import create_app

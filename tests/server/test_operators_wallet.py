@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from prometheus_client import REGISTRY
-from tests.support.operator import OperatorDemo
+from tests.support.operator import OperatorDemo, client_now, ledger_net, operator_headers
 from tests.support.operators_file import demo_entry
+from tests.support.waiting import until
 
 from conftest import TestClient, make_client
 from dealerpoker.cli import main
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.server.operators.config import parse_operators
-from dealerpoker.server.operators.signing import sign
 from dealerpoker.server.rounds.postgres import SeamlessPostgresRoundStore
 from dealerpoker.server.rounds.sql import SqlRoundStore
 
@@ -63,11 +63,7 @@ class Launched:
         answer = client.post(
             "/operator/v1/launch",
             content=raw,
-            headers={
-                "X-Operator-Id": "demo",
-                "X-Signature": sign(SECRET.encode(), raw),
-                "Content-Type": "application/json",
-            },
+            headers=operator_headers(SECRET, "POST", "/operator/v1/launch", raw, now=client_now(client)),
         )
         assert answer.status_code == 200, answer.text
         session = client.post("/api/session", json={"launch": answer.json()["launch_token"]})
@@ -84,12 +80,8 @@ class Launched:
 
 def drained(client: TestClient, round_ids: list[str], launched: Launched, timeout: float = 60.0) -> None:
     """Wait until no round owes its player anything (the outbox delivered it)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not any(launched.get(f"/api/rounds/{r}/wallet").json()["pending"] for r in round_ids):
-            return
-        time.sleep(0.2)
-    raise AssertionError("the outbox did not drain")
+    until(lambda: not any(launched.get(f"/api/rounds/{r}/wallet").json()["pending"] for r in round_ids),
+          "the outbox drains", timeout=timeout, interval=0.2)
 
 
 def test_rounds_move_the_players_money_in_the_operators_ledger(
@@ -114,7 +106,8 @@ def test_rounds_move_the_players_money_in_the_operators_ledger(
         record = player.get(f"/api/rounds/{round_id}/wallet").json()
         kinds = [t["kind"] for t in record["transactions"]]
         assert kinds.count("win") == 1 and "bet" in kinds  # every round closes with a win (0 after a fold)
-        assert all(call["answer"] and "token" not in call["request"] for call in record["calls"])
+        assert all(call["http_status"] == 200 and "answer" not in call and "token" not in call["request"]
+                   for call in record["calls"])  # the wallet's answers are for staff, not the player
         audit = player.get(f"/api/rounds/{round_id}/record").json()  # the signed audit record
         assert audit["wallet"]["calls"] == record["calls"] and not audit["wallet"]["credit_pending"]
         assert not [finding for finding in verify_record(audit) if not finding.ok]
@@ -145,10 +138,7 @@ def test_an_unknown_bet_is_refused_and_rolled_back(client: TestClient, operator:
     refused = player.post("/api/rounds", {"game": "casino-holdem", "bets": {"ante": 100}})
     assert refused.status_code == 503 and refused.json()["error"] == "wallet_unavailable", refused.text
     operator.set_faults(drop_after_commit_rate=0)
-    deadline = time.monotonic() + 30
-    while operator.balance(player.name) != 10_000 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert operator.balance(player.name) == 10_000  # the rollback gave it back
+    until(lambda: operator.balance(player.name) == 10_000, "the rollback gives the bet back", timeout=30)
     kinds = [t["kind"] for t in operator.transactions(player.name)]
     assert kinds == ["bet", "rollback"]
     assert player.get("/api/rounds").json()["rounds"] == []  # no round was opened
@@ -182,12 +172,27 @@ def test_a_bet_rolled_back_before_its_step_committed_refuses_the_step(
     assert refused.status_code == 503 and refused.json()["error"] == "wallet_unavailable", refused.text
     monkeypatch.setattr(wallet, "debit", debit)
     assert player.get(f"/api/rounds/{view['id']}").json()["status"] == "open"  # the call not written
-    deadline = time.monotonic() + 30
-    while operator.balance(player.name) != 10_000 - 100 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert operator.balance(player.name) == 10_000 - 100  # the ante taken; both swept bets given back
-    kinds = [t["kind"] for t in operator.transactions(player.name)]
-    assert sorted(kinds) == ["bet", "bet", "bet", "rollback", "rollback"]
+    # Wait for the ledger the test checks (every swept bet given back), not for the balance alone:
+    # a run on the loaded CI machine found the balance as expected and the list not yet complete.
+    # What stands is the one ante of the round that opened: on PostgreSQL the tests share a
+    # database and their servers draw round ids from the same seed, so an opening can meet an id
+    # taken and open again with a new one (a further bet, swept and given back like the rest).
+    seen: list[Any] = []  # the last ledger read, for the failure message
+
+    def only_the_ante_stands() -> bool:
+        ledger = operator.transactions(player.name)
+        given_back = {t["reference_transaction_id"] for t in ledger if t["kind"] == "rollback"}
+        bets = [t for t in ledger if t["kind"] == "bet"]
+        standing = [(t["round_id"], t["amount"]) for t in bets if t["transaction_id"] not in given_back]
+        the_call = [t for t in bets if t["round_id"] == view["id"] and t["amount"] == 200]
+        seen[:] = [(t["kind"], t["round_id"], t["amount"]) for t in ledger]
+        return standing == [(view["id"], 100)] and len(the_call) == 1 and len(bets) >= 3
+
+    try:
+        until(only_the_ante_stands, "every swept bet given back", timeout=30)
+    except AssertionError as failed:
+        raise AssertionError(f"{failed}; the operator's transactions: {seen}") from None
+    assert operator.balance(player.name) == 10_000 - 100  # the ante taken
     settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "call", "step": 1}).json()
     assert settled["status"] == "settled"
     drained(client, [view["id"]], player)
@@ -203,14 +208,13 @@ def test_a_win_owed_is_pending_until_the_operator_takes_it(
     settled = player.post(f"/api/rounds/{view['id']}/actions", {"action": "fold", "step": 1})
     assert settled.status_code == 200, settled.text  # a fold stakes nothing: no bet to refuse
     # The win is sent once the step committed; wait for its refused call rather than a fixed time.
-    deadline = time.monotonic() + 30
-    while True:
+
+    def win_calls() -> list[dict[str, Any]]:
         record = player.get(f"/api/rounds/{view['id']}/wallet").json()
-        wins = [c for c in record["calls"] if c["call"] == "win"]
-        if wins or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert wins and wins[0]["answer"].startswith("{"), record
+        return [c for c in record["calls"] if c["call"] == "win"]
+
+    wins = until(win_calls, "the win is sent", timeout=30)
+    assert wins[0]["http_status"] == 200, wins
     shown = player.get(f"/api/rounds/{view['id']}").json()
     assert shown["wallet"]["credit_pending"] is True
     operator.set_faults(fail_rate=0)
@@ -242,7 +246,7 @@ def _net(client: TestClient, rounds: list[str]) -> int:
 def signed_get(client: TestClient, query: str, secret: str = SECRET) -> Any:
     return client.get(
         f"/operator/v1/transactions?{query}",
-        headers={"X-Operator-Id": "demo", "X-Signature": sign(secret.encode(), query.encode())},
+        headers=operator_headers(secret, "GET", f"/operator/v1/transactions?{query}", now=client_now(client)),
     )
 
 
@@ -280,7 +284,8 @@ def test_reconciliation_lists_every_transaction_and_agrees_with_the_operator(
         assert signed_get(client, query, secret="not-the-operators-secret").status_code == 401
         tampered = client.get(
             "/operator/v1/transactions?since=2000-01-01&until=2100-01-01",
-            headers={"X-Operator-Id": "demo", "X-Signature": sign(SECRET.encode(), query.encode())},
+            headers=operator_headers(SECRET, "GET", f"/operator/v1/transactions?{query}",
+                                     now=client_now(client)),
         )
         assert tampered.status_code == 401
         assert signed_get(client, "since=yesterday&until=2100-01-01").status_code == 422
@@ -326,5 +331,29 @@ def test_on_postgresql_the_one_statement_store_serves_every_player(
     played = play(player, 2)
     assert through == []
     drained(client, played, player)
-    net = sum(t["amount"] if t["kind"] == "win" else -t["amount"] for t in operator.transactions(player.name))
+    # Rollbacks count: on PostgreSQL the server tests share a database and draw round ids from one
+    # seed, so an opening can meet a taken id, give its bet back and open again with a new one.
+    net = ledger_net(operator.transactions(player.name))
     assert operator.balance(player.name) == 10_000 + net and net > -10_000
+
+
+def test_the_operator_reads_a_rounds_wallet_calls_with_a_signed_request(
+        client: TestClient, operator: OperatorDemo) -> None:
+    """The casino never holds its player's session token: it reads a round's calls signed
+    (issue 33), the same transactions and calls the player's own view gives."""
+    player = Launched(client, operator, f"reader-{time.monotonic_ns()}")
+    played = play(player, 1)
+    drained(client, played, player)
+    target = f"/operator/v1/rounds/wallet?round={played[0]}"
+    answer = client.get(target, headers=operator_headers(SECRET, "GET", target, now=client_now(client)))
+    assert answer.status_code == 200, answer.text
+    theirs, mine = answer.json(), player.get(f"/api/rounds/{played[0]}/wallet").json()
+    assert theirs["transactions"] == mine["transactions"]  # the operator sees its wallet's answers too
+    assert [{k: v for k, v in call.items() if k != "answer"} for call in theirs["calls"]] == mine["calls"]
+    assert {row["kind"] for row in answer.json()["transactions"]} >= {"bet", "win"}
+    assert client.get(target).status_code == 401  # unsigned
+    forged = operator_headers("not-the-operators-secret", "GET", target, now=client_now(client))
+    assert client.get(target, headers=forged).status_code == 401
+    unknown = "/operator/v1/rounds/wallet?round=r_0000000000000000"
+    missing = client.get(unknown, headers=operator_headers(SECRET, "GET", unknown, now=client_now(client)))
+    assert missing.status_code == 404

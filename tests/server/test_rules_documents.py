@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+from tests.support.waiting import until_async
 
 from dealerpoker.games import AnyGame, get_game
 from dealerpoker.server.db import Database
@@ -32,7 +33,7 @@ def test_two_transactions_storing_the_same_rules_document_both_succeed() -> None
                 # The second sees no committed row yet, so it inserts too: it waits for the first
                 # and, once that commits, must leave the document as it is rather than fail.
                 second = asyncio.create_task(_store_in_own_transaction(database, game))
-                await asyncio.sleep(0.5)
+                await until_async(lambda: _waiting_on_a_lock(database), "the second transaction waits")
                 assert not second.done()
             await second
             async with database.transaction() as connection:
@@ -68,3 +69,12 @@ def test_storing_a_rules_document_again_changes_nothing(tmp_path) -> None:  # ty
             await database.dispose()
 
     assert asyncio.run(scenario()) == [(game.rules.fingerprint(), "2026-11-29T00:00:00Z")]
+
+
+async def _waiting_on_a_lock(database: Database) -> bool:
+    """Whether a session of this database now waits for a lock another transaction holds."""
+    async with database.transaction() as connection:
+        waiting = await connection.scalar(text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"))
+    return bool(waiting)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.support.waiting import until
 
 from conftest import Player, TestClient, audit, play_out
 
@@ -39,7 +40,7 @@ def test_full_rounds_move_exactly_the_settled_money(
     client: TestClient, game: str, bets: dict[str, int]
 ) -> None:
     player = Player(client)
-    for _ in range(12):
+    for _round in range(12):
         first = player.open(game, **bets)
         assert first["status"] == "open" and first["steps"][0]["stake"] == sum(bets.values())
         assert first["dealer_cards"] == []
@@ -225,11 +226,12 @@ def test_web_page_docs_and_health_are_served(client: TestClient) -> None:
     assert index.status_code == 200 and "<html" in index.text.lower()
     assert client.get("/docs").status_code == 404  # off by default (Settings.docs; tests/hardening)
     assert "/api/rounds" in client.get("/openapi.json").json()["paths"]
-    assert client.get("/healthz").json() == {"status": "ok"}
+    health = client.get("/healthz").json()  # a development checkout: no software manifest
+    assert health["status"] == "ok" and health["software"]["state"] == "unverified"
+    assert "no software manifest" in health["software"]["note"]
 
 
 def test_games_show_exact_rtps_once_the_analysis_has_them(database_url: str) -> None:
-    import time
     from fractions import Fraction
 
     from dealerpoker.server import Settings, create_app
@@ -241,11 +243,10 @@ def test_games_show_exact_rtps_once_the_analysis_has_them(database_url: str) -> 
 
     app = create_app(Settings(database_url=database_url), rtp_source=fake_analysis)
     with TestClient(app) as client:
-        deadline = time.monotonic() + 10
-        while True:
+        def published() -> dict[str, Any] | None:
             games = {g["id"]: g["rtp"] for g in client.get("/api/games").json()["games"]}
-            if games["casino-holdem"].get("ante") is not None or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
+            return games if games["casino-holdem"].get("ante") is not None else None
+
+        games = until(published, "the analysis's RTPs are published", timeout=10, interval=0.05)
     assert games["texas-bonus"] == {"ante": 0.25, "flop": None}
     assert games["casino-holdem"] == {"ante": 0.75}

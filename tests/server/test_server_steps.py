@@ -111,7 +111,7 @@ def test_a_step_short_of_funds_mid_round_changes_nothing(database_url: str) -> N
         player = Player(client)
         view = player.open("texas-bonus", ante=100)  # 150 left; the flop bet needs 200
         before = entries_of(client, view["id"])
-        for _ in range(2):  # again once the server has read the round afresh
+        for _read in range(2):  # again once the server has read the round afresh
             refused = player.post(f"/api/rounds/{view['id']}/actions", {"action": "bet", "step": 1})
             assert refused.status_code == 409, refused.text
             assert refused.json()["error"] == "insufficient_funds" and refused.json()["balance"] == 150

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
+from tests.support.databases import REDIS_URL, fresh_database_beside_redis
 from tests.support.databases import audit as audit_database
 from tests.support.servers import ServeProcess
 
 from dealerpoker.cli import main
 
-REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
 PLAYS = {"casino-holdem": ["raise"], "texas-bonus": ["bet", "check", "check"]}
 
 
@@ -34,11 +33,7 @@ def test_several_workers_need_postgresql_and_redis(monkeypatch: pytest.MonkeyPat
 
 @pytest.fixture
 def database() -> Iterator[str]:
-    if not POSTGRES_URL:
-        pytest.skip(NO_POSTGRES)
-    if not REDIS_URL:
-        pytest.skip("Redis: DEALERPOKER_TEST_REDIS_URL is not set")
-    with fresh_database("workers") as url:
+    with fresh_database_beside_redis("workers") as url:
         yield url
 
 

@@ -3,12 +3,15 @@ tests/web and tests/live; without the browser or the package the tests skip and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+from tests.support.waiting import POLL_INTERVAL, WAIT, until
+
+T = TypeVar("T")
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -32,7 +35,18 @@ def _wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: 
             return value
         if time.monotonic() > deadline:
             raise PlaywrightTimeoutError(f"wait_for_function: {expression!r} not true within the timeout")
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(50)  # poll until the deadline (Playwright delivers events meanwhile)
+
+
+def until_delivered(page: Any, condition: Callable[[], T], what: str, *, timeout: float = WAIT) -> T:
+    """``tests/support/waiting.until`` for a condition on what Playwright's event handlers record
+    (frames, requests): between two looks the page waits a moment, which is when Playwright's sync
+    API delivers events (a plain sleep would deliver none)."""
+
+    def seen() -> T | None:
+        return condition() or page.wait_for_timeout(POLL_INTERVAL * 1000)  # poll: events come now
+
+    return until(seen, what, timeout=timeout, interval=0)  # type: ignore[return-value]
 
 
 @contextmanager
@@ -54,3 +68,45 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+class WorkerChromium:
+    """One Chromium for a run of browser tests in a pytest process (an xdist worker).
+
+    Started by the first browser test and kept while browser tests follow one another, whatever
+    their module, then closed before the next file's first test that is not one
+    (``close_unless_next``): while
+    Playwright's synchronous API is open, the thread is marked as running Playwright's event loop,
+    and any other ``asyncio.run`` in it fails. ``make test`` orders the suite so that browser
+    modules follow one another (tests/conftest.py). Each module gets it clean: the contexts (pages)
+    a module opened are closed when it ends, so none runs on during the next module.
+    """
+
+    def __init__(self) -> None:
+        self._open: Any = None
+        self._browser: Any = None
+        self.starts = 0
+
+    @contextmanager
+    def for_module(self) -> Iterator[Any]:
+        if self._browser is None or not self._browser.is_connected():
+            self.close()
+            opening = chromium()
+            self._browser = opening.__enter__()  # a skip (no Chromium) leaves nothing open
+            self._open = opening
+            self.starts += 1
+        try:
+            yield self._browser
+        finally:
+            if self._browser is not None and self._browser.is_connected():
+                for context in list(self._browser.contexts):
+                    context.close()
+
+    def close_unless_next(self, next_uses_browser: bool) -> None:
+        if not next_uses_browser:
+            self.close()
+
+    def close(self) -> None:
+        opened, self._open, self._browser = self._open, None, None
+        if opened is not None:
+            opened.__exit__(None, None, None)

@@ -7,12 +7,25 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 POSTGRES_URL = os.environ.get("DEALERPOKER_TEST_POSTGRES_URL")
 NO_POSTGRES = "PostgreSQL: DEALERPOKER_TEST_POSTGRES_URL is not set"
+REDIS_URL = os.environ.get("DEALERPOKER_TEST_REDIS_URL")
+NO_REDIS = "Redis: DEALERPOKER_TEST_REDIS_URL is not set"
+
+
+def run_apart(work: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(work)`` on a thread of its own: a session fixture can be set up first after a
+    browser test, while Playwright's synchronous API marks this thread as running its event loop
+    (where ``asyncio.run`` refuses; tests/support/browser.py)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, work).result()
 
 
 async def _admin(url: str, statement: str) -> None:
@@ -37,11 +50,11 @@ def fresh_database(label: str) -> Iterator[str]:
 
     assert POSTGRES_URL, NO_POSTGRES
     name = f"dp_{label}_{secrets.token_hex(6)}"
-    asyncio.run(_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
+    run_apart(_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
     try:
         yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
     finally:
-        asyncio.run(_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_apart(_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def audit(database_url: str) -> Any:
@@ -57,4 +70,18 @@ def audit(database_url: str) -> Any:
         finally:
             await database.dispose()
 
-    return asyncio.run(run())
+    return run_apart(run())
+
+
+@contextmanager
+def fresh_database_beside_redis(label: str) -> Iterator[str]:
+    """``fresh_database`` for tests of several ``serve`` processes, which also need Redis: the test
+    is skipped, saying which is missing, without either."""
+    import pytest
+
+    if not POSTGRES_URL:
+        pytest.skip(NO_POSTGRES)
+    if not REDIS_URL:
+        pytest.skip(NO_REDIS)
+    with fresh_database(label) as url:
+        yield url

@@ -9,8 +9,6 @@ seamless-wallet protocol. Standard library only.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import http.client
 import json
 import re
@@ -23,11 +21,20 @@ from typing import Any
 
 from tests.support.servers import DEALERPOKER, START_TIMEOUT
 
+from dealerpoker.operator_signature import sign_request
 
-def sign(secret: str, raw: bytes) -> str:
-    """``X-Signature``: hex HMAC-SHA256 of the raw body (written here from the protocol, not imported
-    from the operator under test)."""
-    return hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
+
+def operator_headers(secret: str, method: str, target: str, raw: bytes = b"", *, operator: str = "demo",
+                     now: float | None = None) -> dict[str, str]:
+    """The headers of an operator's signed request to dealerpoker (``target``: the path with its
+    query), a fresh nonce each time; ``now`` the signing time (a test server's clock)."""
+    return {"X-Operator-Id": operator, "Content-Type": "application/json",
+            **sign_request(secret, method, target, raw, now=now)}
+
+
+def client_now(client: Any) -> float:
+    """The Unix time of an in-process test server's clock (what its signature window checks)."""
+    return float(client.app.state.services.clock().timestamp())
 
 
 FAULT_MIX: tuple[str, ...] = (
@@ -66,7 +73,7 @@ class OperatorDemo:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(f"operator-demo did not answer:\n{self.output()}")
-            time.sleep(0.05)
+            time.sleep(0.05)  # poll until the deadline
 
     def _read_port(self) -> int:
         assert self.process.stdout is not None
@@ -119,12 +126,18 @@ class OperatorDemo:
             connection.close()
 
     def wallet(self, kind: str, body: dict[str, Any] | bytes, *, secret: str | None = None,
-               signature: str | None = None, timeout: float | None = None) -> tuple[int, Any]:
-        """``POST /{kind}`` signed with ``secret`` (default the operator's) or an explicit ``signature``
-        ('' sends none)."""
+               signature: str | None = None, timeout: float | None = None,
+               headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """``POST /{kind}`` signed with ``secret`` (default the operator's), with an explicit
+        ``signature`` in place of the right one ('' sends none), or with exactly ``headers``."""
         raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-        signature = sign(secret or self.secret, raw) if signature is None else signature
-        headers = {"Content-Type": "application/json"} | ({"X-Signature": signature} if signature else {})
+        if headers is None:
+            headers = {"Content-Type": "application/json",
+                       **sign_request(secret or self.secret, "POST", f"/{kind}", raw)}
+            if signature:
+                headers["X-Signature"] = signature
+            elif signature == "":
+                headers.pop("X-Signature")
         status, answer, _ = self.request("POST", f"/{kind}", raw, headers, timeout)
         return status, answer
 
@@ -175,13 +188,22 @@ class OperatorDemo:
         return settings
 
 
+LEDGER_SIGNS = {"bet": -1, "win": 1, "rollback": 1}
+
+
+def ledger_net(transactions: list[dict[str, Any]]) -> int:
+    """A player's net in the operator's ledger from its transactions: bets out, wins and rollbacks
+    in, as far as they moved money (``applied``; a repeat or a refusal moved none)."""
+    return sum(LEDGER_SIGNS[t["kind"]] * t["amount"] for t in transactions if t["applied"])
+
+
 def demo_launch(client: Any, operator: str, secret: str, *, player: str, currency: str = "EUR",
                 game: str = "texas-bonus") -> dict[str, str]:
     """Launch ``operator``'s ``player`` in play money (no wallet call) through an in-process
     ``TestClient`` of the game server and open their session: their ``Authorization`` header."""
     raw = json.dumps({"player": player, "currency": currency, "game": game, "mode": "demo"}).encode()
-    headers = {"X-Operator-Id": operator, "X-Signature": sign(secret, raw),
-               "Content-Type": "application/json"}
+    headers = operator_headers(secret, "POST", "/operator/v1/launch", raw, operator=operator,
+                               now=client_now(client))
     answer = client.post("/operator/v1/launch", content=raw, headers=headers)
     assert answer.status_code == 200, answer.text
     session = client.post("/api/session", json={"launch": answer.json()["launch_token"]})

@@ -32,11 +32,19 @@ def _table(name: str, settings: Mapping[str, Any]) -> list[str]:
     return [f"[{name}]", *(f"{key} = {_value(value)}" for key, value in settings.items())]
 
 
+def swedish_links(operator_id: str) -> dict[str, str]:
+    """The three links Sweden requires in the game (Spelpaus, the operator's Spelgränser, Självtest)."""
+    return {"spelpaus": "https://www.spelpaus.se/", "spelgranser": f"https://{operator_id}.example/limits",
+            "sjalvtest": "https://www.stodlinjen.se/"}
+
+
 def operator_entry(operator_id: str, *, chips: Mapping[str, list[int]] | None = None,
                    limits: Mapping[str, Mapping[str, Mapping[str, int]]] | None = None,
-                   responsible_gaming: Mapping[str, Any] | None = None, **settings: Any) -> str:
+                   responsible_gaming: Mapping[str, Any] | None = None,
+                   links: Mapping[str, str] | None = None, **settings: Any) -> str:
     """One ``[[operators]]`` entry: ``id``, then ``settings`` (``secret`` or ``secret_env``,
-    ``wallet_url``, ``currencies``, ``frame_ancestors``...; a None is left out), then its tables."""
+    ``wallet_url``, ``currencies``, ``frame_ancestors``...; a None is left out), then its tables
+    (``links``: those a jurisdiction requires, e.g. ``swedish_links``)."""
     lines = ["[[operators]]", f"id = {_value(operator_id)}"]
     lines += [f"{key} = {_value(value)}" for key, value in settings.items() if value is not None]
     if chips:
@@ -45,6 +53,8 @@ def operator_entry(operator_id: str, *, chips: Mapping[str, list[int]] | None = 
         lines += _table(f"operators.limits.{currency}", fields)
     if responsible_gaming:
         lines += _table("operators.responsible_gaming", responsible_gaming)
+    if links:
+        lines += _table("operators.links", links)
     return "\n".join(lines) + "\n"
 
 

@@ -32,13 +32,14 @@ def free_port() -> int:
 
 
 class ThreadServer:
-    """``app`` served by uvicorn on a free loopback port in a daemon thread of this process."""
+    """``app`` served by uvicorn on a free loopback port in a daemon thread of this process, with
+    WebSockets as ``dealerpoker serve`` has them (the pages open the jackpot's ticker)."""
 
-    def __init__(self, app: Any, *, ws: str = "none") -> None:
+    def __init__(self, app: Any, *, ws: str = "websockets-sansio", port: int | None = None) -> None:
         import uvicorn
 
         self.app = app
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 access_log=False, lifespan="on", ws=ws)
@@ -54,7 +55,7 @@ class ThreadServer:
                 raise RuntimeError("the dealerpoker server thread ended before it started serving")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the dealerpoker server did not start within {START_TIMEOUT:.0f} s")
-            time.sleep(0.02)
+            time.sleep(0.02)  # poll until the deadline
         return self
 
     def stop(self) -> None:
@@ -64,8 +65,9 @@ class ThreadServer:
 
 
 @contextmanager
-def serving(app: Any, *, ws: str = "none") -> Iterator[ThreadServer]:
-    server = ThreadServer(app, ws=ws).start()
+def serving(app: Any, *, ws: str = "websockets-sansio", port: int | None = None) -> Iterator[ThreadServer]:
+    """``app`` served in a thread (on ``port``, when a process started before must know it)."""
+    server = ThreadServer(app, ws=ws, port=port).start()
     try:
         yield server
     finally:
@@ -105,7 +107,7 @@ class ServeProcess:
                 self.kill()
                 raise RuntimeError(f"dealerpoker serve did not answer within {START_TIMEOUT:.0f} s:\n"
                                    f"{self.output()}")
-            time.sleep(0.1)
+            time.sleep(0.1)  # poll until the deadline
 
     def output(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]

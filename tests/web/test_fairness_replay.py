@@ -32,7 +32,7 @@ def test_a_browser_round_verifies_in_the_replay_and_with_the_command(
     assert line.get_attribute("data-commitment") == promised["next_commitment"]
     assert "This deal is committed" in line.inner_text()
     table.act("bet")
-    for _ in range(2):
+    for _round in range(2):
         if "check" in table.decisions():
             table.act("check")
     (latest,) = live_server.api("GET", "/api/rounds", table.token, params={"limit": 1})["rounds"]

@@ -7,7 +7,6 @@ apt-get when run as root) or the ``playwright`` package, these tests skip and sa
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import httpx
 from tests.support.browser import ARTIFACTS
+from tests.support.dealing import Dealer
 from tests.support.servers import ThreadServer
 
 __all__ = ["ARTIFACTS", "LiveServer", "start_server"]
@@ -22,10 +22,12 @@ __all__ = ["ARTIFACTS", "LiveServer", "start_server"]
 
 @dataclass
 class LiveServer:
-    """A running dealerpoker server and a way to read its ledger directly."""
+    """A running dealerpoker server, a way to read its ledger directly, and its generator (deal
+    chosen cards with ``server.dealer.solo(server.url, token, player="A? A?")``)."""
 
     url: str
     server: ThreadServer
+    dealer: Dealer
 
     def api(self, method: str, path: str, token: str, **kwargs: Any) -> Any:
         response = httpx.request(method, self.url + path, headers={"Authorization": f"Bearer {token}"},
@@ -46,7 +48,7 @@ def start_server(tmp_path: Path, *, seed: int = 2026, clock: Any = None, **setti
 
     database = tmp_path / f"web-{seed}-{time.monotonic_ns()}.db"
     timing = {} if clock is None else {"clock": clock}
-    app = create_app(Settings(database_url=f"sqlite:///{database}", **settings), rng=random.Random(seed),
-                     **timing)
+    dealer = Dealer(seed)
+    app = create_app(Settings(database_url=f"sqlite:///{database}", **settings), rng=dealer, **timing)
     server = ThreadServer(app).start()
-    return LiveServer(server.url, server)
+    return LiveServer(server.url, server, dealer)

@@ -12,9 +12,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
+from cachetools import LRUCache
+
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
 from dealerpoker.analysis.figures import ALGORITHM_VERSION
-from dealerpoker.analysis.paytable import CountsStore, Progress, exact_analysis
+from dealerpoker.analysis.paytable import CountsStore, Progress
+from dealerpoker.analysis.pipeline import exact_analysis
 from dealerpoker.games.rules import Rules
 
 
@@ -22,6 +25,28 @@ class AnalysisCache(Protocol):
     def load(self, key: str) -> dict[str, Any] | None: ...
 
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None: ...
+
+
+class MemoryCache:
+    """Analyses and card counts kept in this process (when the server was given no cache):
+    the most recently used, as many analyses as a back office drafts in a session and a few
+    card counts (tens of megabytes each; counting them again takes seconds)."""
+
+    def __init__(self, documents: int = 256, counts: int = 8) -> None:
+        self.documents: LRUCache[str, dict[str, Any]] = LRUCache(documents)
+        self.counts: LRUCache[str, Any] = LRUCache(counts)
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        return self.documents.get(key)
+
+    def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
+        self.documents[key] = document
+
+    def load_counts(self, key: str) -> Any:
+        return self.counts.get(key)
+
+    def save_counts(self, key: str, arrays: Any) -> None:
+        self.counts[key] = arrays
 
 
 def cache_key(rules: Rules, deck: DeckSpec = FULL_DECK) -> str:

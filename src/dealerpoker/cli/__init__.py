@@ -34,8 +34,11 @@ SUBCOMMANDS = {
     "shoe": "a simulated card shoe dealing at a studio table",
     "admin": "back-office staff accounts",
     "audit-ledger": "check the ledger's invariants on a database",
+    "audit-log": "verify the hash-chained append-only logs (admin audit, responsible gaming)",
     "operator-demo": "run the reference operator (a casino's seamless wallet, with faults)",
     "reconcile": "an operator's wallet transactions of a day, with a summary per currency",
+    "operator": "a casino's tools: sign a request to the operator API (operator sign)",
+    "certify": "the certification pack: PAR sheets, RNG evidence, rules sheets, software manifest",
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +48,17 @@ class DiskCache:
 
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
         self._save_arrays(key, tables)
-        tmp_json = self.directory / f".{key}.{os.getpid()}.json"
+        tmp_json = self._temporary(key, ".json")
         tmp_json.write_text(json.dumps(document), "utf-8")
         os.replace(tmp_json, self.directory / f"{key}.json")
+
+    def _temporary(self, key: str, suffix: str) -> Path:
+        """A new file beside the final one: two writers of one key (two processes, or two threads
+        of a server computing the same analysis for two requests) never share a temporary file."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{key}.", suffix=suffix, dir=self.directory)
+        os.close(handle)
+        return Path(name)
 
     @staticmethod
     def _load_arrays(path: Path) -> dict[str, Any] | None:
@@ -66,7 +75,6 @@ class DiskCache:
     def _save_arrays(self, key: str, arrays: dict[str, Any]) -> None:
         import numpy as np
 
-        self.directory.mkdir(parents=True, exist_ok=True)
-        tmp = self.directory / f".{key}.{os.getpid()}.npz"
+        tmp = self._temporary(key, ".npz")
         np.savez(tmp, **arrays)
         os.replace(tmp, self.directory / f"{key}.npz")

@@ -1,13 +1,17 @@
-"""Shared by `export` and `report`: the database option, time arguments, reading records."""
+"""Shared by the commands that read a database (`export`, `report`, `audit-ledger`, `audit-log`):
+the database option, opening it, time arguments, reading records."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import datetime
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from dealerpoker.errors import DealerPokerError
+
+T = TypeVar("T")
 
 
 class TimeArgumentError(DealerPokerError, ValueError):
@@ -81,3 +85,36 @@ def _label(moment: datetime.datetime) -> str:
     if moment.time() == datetime.time():
         return moment.date().isoformat()
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class UnusableDatabase(Exception):
+    """A database a command cannot read (the message says why, in one line)."""
+
+
+async def on_database(url: str, work: Callable[[Any], Awaitable[T]], *, what: str) -> T:
+    """``work(database)`` on the dealerpoker database at ``url``, disposed after; a missing SQLite
+    file, an unreachable server or a database that is not dealerpoker's is :class:`UnusableDatabase`
+    (``what`` the command could not do: "audit", "check")."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from dealerpoker.server.db import Database, driver_url, is_sqlite
+
+    shown = make_url(driver_url(url)).render_as_string(hide_password=True)
+    if is_sqlite(url):
+        file = make_url(url).database
+        if file in (None, "", ":memory:") or not Path(file).is_file():
+            raise UnusableDatabase(f"{shown}: no such database file")
+    database = Database(url)
+    try:
+        return await work(database)
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        raise UnusableDatabase(f"{shown}: cannot {what} ({reason}); is it a dealerpoker database, migrated "
+                               "by `dealerpoker serve`?") from None
+    except OSError as error:
+        raise UnusableDatabase(f"{shown}: cannot connect ({error.strerror or error})") from None
+    finally:
+        await database.dispose()

@@ -12,6 +12,7 @@ from typing import Any
 
 from dealerpoker.cards import RANK_CHARS
 from dealerpoker.cli import SUBCOMMANDS
+from dealerpoker.cli._jackpot import add_jackpot_arguments, run_jackpot
 from dealerpoker.games.rules import GAMES, Rules, load_rules
 
 # The analysis does no linear algebra, but numpy's OpenBLAS starts a thread per core at import and
@@ -67,10 +68,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--deck", metavar="DECK",
                         help="the deck (default 23456789TJQKAx4, the full deck); a reduced deck such "
                              "as 23456Ax3 gives quick figures for checks")
+    add_jackpot_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.jackpot is not None:
+        return run_jackpot(args)
     rules = rules_from(args)
     if args.sweep:
         return run_sweep(args, rules)
@@ -160,7 +164,7 @@ def parse_sweep(text: str) -> tuple[str, list[Any]]:
 
 def run_sweep(args: argparse.Namespace, rules: Rules) -> int:
     from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
-    from dealerpoker.analysis.paytable import sweep
+    from dealerpoker.analysis.pipeline import sweep
     from dealerpoker.cli._analysis_cache import DiskCache
 
     path, values = parse_sweep(args.sweep)

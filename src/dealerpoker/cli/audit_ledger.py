@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from dealerpoker.cli import SUBCOMMANDS
-from dealerpoker.cli._records import add_database_option
+from dealerpoker.cli._records import UnusableDatabase, add_database_option, on_database
 
 
 def register(subparsers: Any) -> None:
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     url = Settings.from_env(database_url=args.database).database_url
     try:
         report = asyncio.run(_audit(url))
-    except _Unusable as error:
+    except UnusableDatabase as error:
         print(f"dealerpoker audit-ledger: error: {error}", file=sys.stderr)
         return 2
     findings = report.findings()
@@ -58,32 +58,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
-class _Unusable(Exception):
-    """The database cannot be audited (the message says why, in one line)."""
-
-
 async def _audit(url: str) -> Any:
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from dealerpoker.server.db import Database, driver_url, is_sqlite
     from dealerpoker.server.ledger import audit_database
 
-    shown = make_url(driver_url(url)).render_as_string(hide_password=True)
-    if is_sqlite(url):
-        from pathlib import Path
-
-        file = make_url(url).database
-        if file in (None, "", ":memory:") or not Path(file).is_file():
-            raise _Unusable(f"{shown}: no such database file")
-    database = Database(url)
-    try:
-        return await audit_database(database)
-    except SQLAlchemyError as error:
-        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
-        raise _Unusable(f"{shown}: cannot audit ({reason}); is it a dealerpoker database, migrated "
-                        "by `dealerpoker serve`?") from None
-    except OSError as error:
-        raise _Unusable(f"{shown}: cannot connect ({error.strerror or error})") from None
-    finally:
-        await database.dispose()
+    return await on_database(url, audit_database, what="audit")

@@ -31,6 +31,10 @@ def register(subparsers: Any) -> None:
                         help="the operator's id at dealerpoker (default demo)")
     parser.add_argument("--game-url", default="http://127.0.0.1:8000",
                         help="dealerpoker's address, for launches (default http://127.0.0.1:8000)")
+    parser.add_argument("--signature", choices=("request", "body-only"), default="request",
+                        help="the signature scheme shared with dealerpoker: request (method, path, "
+                             "timestamp, nonce, body; the default) or body-only (the old one, for an "
+                             "operator set to it in dealerpoker's operators file)")
     faults = parser.add_argument_group("fault injection", "shares of all wallet calls (their sum at most 1)")
     faults.add_argument("--fail-rate", type=float, default=0.0, metavar="R",
                         help="answer ERROR without applying the call")
@@ -72,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
         ledger = Ledger(args.db)
     except Exception as problem:  # sqlite3.Error and OSError: the file cannot be a ledger
         raise DealerPokerError(f"--db {args.db}: {problem}") from None
-    launcher = Launcher(args.game_url, args.operator_id, secret)
-    app = create_app(ledger, secret=secret, faults=faults, launcher=launcher)
+    launcher = Launcher(args.game_url, args.operator_id, secret, signature=args.signature)
+    app = create_app(ledger, secret=secret, faults=faults, launcher=launcher, signature=args.signature)
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

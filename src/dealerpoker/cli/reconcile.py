@@ -49,10 +49,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{row['created_at']:27} {row['kind']:8} {row['transaction_id']:44} {row['round_id']:22} "
               f"{row['player']:16} {row['amount']:>10} {row['currency']:4} {row['status']:11} "
               f"{row['attempts']:>5}")
+    words = {"bets": "bets placed (rolled-back bets left out)", "wins": "wins delivered (zero wins included)",
+             "rollbacks": "rollbacks answered", "pending": "still pending"}
     for currency, totals in sorted(found["summary"].items()):
-        parts = [f"{key} {totals[key]['count']} = {totals[key]['amount']}"
+        parts = [f"{words[key]} {totals[key]['count']} = {totals[key]['amount']}"
                  for key in ("bets", "wins", "rollbacks", "pending")]
-        print(f"{currency}: {', '.join(parts)}; net to players {totals['net']['amount']}")
+        print(f"{currency} (minor units): {'; '.join(parts)}; net to players {totals['net']['amount']} "
+              "(wins less bets)")
     return 0
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import os
 import shutil
+import socket
 import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
@@ -15,7 +17,7 @@ from typing import Any
 
 from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import Rules
-from dealerpoker.server.logs import log_config
+from dealerpoker.server.observability.logs import log_config
 from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
 from dealerpoker.server.settings import (
@@ -41,12 +43,25 @@ def register(subparsers: Any) -> None:
         help=f"sqlite:///FILE or postgresql://USER@HOST:PORT/DB (default: $DEALERPOKER_DATABASE_URL, "
              f"else {DEFAULT_DATABASE_URL}, a file in the working directory)",
     )
+    parser.add_argument("--database-pool", type=int, default=None, metavar="N",
+                        help="PostgreSQL: the most connections each of a process's two pools holds; "
+                             "players beyond them queue for one (default: $DEALERPOKER_DATABASE_POOL_SIZE, "
+                             "else 10; docs/operations.md#database-connections)")
+    parser.add_argument("--database-pool-timeout", type=float, default=None, metavar="SECONDS",
+                        help="PostgreSQL: how long a request waits for a free connection before it is "
+                             "answered 503 (default: $DEALERPOKER_DATABASE_POOL_TIMEOUT, else 30)")
     parser.add_argument("--starting-balance", type=int, default=None, metavar="CENTS",
                         help="balance of each new demo player in minor units (default 100000)")
     parser.add_argument("--currencies", metavar="FILE", default=None,
                         help="the currencies players may hold, with their limits, chips and demo balances "
                              "(TOML; default: $DEALERPOKER_CURRENCIES, else the shipped currencies.toml: "
                              "EUR, USD, GBP, JPY, KWD and mBTC, EUR by default)")
+    parser.add_argument("--jackpot", metavar="FILE", default=None,
+                        help="the progressive jackpot side bet's stake, awards, contribution, seed and "
+                             "currency rates (TOML; default: $DEALERPOKER_JACKPOT, else the shipped "
+                             "games/rules/jackpot.toml; docs/operators.md#the-progressive-jackpot)")
+    parser.add_argument("--no-jackpot", action="store_true",
+                        help="offer no jackpot bet ($DEALERPOKER_JACKPOT=off)")
     responsible = parser.add_argument_group(
         "responsible gaming", "the deployment's profile (docs/operations.md#responsible-gaming)")
     responsible.add_argument("--reality-check", type=int, default=None, metavar="MINUTES",
@@ -68,10 +83,19 @@ def register(subparsers: Any) -> None:
                         help="the casinos that launch their players here and own their money: ids, "
                              "secrets, wallet URLs, currencies (TOML; docs/operators.md; default: "
                              "$DEALERPOKER_OPERATORS, else none)")
+    parser.add_argument("--verify-interval", type=float, default=None, metavar="SECONDS",
+                        help="check the installed critical files against the software manifest every "
+                             "SECONDS; a mismatch halts new rounds and bets (default: "
+                             "$DEALERPOKER_VERIFY_INTERVAL, else 900; 0: at start only; "
+                             "docs/certification.md)")
     parser.add_argument("--ledger-audit-interval", type=float, default=None, metavar="SECONDS",
                         help="run the ledger audit (dealerpoker audit-ledger) at start and every SECONDS, "
                              "logging each finding at ERROR (default: $DEALERPOKER_LEDGER_AUDIT_INTERVAL, "
                              "else 3600; 0: off)")
+    parser.add_argument("--drain-seconds", type=float, default=None, metavar="SECONDS",
+                        help="on SIGTERM, drain for at most SECONDS before stopping: take no new "
+                             "connections, let each live table finish its round and hand it to another "
+                             "process (default: $DEALERPOKER_DRAIN_SECONDS, else 90; docs/operations.md)")
     parser.add_argument("--signing-key", metavar="FILE", default=None,
                         help="the deployment's Ed25519 key (PEM) signing every round record, generated "
                              "there (0600) at the first start if absent (default: "
@@ -104,12 +128,24 @@ def register(subparsers: Any) -> None:
     edge.add_argument("--frame-ancestor", action="append", default=[], metavar="ORIGIN",
                       help="an origin (https://casino.example) whose pages may frame this server's; "
                            "repeatable (default: only this server's own pages)")
+    edge.add_argument("--public-url", default=None, metavar="URL",
+                      help="the address players reach this server at (https://games.example): "
+                           "operators' launch addresses are built on it (default "
+                           "$DEALERPOKER_PUBLIC_URL; else a launch answers a relative address)")
     edge.add_argument("--docs", action="store_true", default=None,
                       help="serve the OpenAPI description as a page at /docs (its assets from this server; "
                            "default off; /openapi.json is always served)")
     edge.add_argument("--rate-limit", action="append", default=[], metavar="NAME=LIMIT",
                       help="a rate limit, e.g. session=10/minute or request=off; repeatable "
                            "(names and defaults: docs/operations.md#rate-limits)")
+    edge.add_argument("--rate-limit-exempt", action="append", default=[], metavar="ADDRESS",
+                      help="a client address or network (10.0.0.7, 10.0.0.0/24) no rate limit applies to, "
+                           "e.g. a load test's machine; repeatable (default: $DEALERPOKER_RATE_LIMIT_EXEMPT, "
+                           "else none)")
+    edge.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                      help="a reverse proxy (nginx) whose X-Forwarded-For names the client, for the rate "
+                           "limits and logs; repeatable, * for any (default: $DEALERPOKER_TRUSTED_PROXIES, "
+                           "else 127.0.0.1; docs/operations.md#behind-nginx)")
     parser.add_argument("--log-format", choices=("json", "text"), default="json",
                         help="log lines as JSON objects (default; each with the request_id of the request "
                              "being served) or as plain text")
@@ -162,14 +198,23 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
         max_body_bytes=getattr(args, "max_body_bytes", None),
         max_frame_bytes=getattr(args, "max_frame_bytes", None),
         extra_frame_ancestors=ancestors, docs=getattr(args, "docs", None), rate_limits=rate_limits,
+        public_url=getattr(args, "public_url", None),
         strategy_hint=getattr(args, "strategy_hint", None),
         redis_url=getattr(args, "redis", None),
+        rate_limit_exempt=tuple(getattr(args, "rate_limit_exempt", None) or ()) or None,
+        trusted_proxies=tuple(getattr(args, "trusted_proxy", None) or ()) or None,
         responsible_gaming=responsible,
         database_url=args.database,
+        database_pool_size=getattr(args, "database_pool", None),
+        database_pool_timeout_seconds=getattr(args, "database_pool_timeout", None),
         starting_balance=args.starting_balance,
         currencies_file=getattr(args, "currencies", None),
+        jackpot_file=getattr(args, "jackpot", None),
+        jackpot=False if getattr(args, "no_jackpot", False) else None,
         abandon_after_seconds=args.abandon_after,
         ledger_audit_interval_seconds=getattr(args, "ledger_audit_interval", None),
+        verify_interval_seconds=getattr(args, "verify_interval", None),
+        drain_seconds=getattr(args, "drain_seconds", None),
         signing_key_file=signing_key_file(getattr(args, "signing_key", None)),
         rules_files=rules_files or None,
         operators=load_operators(args.operators) if getattr(args, "operators", None) else None,
@@ -177,10 +222,38 @@ def settings_of(args: argparse.Namespace, **overrides: Any) -> Settings:
     )
 
 
+def software_verified() -> bool:
+    """The installed critical files against the software manifest, before anything starts: a
+    mismatch refuses to start, naming the files; a development checkout (no manifest) says so."""
+    import sys
+
+    from dealerpoker.certify.manifest import ManifestError, differences, load_manifest, package_root
+
+    root = package_root()
+    try:
+        manifest = load_manifest(root)
+    except ManifestError as error:
+        print(f"dealerpoker serve: not starting: {error}", file=sys.stderr)
+        return False
+    if manifest is None:
+        print("dealerpoker serve: development checkout: no software manifest, the installed files are not "
+              "verified (`dealerpoker certify manifest` writes one; docs/certification.md)", file=sys.stderr)
+        return True
+    found = differences(root, manifest)
+    if found:
+        print(f"dealerpoker serve: not starting: {len(found)} critical file(s) differ from the software "
+              f"manifest (build {manifest.get('build_id', '?')[:12]}): " + ", ".join(map(str, found)),
+              file=sys.stderr)
+        return False
+    print(f"dealerpoker serve: software verified: {len(manifest['files'])} critical files match the "
+          f"manifest (build {manifest.get('build_id', '?')[:12]})", file=sys.stderr)
+    return True
+
+
 def build_app(args: argparse.Namespace, **overrides: Any) -> Any:
     from dealerpoker.cli._analysis_cache import DiskCache
     from dealerpoker.server import create_app
-    from dealerpoker.server.live.service import live_extension_from
+    from dealerpoker.server.live.extension import live_extension_from
 
     return create_app(settings_of(args, **overrides),
                       extensions=[live_extension_from(args.tables, args.redis)],
@@ -197,9 +270,18 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     logs = log_config(args.log_level, getattr(args, "log_format", "json"),
                       access=getattr(args, "access_log", False))
+    proxies: dict[str, Any] = {"forwarded_allow_ips": ",".join(settings.trusted_proxies)} \
+        if settings.trusted_proxies else {}
+    check_port_free(args.host, args.port)
+    if not software_verified():
+        return 2
+    if args.tables:
+        print(f"dealerpoker serve: live tables from {args.tables} only: the shipped example tables "
+              "are not served", flush=True)
     if args.workers == 1:
-        uvicorn.run(build_app(args), host=args.host, port=args.port, log_level=args.log_level,
-                    ws_max_size=settings.max_frame_bytes, log_config=logs, **_UVICORN)
+        config = uvicorn.Config(build_app(args), host=args.host, port=args.port, log_level=args.log_level,
+                                ws_max_size=settings.max_frame_bytes, log_config=logs, **proxies, **_UVICORN)
+        announcing_server(config).run()
         return 0
     if is_sqlite(settings.database_url):
         raise SettingsError(f"--workers {args.workers}: several processes need a PostgreSQL database "
@@ -218,14 +300,59 @@ def run(args: argparse.Namespace) -> int:
     # uvicorn replaces a worker that does not answer its health check within the timeout (5 s by
     # default); a worker starved of CPU on a busy 2-core machine is not hung, and replacing it
     # would cut its players' connections.
+    print(f"dealerpoker serve: starting {args.workers} processes serving {address(args.host, args.port)}",
+          flush=True)
     try:
         uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, host=args.host,
                     port=args.port, log_level=args.log_level, ws_max_size=settings.max_frame_bytes,
-                    timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, log_config=logs, **_UVICORN)
+                    timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, log_config=logs, **proxies,
+                    **_UVICORN)
     finally:
         if metrics_directory is not None:
             shutil.rmtree(metrics_directory, ignore_errors=True)
     return 0
+
+
+def address(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{'127.0.0.1' if host == '0.0.0.0' else shown}:{port}"
+
+
+class PortInUseError(SettingsError):
+    """The port ``serve`` was told to listen on is taken (by another ``serve``, such as ``make run``)."""
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Refuse, in plain words, a port another process already listens on (rather than uvicorn's
+    ``address already in use`` buried in JSON log lines)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise SettingsError(
+                    f"--host {host} --port {port}: cannot listen there: {error.strerror}") from None
+            raise PortInUseError(
+                f"port {port} on {host} is already in use, perhaps by another dealerpoker serve (make run "
+                f"serves on 8000): stop it, or serve on another port, e.g. --port {port + 1}") from None
+
+
+def announcing_server(config: Any) -> Any:
+    """A uvicorn server that says where it serves, in plain words on stdout, once it listens
+    (whatever the log format: the log lines, JSON by default, go to stderr for machines)."""
+    import uvicorn
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                where = address(config.host, config.port)
+                print(f"dealerpoker serve: serving the casino at {where}/ (back office: {where}/admin/); "
+                      "Ctrl+C stops it", flush=True)
+
+    return Announcing(config)
 
 
 def worker_app() -> Any:

@@ -28,6 +28,7 @@ from dealerpoker.games.base import SETTLED, RoundState
 from dealerpoker.games.money import Money
 from dealerpoker.games.payments import at_deal, cancellation, credit, decide, free_action, timer_may_play
 from dealerpoker.games.rules import LEGACY_FINGERPRINT_LENGTH, rules_from_document
+from dealerpoker.jurisdictions import check_round
 
 #: The record layout version this verifier reads and the builders write.
 RECORD_VERSION = 1
@@ -352,9 +353,11 @@ def check_player_ledger(
     replayed: Replayed,
     *,
     prefix: str = "",
+    promo: Any = None,
 ) -> bool:
     """One player's transfers (``ledger``: both entries of each) against what their replayed
-    round moved."""
+    round moved (``promo``: a free round's, whose ``free_ante`` the player was not debited and
+    whose ``forfeited`` the cap on winnings kept back)."""
     by_txid: dict[str, list[Mapping[str, Any]]] = {}
     for entry in ledger:
         by_txid.setdefault(str(entry.get("txid")), []).append(entry)
@@ -370,22 +373,35 @@ def check_player_ledger(
         elif sum(1 for e in entries if e.get("account") == player) != 1:
             check.fail(f"ledger[{txid}]", f"each transfer moves money to or from player {player!r} once")
             good = False
+    free, forfeited = 0, 0
+    if promo is not None:
+        amounts = [promo.get(name) if isinstance(promo, Mapping) else None
+                   for name in ("free_ante", "forfeited")]
+        if not all(isinstance(a, int) and not isinstance(a, bool) and a >= 0 for a in amounts):
+            check.fail(f"{prefix}promo", "must be {campaign, reward, free_ante, forfeited} with amounts "
+                       f">= 0, got {promo!r}")
+            return False
+        free, forfeited = amounts
+        check.ok(f"{prefix}promo", f"a free round: the operator paid the ante ({free}); "
+                 f"forfeited {forfeited}")
     if not good:
         return False
     player_amounts = [e["amount"] for e in ledger if e.get("account") == player]
     debited = -sum(a for a in player_amounts if a < 0)
     credited = sum(a for a in player_amounts if a > 0)
-    if debited != replayed.staked:
+    if debited != replayed.staked - free:
         check.fail(
             f"{prefix}ledger.debits",
-            f"the ledger debits the player {debited}, the re-settled round staked {replayed.staked}",
+            f"the ledger debits the player {debited}, the re-settled round staked {replayed.staked}"
+            + (f" less the free ante {free}" if free else ""),
         )
         good = False
-    if credited != replayed.returned:
+    if credited != replayed.returned - forfeited:
         check.fail(
             f"{prefix}ledger.credits",
             f"the ledger credits the player {credited}, the re-settled round "
-            f"returns {replayed.returned}",
+            f"returns {replayed.returned}"
+            + (f" less {forfeited} forfeited over the cap" if forfeited else ""),
         )
         good = False
     for k, action in enumerate(actions):
@@ -403,3 +419,38 @@ def check_player_ledger(
     if good:
         check.ok(f"{prefix}ledger", f"{len(by_txid)} balanced transfer(s) match the settlement")
     return good
+
+
+def check_jurisdiction(
+    check: Checker,
+    enforced: Any,
+    *,
+    subject: str,
+    game: str,
+    mode: str,
+    rules_fingerprint: str,
+    bets: Any,
+    actions: Any,
+    currency: str,
+) -> None:
+    """A round (or a live seat) against the jurisdiction profile it was played under
+    (``enforced``: the profile's enforced settings the record carries; None: a record from
+    before jurisdictions, nothing to check): its game, mode, paytable and what it staked."""
+    if enforced is None:
+        return
+    if not isinstance(enforced, Mapping) or not isinstance(enforced.get("id"), str):
+        check.fail(subject, "must be the profile's enforced settings {id, version, games, ...}")
+        return
+    try:
+        staked = sum(int(v) for v in (bets or {}).values()) + sum(
+            int(a.get("stake") or 0) for a in (actions or []) if isinstance(a, Mapping))
+    except (AttributeError, TypeError, ValueError):
+        check.fail(subject, "the bets and the actions' stakes must be whole amounts to check the stake")
+        return
+    broken = check_round(enforced, game=game, mode=mode, rules_fingerprint=rules_fingerprint,
+                         stake=staked, currency=currency)
+    for rule, why in broken:
+        check.fail(f"{subject}.{rule}", why)
+    if not broken:
+        check.ok(subject, f"played within {enforced['id']} (profile {enforced.get('version')}): "
+                          "game, mode, paytable and stake")

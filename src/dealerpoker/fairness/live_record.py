@@ -22,8 +22,10 @@ Layout (record_version 1, ``mode`` ``"table"``; times ISO-8601 UTC, amounts in m
     deck        the 52 card indices in dealing order
     dealt       {"player", "dealer", "board"}: every card shown by the end (shared by all seats)
     seats       [{"player_id", "bets", "bets_txid", "actions", "settlement", "total_stake",
-                  "total_returned"}], actions {"point", "action", "source", "reason", "at",
-                "stake", "txid"}; "source" is "player" or "timer", "reason"
+                  "total_returned", "jurisdiction"?}], "jurisdiction" the profile the player
+                played under (seats since issue 27: {"id", "version", "fingerprint", "games",
+                "modes", "paytables", "max_stake", "strategy_hint"}); actions {"point", "action",
+                "source", "reason", "at", "stake", "txid"}; "source" is "player" or "timer", "reason"
                 (why the timer chose: "timeout" or "unpaid"; null for the player's own choice);
                 an action's txid is "{round_id}:{player}:{point}" when it staked, else null
     ledger      both entries of every transfer of the round (scope "player": of that player), each

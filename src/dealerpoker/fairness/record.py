@@ -37,6 +37,9 @@ def build_record(
     ledger: Sequence[Mapping[str, Any]],
     settlement: Mapping[str, Any] | None,
     currency: str | None = None,
+    jurisdiction: Mapping[str, Any] | None = None,
+    promo: Mapping[str, Any] | None = None,
+    jackpot: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The record as plain JSON data, keys in reading order, ``record_digest`` last.
 
@@ -69,6 +72,12 @@ def build_record(
     }
     if currency is not None:  # the currency of every amount above (records since currencies)
         record["currency"] = currency
+    if jurisdiction is not None:  # the profile it was played under (records since issue 27)
+        record["jurisdiction"] = dict(jurisdiction)
+    if promo is not None:  # a free round (issue 30): the operator paid free_ante; forfeited over the cap
+        record["promo"] = dict(promo)
+    if jackpot is not None:  # the progressive jackpot bet: its result and its own transfers
+        record["jackpot"] = dict(jackpot)
     # Normalise to plain JSON types so the digest is what a reader of the JSON recomputes.
     plain: dict[str, Any] = json.loads(canonical_json(record))
     ordered = {key: plain[key] for key in record}

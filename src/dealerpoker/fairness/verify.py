@@ -25,6 +25,13 @@ Round record, version 1 (JSON object; amounts in integer minor units, times ISO-
     actions         [{"step", "action", "source": "player" | "timer", "at", "stake", "txid"}]
     ledger          [{"txid", "account", "amount" (signed: debit < 0 < credit), "memo", "at"}]
     settlement      Settlement.to_dict() (docs/CONTRACTS.md section 4)
+    currency        the currency of every amount (records since currencies)
+    promo           a free round (records since issue 30): {"campaign", "reward", "free_ante": the
+                    ante the operator paid (not debited), "forfeited": what the cap on winnings kept
+                    back of the settlement}
+    jurisdiction    the jurisdiction profile the round was played under (records since issue 27):
+                    {"id", "version", "fingerprint", "games", "modes", "paytables", "max_stake",
+                    "strategy_hint"}; the round must keep every rule of it
     record_digest   SHA-256 hex of the canonical JSON of every other key but ``signature``
     signature       {"algorithm": "ed25519", "key_id", "value"}: the server's signature of the
                     digest (records served since issue 15; :mod:`dealerpoker.fairness.signature`)
@@ -39,6 +46,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from dealerpoker.cards.encoding import indices_to_cards, texts_from_indices
+from dealerpoker.evaluator import HandCategory, evaluate
 from dealerpoker.fairness.checks import (
     RECORD_VERSION,
     Checker,
@@ -47,6 +56,7 @@ from dealerpoker.fairness.checks import (
     check_dealt,
     check_fairness,
     check_header,
+    check_jurisdiction,
     check_player_ledger,
     load_game,
     parse_time,
@@ -56,6 +66,7 @@ from dealerpoker.fairness.checks import (
 )
 from dealerpoker.fairness.signature import check_rules_approved, check_signature
 from dealerpoker.fairness.verify_live import verify_live_record
+from dealerpoker.games.jackpot import first_five
 
 __all__ = [
     "RECORD_VERSION",
@@ -120,7 +131,40 @@ def _verify_solo(record: Mapping[str, Any], server_seed: str | None, expected_co
     replayed = _check_replay(check, record, deck)
     if replayed is not None:
         _check_ledger(check, record, replayed)
+    check_jurisdiction(check, record.get("jurisdiction"), subject="jurisdiction",
+                       game=str(record["game"]), mode=str(record["mode"]),
+                       rules_fingerprint=str(record["rules_fingerprint"]), bets=record["bets"],
+                       actions=record["actions"], currency=str(record.get("currency", "")))
+    _check_jackpot(check, record, deck)
     return check.findings
+
+
+def _check_jackpot(check: Checker, record: Mapping[str, Any], deck: tuple[int, ...]) -> None:
+    """The jackpot bet (records since the jackpot): settled on the deck's first five cards, their
+    hand as recorded, and its own two transfers the stake and the award it shows."""
+    jackpot = record.get("jackpot")
+    if jackpot is None:
+        return
+    bet, ledger = jackpot.get("bet") if isinstance(jackpot, Mapping) else None, jackpot.get("ledger")
+    if not isinstance(bet, Mapping) or not isinstance(ledger, list):
+        check.fail("jackpot", "must be an object {bet, ledger}")
+        return
+    cards = first_five(deck)
+    hand = HandCategory(evaluate(indices_to_cards(cards)).category).slug
+    if bet.get("cards") != texts_from_indices(cards) or bet.get("hand") != hand:
+        check.fail("jackpot.bet", f"settled on {bet.get('cards')} as {bet.get('hand')!r}; the deck's first "
+                                  f"five cards are {texts_from_indices(cards)}, a {hand}")
+        return
+    player = record["player_id"]
+    moved = {str(e.get("memo")): e.get("amount") for e in ledger
+             if isinstance(e, Mapping) and e.get("account") == player}
+    award = bet.get("award", 0)
+    if moved.get("jackpot") != -bet.get("stake", 0) or moved.get("jackpot-award", 0) != award:
+        check.fail("jackpot.ledger", f"the ledger moves {moved}; the bet staked {bet.get('stake')} "
+                                     f"and was awarded {award}")
+        return
+    check.ok("jackpot", f"settled on {' '.join(texts_from_indices(cards))} ({hand}): staked "
+                        f"{bet.get('stake')}, awarded {award}, as the ledger moved")
 
 
 def _check_times(check: Checker, record: Mapping[str, Any]) -> None:
@@ -160,4 +204,5 @@ def _check_ledger(check: Checker, record: Mapping[str, Any], replayed: Replayed)
     if not isinstance(ledger, list) or not all(isinstance(e, Mapping) for e in ledger):
         check.fail("ledger", "must be a list of entries {txid, account, amount, memo, at}")
         return
-    check_player_ledger(check, ledger, record["player_id"], record["actions"], replayed)
+    check_player_ledger(check, ledger, record["player_id"], record["actions"], replayed,
+                        promo=record.get("promo"))

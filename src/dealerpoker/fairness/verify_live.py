@@ -4,7 +4,10 @@ The same checks as a solo record, for every seat: the digest, the commitment and
 the revealed seed, the cards shown at each reveal and when, then each seat's actions replayed
 and re-settled with the rules engine from the record's own rules, and each seat's ledger
 transfers summed against that settlement. With every seat (scope ``"round"``) the table client
-seed is recomputed from the accepted bets, and every ledger entry must belong to a seat.
+seed is recomputed from the accepted bets, and every ledger entry must belong to a seat. A seat
+that carries the jurisdiction profile its player played under (records since issue 27) is
+checked against it: the game, the mode (``live``, or ``studio`` at a studio table), the paytable
+and what the seat staked.
 
 >>> [f.subject for f in verify_live_record({"record_version": 1, "mode": "table"}) if not f.ok][:2]
 ['record', 'record_digest']
@@ -24,6 +27,7 @@ from dealerpoker.fairness.checks import (
     check_dealt,
     check_fairness,
     check_header,
+    check_jurisdiction,
     check_player_ledger,
     load_game,
     parse_time,
@@ -256,6 +260,11 @@ def _check_seat(check: Checker, record: Mapping[str, Any], game: Any, deck: tupl
             check.fail(f"{prefix}actions[{k}].reason",
                        f"record says {reason!r} for source {source!r}: the timer's reason is one of "
                        f"{', '.join(TIMER_REASONS)}, a player's own choice has none")
+    check_jurisdiction(check, seat.get("jurisdiction"), subject=f"{prefix}jurisdiction",
+                       game=str(record["game"]),
+                       mode="studio" if record.get("dealing") == "studio" else "live",
+                       rules_fingerprint=str(record["rules_fingerprint"]), bets=seat.get("bets"),
+                       actions=actions, currency=str(record.get("currency", "")))
     # A studio deck holds the cards dealt (the engine's undealt positions get a filler never shown).
     replayed = replay_seat(check, game, padded_deck(deck), seat.get("bets"), actions, seat.get("settlement"),
                            prefix=prefix, cancelled=cancelled, dealt=bool(record["reveals"]))
@@ -265,15 +274,30 @@ def _check_seat(check: Checker, record: Mapping[str, Any], game: Any, deck: tupl
     if not cancelled and len(deck) < CARDS_PER_ROUND and settlement.outcome != "fold":
         check.fail(f"{prefix}settlement", f"a hand reached the showdown with {len(deck)} cards dealt")
         return
-    check.same(f"{prefix}total_stake", seat.get("total_stake"), settlement.total_stake,
-               "the stored total stake is the re-settled one")
-    check.same(f"{prefix}total_returned", seat.get("total_returned"), settlement.total_returned,
-               "the stored total return is the re-settled one")
-    if not check_player_ledger(check, transfers, player, actions or [], replayed, prefix=prefix):
+    # A free round (``promo``): the operator paid the ante, the cap on winnings kept ``forfeited``
+    # back; both are checked by ``check_player_ledger``.
+    promo = seat.get("promo")
+    free, forfeited = _promo_amounts(promo)
+    check.same(f"{prefix}total_stake", seat.get("total_stake"), settlement.total_stake - free,
+               "the stored total stake is the re-settled one" + (" less the free ante" if free else ""))
+    check.same(f"{prefix}total_returned", seat.get("total_returned"), settlement.total_returned - forfeited,
+               "the stored total return is the re-settled one" + (" less the forfeit" if forfeited else ""))
+    if not check_player_ledger(check, transfers, player, actions or [], replayed, prefix=prefix, promo=promo):
         return
-    opening = opening_stake({str(k): int(v) for k, v in (seat.get("bets") or {}).items()})
+    opening = opening_stake({str(k): int(v) for k, v in (seat.get("bets") or {}).items()}) - free
     txid = seat.get("bets_txid")
     mine = [e.get("amount") for e in transfers if e.get("txid") == txid and e.get("account") == player]
     if opening and mine != [-opening]:
         check.fail(f"{prefix}bets_txid", f"ledger transfer {txid!r} debits the player {mine}, "
                                          f"the opening bets are {opening}")
+
+
+def _promo_amounts(promo: Any) -> tuple[int, int]:
+    """A free round's free ante and forfeit (0, 0 when none or malformed: ``check_player_ledger``
+    names a malformed one)."""
+    if not isinstance(promo, Mapping):
+        return 0, 0
+    free, forfeited = promo.get("free_ante"), promo.get("forfeited")
+    if not all(isinstance(a, int) and not isinstance(a, bool) and a >= 0 for a in (free, forfeited)):
+        return 0, 0
+    return int(free), int(forfeited)  # type: ignore[arg-type]  # checked just above

@@ -25,7 +25,7 @@ from dealerpoker.games.events import (
 )
 from dealerpoker.games.money import Money, require_amount
 from dealerpoker.games.rules import CasinoHoldemRules, TexasBonusRules
-from dealerpoker.games.settlement import HandSummary, Settlement
+from dealerpoker.games.settlement import HandSummary, Settlement, hand_so_far
 
 SETTLED = "settled"
 #: The field of the bet settled on the player's two cards at once (``RoundState.bonus``).
@@ -347,8 +347,7 @@ class Game(Generic[R]):
         player_hand: HandSummary | None = None
         if state.settlement is not None and state.settlement.player_hand is not None:
             player_hand = state.settlement.player_hand
-        elif len(visible) >= 5:
-            player_hand = HandSummary.of_indices(visible)
+        named = None if player_hand is not None else hand_so_far(list(visible))
         legal = self.legal_actions(state)
         return {
             "game": self.name,
@@ -359,7 +358,7 @@ class Game(Generic[R]):
             "board": texts_from_indices(state.board),
             "legal_actions": list(legal),
             "action_stakes": {action: self.stake_for(state, action) for action in legal},
-            "player_hand": None if player_hand is None else player_hand.to_dict(),
+            "player_hand": named if player_hand is None else player_hand.to_dict(),
             "bonus": None if state.bonus is None else state.bonus.to_dict(),
             "settlement": None if state.settlement is None else state.settlement.to_dict(),
         }

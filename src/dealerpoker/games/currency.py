@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from dealerpoker.errors import DealerPokerError
+from dealerpoker.games.money import MAX_AMOUNT
 
 #: A currency code: ISO's three capital letters, or a configured code of 2-8 letters (``mBTC``).
 CODE = re.compile(r"^[A-Za-z]{2,8}$")
@@ -31,6 +32,31 @@ CODE = re.compile(r"^[A-Za-z]{2,8}$")
 DEFAULT_CURRENCY = "EUR"
 #: The most decimals a configured currency may have (minor units stay exact 64-bit integers).
 MAX_EXPONENT = 8
+
+
+class AmountRangeError(DealerPokerError, ValueError):
+    """An amount outside 0..``MAX_AMOUNT`` (or its negative where a debit is allowed)."""
+
+    code = "invalid_amount"
+    status = 422
+
+
+def check_amount(amount: int, name: str, *, negative: bool = False) -> int:
+    """``amount`` if it is within the maximum (and not negative unless ``negative``); else
+    :class:`AmountRangeError` naming it.
+
+    >>> check_amount(2**53 - 1, "amount")
+    9007199254740991
+    >>> check_amount(2**62, "amount")
+    Traceback (most recent call last):
+    ...
+    dealerpoker.games.currency.AmountRangeError: amount: 4611686018427387904 is more than the maximum ...
+    """
+    if abs(amount) > MAX_AMOUNT:
+        raise AmountRangeError(f"{name}: {amount} is more than the maximum amount, {MAX_AMOUNT} minor units")
+    if amount < 0 and not negative:
+        raise AmountRangeError(f"{name}: {amount} is negative")
+    return amount
 
 
 class UnknownCurrencyError(DealerPokerError, ValueError):

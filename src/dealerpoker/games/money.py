@@ -17,6 +17,14 @@ from dealerpoker.errors import BetLimitError
 #: A sum of money in integer minor units (cents).
 Money = int
 
+MAX_AMOUNT: Money = 2**53 - 1
+"""The largest amount of money anywhere, in minor units (9,007,199,254,740,991): a stake, a
+balance, a credit or adjustment, an amount in a query, a balance a wallet answers, a jackpot. It
+is the largest integer a browser's JavaScript number holds exactly (so a page shows every amount
+to the cent), and 1,024 such amounts still sum within a 64-bit column, on SQLite and PostgreSQL
+alike. Every edge that takes an amount refuses a larger one (or a negative one where none is
+allowed) with an error naming it (``games.currency.check_amount``)."""
+
 
 def require_amount(field: str, amount: object) -> Money:
     """``amount`` as a non-negative ``int``; anything else is a :class:`BetLimitError` naming ``field``."""

@@ -11,8 +11,8 @@ verifier (``dealerpoker.fairness.checks``) all call these, so a rule changes her
 * **The settlement** pays every line's return less what the round already paid (the Bonus
   paid at the deal): the settlement's lines still show the Bonus, it is not paid twice.
 * **The timer** plays the rules' ``timeout_actions`` for the decision (by default fold
-  pre-flop, check on the flop and turn; fold in Casino Hold'em), or, when the player's funds
-  cannot cover that action's stake, the free action (check, else fold).
+  pre-flop, check on the flop and turn; fold in Casino Hold'em), or, when the wallet refused
+  that action's stake (the player's funds fell short), the free action (check, else fold).
 * **A cancelled round** (a live studio's misdeal) returns every stake of the round, the Bonus's
   too (issue 20: "every stake of that round is returned"); a Bonus the hole cards already won
   keeps what it paid at the deal (its stake is in that payment, and a paid win is never taken
@@ -24,7 +24,7 @@ verifier (``dealerpoker.fairness.checks``) all call these, so a rule changes her
 >>> state = game.start({"ante": 100, "bonus": 100}, deck)
 >>> at_deal(state)  # A-A wins the Bonus on the hole cards: paid at once (30 to 1)
 Payment(stake=200, returned=3100)
->>> timer_action(game, state), timer_action(game, state, funds=0)
+>>> timer_action(game, state), timer_action(game, state, stake_refused=True)
 ('fold', 'fold')
 >>> state, payment = decide(game, state, "bet", already_returned=3100)
 >>> payment  # the Flop bet is twice the ante; nothing returned before the settlement
@@ -143,6 +143,23 @@ def credit(settlement: Settlement | None, already_returned: Money) -> Money:
     return settlement.total_returned - already_returned
 
 
+def capped(credit: Money, cap_left: Money | None, *, own_stake: Money,
+           already_returned: Money) -> tuple[Money, Money]:
+    """A free round's settlement credit under what is left of its reward's cap on winnings
+    (``server.promotions``; solo and live): the round returns at most the player's own stakes
+    plus ``cap_left``: (what is paid, what is forfeited).
+
+    >>> capped(900, 300, own_stake=200, already_returned=0)   # 500 may come back: 400 forfeited
+    (500, 400)
+    >>> capped(900, None, own_stake=200, already_returned=0)
+    (900, 0)
+    """
+    if cap_left is None:
+        return credit, 0
+    paid = max(0, min(credit, own_stake + cap_left - already_returned))
+    return paid, credit - paid
+
+
 class _Cancelled(Protocol):
     name: str
 
@@ -179,14 +196,15 @@ def free_action(game: Engine, state: RoundState) -> str:
     return next(a for a in candidates if a in legal and game.stake_for(state, a) == 0)
 
 
-def timer_action(game: Engine, state: RoundState, *, funds: Money | None = None) -> str:
-    """What the timer plays at this decision: the rules' timeout action, or the free action when
-    ``funds`` (None: not known yet, as when a live table plans before it debits) cannot cover
-    the timeout action's stake."""
-    action = game.timeout_action(state)
-    if funds is not None and game.stake_for(state, action) > funds:
-        return free_action(game, state)
-    return action
+def timer_action(game: Engine, state: RoundState, *, stake_refused: bool = False) -> str:
+    """What the timer plays at this decision: the rules' timeout action, or, once the wallet has
+    refused that action's stake (the player's funds fell short of it), the free action.
+
+    The one funds-short rule: a solo round's timer (``server/rounds/service.py``) and a live
+    decision point (``tables.table.apply_decisions``, for every player whose stake the commit
+    refused) both ask it again with ``stake_refused=True``. The funds are known only to the
+    wallet, so the rule is asked after its answer, never guessed from a balance read before."""
+    return free_action(game, state) if stake_refused else game.timeout_action(state)
 
 
 def timer_may_play(game: Engine, state: RoundState, action: str) -> bool:

@@ -19,13 +19,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from dealerpoker.cards import RANK_CHARS, Rank
 from dealerpoker.errors import InvalidRulesError
 from dealerpoker.evaluator.categories import HandCategory
 
 GAMES = ("texas-bonus", "casino-holdem")
+GameId = Literal["texas-bonus", "casino-holdem"]
+"""A game's id, as a request model states it (one of ``GAMES``: checked where both are read)."""
+assert get_args(GameId) == GAMES
 LEGACY_FINGERPRINT_LENGTH = 16
 """Hex characters of the rules fingerprint before issue 15 (its first 64 bits)."""
 

@@ -106,3 +106,24 @@ class Settlement:
             "total_returned": self.total_returned,
             "net": self.net,
         }
+
+
+def hand_so_far(indices: list[int]) -> dict[str, Any] | None:
+    """The shared player hand as far as it is shown (the rules name it after the deal and after
+    each street): the best five of five to seven cards, or, before the flop, a pair or the high card
+    of the two hole cards.
+
+    >>> hand_so_far([48, 49])["name"], hand_so_far([48, 44])["name"]
+    ('Pair of Aces', 'High Card, Ace')
+    """
+    if len(indices) >= 5:
+        return HandSummary.of_indices(indices).to_dict()
+    if not indices:
+        return None
+    cards = indices_to_cards(indices)
+    ranks = sorted((card.rank for card in cards), reverse=True)
+    paired = len(set(ranks)) < len(ranks)
+    category = HandCategory.ONE_PAIR if paired else HandCategory.HIGH_CARD
+    top = next(r for r in ranks if ranks.count(r) > 1) if paired else ranks[0]
+    name = f"Pair of {top.plural}" if paired else f"High Card, {top.singular}"
+    return {"category": category.slug, "name": name, "best_five": [str(c) for c in cards]}

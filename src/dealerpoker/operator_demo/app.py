@@ -1,15 +1,19 @@
 """The reference operator's web server (Starlette): the signed wallet, the loopback-only
 administration and casino page, and the fault injection around the wallet.
 
-Wallet: ``POST /balance``, ``/bet``, ``/win``, ``/rollback``; the body is JSON signed with
-``X-Signature`` (a missing or wrong one: 401, nothing read or changed); a malformed body: 422
+Wallet: ``POST /balance``, ``/bet``, ``/win``, ``/rollback``; the body is JSON, the request signed
+(:mod:`dealerpoker.operator_signature`: a missing or wrong signature, a stale timestamp or a nonce
+seen before: 401, nothing read or changed); a malformed body: 422
 with ``{"status": "ERROR", "error": ...}`` naming the problem; else 200 with the answer, itself
-signed with ``X-Signature`` so a client may check it came from the operator.
+signed with ``X-Signature`` (HMAC-SHA256 of its body) so a client may check it came from the
+operator.
 
 Administration (unsigned, answered only to loopback clients; 403 otherwise): ``GET /`` (the
 casino page), ``GET /tables``, ``POST /launch``, ``GET|POST /admin/players``,
 ``POST /admin/sessions``, ``DELETE /admin/sessions/{token}``, ``GET /admin/transactions``,
-``GET|PUT /admin/faults``, ``GET /healthz``.
+``GET|PUT /admin/faults``, ``GET /admin/books`` (wins booked apart: real and promotional),
+``GET|POST /admin/campaigns[/{id}[/grants|/cancel]]`` (free bets, forwarded to dealerpoker,
+signed), ``GET /healthz``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import datetime
 import ipaddress
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -32,8 +37,19 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from dealerpoker.operator_demo.faults import Faults, FaultsError
 from dealerpoker.operator_demo.launch import GAMES, MODES, Launcher, LaunchError
 from dealerpoker.operator_demo.ledger import Answer, Ledger, LedgerError
-from dealerpoker.operator_demo.protocol import ERROR, KINDS, BadRequest, Kind, parse, sign, signed
+from dealerpoker.operator_demo.protocol import ERROR, KINDS, BadRequest, Kind, parse
 from dealerpoker.operator_demo.reconcile import compare
+from dealerpoker.operator_signature import (
+    SIGNATURE_HEADER,
+    NonceMemory,
+    RequestSignatureError,
+    Scheme,
+    asgi_target,
+    is_request_signed,
+    sign_body,
+    verify_body,
+    verify_request,
+)
 
 log = logging.getLogger("dealerpoker.operator_demo")
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -121,15 +137,32 @@ def _epoch(day: datetime.date) -> float:
     return datetime.datetime.combine(day, datetime.time(), datetime.UTC).timestamp()
 
 
-def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launcher) -> Starlette:
-    """The operator's app over ``ledger``, signing with ``secret`` (shared with dealerpoker)."""
+def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launcher,
+               signature: Scheme = "request") -> Starlette:
+    """The operator's app over ``ledger``, signing with ``secret`` (shared with dealerpoker);
+    ``signature="body-only"`` also takes the old body-only signatures."""
+    nonces = NonceMemory()  # one process: its own memory is every nonce it has seen
+
+    def refusal(request: Request, raw: bytes) -> str | None:
+        """Why a wallet request's signature is refused, or None."""
+        if signature == "body-only" and not is_request_signed(request.headers):
+            given = request.headers.get(SIGNATURE_HEADER)
+            return None if verify_body(secret, raw, given) else "missing or wrong X-Signature"
+        try:
+            signed = verify_request(secret, request.method, asgi_target(request.scope), raw, request.headers)
+        except RequestSignatureError as problem:
+            return str(problem)
+        if not nonces.first_use(signed.nonce):
+            return f"X-Signature-Nonce {signed.nonce!r} was used before (a replayed request)"
+        return None
 
     def wallet(kind: Kind) -> Endpoint:
         async def endpoint(request: Request) -> Response:
             raw = await request.body()
-            if not signed(secret, request.headers.get("x-signature"), raw):
-                log.warning("%s refused: missing or wrong X-Signature", kind)
-                return _error(401, "missing or wrong X-Signature")
+            problem = refusal(request, raw)
+            if problem is not None:
+                log.warning("%s refused: %s", kind, problem)
+                return _error(401, problem)
             try:
                 call = parse(kind, raw)
             except BadRequest as problem:
@@ -155,7 +188,7 @@ def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launche
 
     def _answer(answer: Answer) -> Response:
         body = json.dumps(answer.to_json()).encode()
-        return Response(body, 200, {"X-Signature": sign(secret, body)}, media_type="application/json")
+        return Response(body, 200, {SIGNATURE_HEADER: sign_body(secret, body)}, media_type="application/json")
 
     async def players(request: Request) -> Response:
         if request.method == "GET":
@@ -230,13 +263,17 @@ def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launche
                 _text(body, "table")
             if mode not in MODES:
                 raise BadRequest(f"mode must be one of {', '.join(MODES)}")
+            jurisdiction = body.get("jurisdiction")
+            if jurisdiction is not None:
+                _text(body, "jurisdiction")
             token = ledger.open_session(player)
         except BadRequest as problem:
             return JSONResponse({"error": str(problem)}, 422)
         except LedgerError as problem:
             return JSONResponse({"error": str(problem)}, 404)
         raw = launcher.body(player=player, currency=currency, language=language, token=token, mode=mode,
-                            lobby_url=str(request.base_url), game=game, table=table)
+                            lobby_url=str(request.base_url), game=game, table=table,
+                            jurisdiction=jurisdiction, cashier_url=f"{request.base_url}cashier")
         try:
             answer = await asyncio.to_thread(launcher.launch, raw)
         except LaunchError as failed:
@@ -269,6 +306,33 @@ def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launche
                              "transactions": len(rows), **compare(rows, mine, period),
                              "summary": theirs.get("summary")})
 
+    async def cashier(request: Request) -> Response:
+        """The casino's cashier (where the game's cashier request sends the player)."""
+        return HTMLResponse('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cashier: '
+                            'Demo Casino</title></head><body><h1 id="cashier">Cashier</h1><p>Deposits '
+                            'and withdrawals would be here.</p><p><a href="/">Back to the casino</a></p>'
+                            '</body></html>')
+
+    async def books(request: Request) -> Response:
+        """Wins booked apart: real money and promotional (free rounds), per player and campaign."""
+        return JSONResponse(ledger.books())
+
+    async def campaigns(request: Request) -> Response:
+        """The casino's back office for free bets: each request forwarded to dealerpoker's
+        operator API (``/operator/v1/campaigns...``), signed, server to server."""
+        tail = request.path_params.get("tail", "")
+        if tail and not re.fullmatch(r"[A-Za-z0-9_]{1,40}(/grants|/cancel)?", tail):
+            return JSONResponse({"error": f"no such campaign request {tail!r}"}, 404)
+        path = "campaigns" + (f"/{tail}" if tail else "")
+        if request.url.query:
+            path += f"?{request.url.query}"
+        raw = b"" if request.method == "GET" else await request.body()
+        try:
+            answer = await asyncio.to_thread(launcher.operator_call, request.method, path, raw)
+        except LaunchError as failed:
+            return JSONResponse({"error": str(failed), "answer": failed.answer}, failed.status)
+        return JSONResponse(answer)
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
@@ -284,6 +348,10 @@ def create_app(ledger: Ledger, *, secret: str, faults: Faults, launcher: Launche
         Route("/admin/transactions", _loopback_only(transactions)),
         Route("/admin/faults", _loopback_only(fault_settings), methods=["GET", "PUT"]),
         Route("/admin/reconcile", _loopback_only(reconcile)),
+        Route("/admin/books", _loopback_only(books)),
+        Route("/cashier", _loopback_only(cashier)),
+        Route("/admin/campaigns", _loopback_only(campaigns), methods=["GET", "POST"]),
+        Route("/admin/campaigns/{tail:path}", _loopback_only(campaigns), methods=["GET", "POST"]),
     ]
     app = Starlette(routes=routes)
     app.state.ledger, app.state.faults = ledger, faults

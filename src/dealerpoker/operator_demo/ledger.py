@@ -65,7 +65,9 @@ CREATE TABLE IF NOT EXISTS transactions (
     balance INTEGER NOT NULL,
     applied INTEGER NOT NULL,
     rolled_back_by TEXT,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    promo_campaign TEXT,
+    promo_reward TEXT
 );
 CREATE INDEX IF NOT EXISTS transactions_player ON transactions (player, seq);
 CREATE TABLE IF NOT EXISTS cancelled (
@@ -78,7 +80,10 @@ CREATE TABLE IF NOT EXISTS cancelled (
 TRANSACTION_FIELDS = (
     "seq", "transaction_id", "kind", "player", "currency", "amount", "round_id", "game", "round_closed",
     "reference_transaction_id", "status", "error", "balance", "applied", "rolled_back_by", "created_at",
+    "promo_campaign", "promo_reward",
 )  # fmt: skip
+PROMO_COLUMNS = ("promo_campaign", "promo_reward")
+"""A free round's win (booked as promotional): added to ledgers made before free bets."""
 
 
 class LedgerError(ValueError):
@@ -107,6 +112,10 @@ class Ledger:
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         self.connection.executescript(SCHEMA)
+        columns = {row["name"] for row in self.connection.execute("PRAGMA table_info(transactions)")}
+        for column in PROMO_COLUMNS:
+            if column not in columns:
+                self.connection.execute(f"ALTER TABLE transactions ADD COLUMN {column} TEXT")
 
     def close(self) -> None:
         self.connection.close()
@@ -173,6 +182,25 @@ class Ledger:
                 found[row["transaction_id"]] = {name: _plain(name, row[name]) for name in TRANSACTION_FIELDS}
         return found
 
+    def books(self) -> dict[str, Any]:
+        """Each player's wins per currency booked apart: ``real`` money and ``promotional`` (wins
+        of free rounds), and the promotional wins per campaign (applied wins only)."""
+        players: dict[str, dict[str, dict[str, int]]] = {}
+        campaigns: dict[str, dict[str, int]] = {}
+        for row in self.connection.execute(
+                "SELECT player, currency, amount, promo_campaign FROM transactions"
+                " WHERE kind = 'win' AND applied = 1 ORDER BY seq"):
+            books = players.setdefault(row["player"], {}).setdefault(
+                row["currency"], {"real_wins": 0, "promo_wins": 0, "promo_count": 0})
+            if row["promo_campaign"] is None:
+                books["real_wins"] += row["amount"]
+            else:
+                books["promo_wins"] += row["amount"]
+                books["promo_count"] += 1
+                by_currency = campaigns.setdefault(row["promo_campaign"], {})
+                by_currency[row["currency"]] = by_currency.get(row["currency"], 0) + row["amount"]
+        return {"players": players, "campaigns": campaigns}
+
     def created_between(self, since: float, until: float) -> list[dict[str, Any]]:
         """The rows created in [since, until) (epoch seconds)."""
         rows = self.connection.execute("SELECT * FROM transactions WHERE created_at >= ? AND created_at < ?"
@@ -200,13 +228,15 @@ class Ledger:
             step = {"bet": self._bet, "win": self._win, "rollback": self._rollback}[request.kind]
             outcome = step(request)
             answer = outcome.answer
+            promo = request.promo
             db.execute(
                 "INSERT INTO transactions (transaction_id, kind, player, currency, amount, round_id, game,"
-                " round_closed, reference_transaction_id, status, error, balance, applied, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " round_closed, reference_transaction_id, status, error, balance, applied, created_at,"
+                " promo_campaign, promo_reward) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (request.transaction_id, request.kind, request.player, outcome.currency, outcome.amount,
                  request.round_id, request.game, int(request.round_closed), request.reference_transaction_id,
-                 answer.status, answer.error, answer.balance, int(outcome.moved), time.time()),
+                 answer.status, answer.error, answer.balance, int(outcome.moved), time.time(),
+                 None if promo is None else promo.campaign_id, None if promo is None else promo.reward_id),
             )
             return answer
 

@@ -1,14 +1,13 @@
 """The seamless-wallet protocol as the operator reads it: signatures, statuses and request bodies.
 
-Every request is JSON signed with ``X-Signature``: the hex HMAC-SHA256 of the raw body under the
-secret the operator shares with dealerpoker. A request body that is not what the protocol says
-is a :class:`BadRequest` naming the problem.
+Every request is JSON, signed as :mod:`dealerpoker.operator_signature` says (method, path,
+timestamp, nonce and body, under the secret the operator shares with dealerpoker; the body alone
+where both sides are set to the old ``body-only`` scheme). A request body that is not what the
+protocol says is a :class:`BadRequest` naming the problem.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import re
 from dataclasses import dataclass
@@ -27,18 +26,28 @@ _CURRENCY = re.compile(r"^[A-Za-z]{1,8}$")
 _TEXT_MAX = 200
 
 
-def sign(secret: str, body: bytes) -> str:
-    """The ``X-Signature`` of ``body``: hex HMAC-SHA256 under ``secret``."""
-    return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-
-
-def signed(secret: str, signature: str | None, body: bytes) -> bool:
-    """Whether ``signature`` is the signature of ``body`` (compared in constant time)."""
-    return signature is not None and hmac.compare_digest(sign(secret, body), signature.strip().lower())
-
-
 class BadRequest(ValueError):
     """A request body the protocol does not allow; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class Promo:
+    """What makes a win promotional: the free-bet campaign (dealerpoker's id) and the player's
+    reward of it (docs/operators.md#free-bets)."""
+
+    campaign_id: str
+    reward_id: str
+
+
+def _promo(kind: Kind, body: dict[str, Any]) -> Promo | None:
+    found = body.get("promo")
+    if found is None:
+        return None
+    if kind != "win":
+        raise BadRequest("promo: only a win carries it")
+    if not isinstance(found, dict):
+        raise BadRequest("promo must be an object {campaign_id, reward_id, ...}")
+    return Promo(_text(found, "campaign_id"), _text(found, "reward_id"))
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class WalletRequest:
     game: str = ""
     round_closed: bool = False
     reference_transaction_id: str = ""
+    promo: Promo | None = None
+    """A win of a free round: the operator books it as promotional."""
 
     def same_request(self, kind: str, player: str, currency: str, amount: int, reference: str) -> bool:
         """Whether a stored transaction is this request again (a repeat), not another using its id."""
@@ -105,4 +116,5 @@ def parse(kind: Kind, raw: bytes) -> WalletRequest:
         game=_text(body, "game", required=False),
         round_closed=round_closed,
         reference_transaction_id=_text(body, "reference_transaction_id", required=kind == "rollback"),
+        promo=_promo(kind, body),
     )

@@ -61,6 +61,10 @@ def compare(theirs: Sequence[Mapping[str, Any]], ours: Mapping[str, Mapping[str,
         elif expected and mine is not None and int(mine["amount"]) != int(row["amount"]):
             differences.append({"transaction_id": transaction_id, "kind": kind, "dealerpoker": status,
                                 "operator": _describe(mine), "problem": "the amounts differ"})
+        elif expected and mine is not None and _campaign(row) != mine.get("promo_campaign"):
+            differences.append({"transaction_id": transaction_id, "kind": kind, "dealerpoker": status,
+                                "operator": _describe(mine),
+                                "problem": "booked as promotional on one side only (or another campaign)"})
     listed = {row["transaction_id"] for row in theirs}
     net_ours: dict[str, int] = {}
     for mine in ours_in_period:
@@ -74,6 +78,12 @@ def compare(theirs: Sequence[Mapping[str, Any]], ours: Mapping[str, Mapping[str,
                                 "problem": "money kept here that dealerpoker does not list for the period"})
     return {"agree": not differences and not pending, "pending": pending, "differences": differences,
             "net": {"dealerpoker": net_theirs, "operator": net_ours}}
+
+
+def _campaign(row: Mapping[str, Any]) -> str | None:
+    """The free-bet campaign a transaction of dealerpoker's list is a win of (None: real money)."""
+    promo = row.get("promo")
+    return promo.get("campaign_id") if isinstance(promo, Mapping) else None
 
 
 def _describe(row: Mapping[str, Any] | None) -> str:

@@ -18,6 +18,11 @@ from dealerpoker.server import ledger
 from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import accounts, players
 
+REMOTE_KIND = "remote"
+"""The account kind of an operator's real-money player: no balance kept here."""
+REMOTE_PREFIX = "o_"
+"""The id prefix of those players (the wallet routes on it without a look-up)."""
+
 
 class AuthenticationError(DealerPokerError, ValueError):
     """A missing, malformed or unknown bearer token, or its session over; ``reason`` says which:
@@ -71,14 +76,17 @@ async def create_player(
     currency: str = DEFAULT_CURRENCY,
     token_factory: Callable[[], str] = lambda: secrets.token_urlsafe(32),
     id_factory: Callable[[], str] = lambda: "p_" + secrets.token_hex(8),
+    client_seed: str | None = None,
 ) -> NewPlayer:
-    """A player account in ``currency`` funded by that currency's house (txid ``session:{player}``)."""
+    """A player account in ``currency`` funded by that currency's house (txid ``session:{player}``).
+
+    ``client_seed``: the player's first client seed (default: 128 random bits); they may change it."""
     player_id, token = id_factory(), token_factory()
     house = await ensure_house(connection, currency, at=at)
     await connection.execute(insert(accounts).values(id=player_id, kind="player", balance=0, created_at=at,
                                                      currency=currency))
     await connection.execute(insert(players).values(
-        id=player_id, token_hash=token_hash(token), client_seed=secrets.token_hex(16), nonce=0,
+        id=player_id, token_hash=token_hash(token), client_seed=client_seed or secrets.token_hex(16), nonce=0,
         created_at=at))
     await ledger.post_transfer(connection, f"session:{player_id}", house, player_id,
                                starting_balance, at=at, memo="starting balance")

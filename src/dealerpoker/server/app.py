@@ -26,11 +26,13 @@ from starlette.types import ASGIApp
 
 import dealerpoker
 from dealerpoker.games import GAMES, AnyGame
-from dealerpoker.games.currency import Currency
+from dealerpoker.games.currency import iso_currency
+from dealerpoker.games.jackpot import load_jackpot
 from dealerpoker.games.rules import Rules
 from dealerpoker.server.api import fastpath
 from dealerpoker.server.api import games as games_api
 from dealerpoker.server.api import hints as hints_api
+from dealerpoker.server.api import jackpot as jackpot_api
 from dealerpoker.server.api import responsible as responsible_api
 from dealerpoker.server.api import rounds as rounds_api
 from dealerpoker.server.api import session as session_api
@@ -40,17 +42,30 @@ from dealerpoker.server.api.fairness import install_fairness_api
 from dealerpoker.server.api.methods import MethodAnswers
 from dealerpoker.server.api.openapi import exact_openapi
 from dealerpoker.server.backoffice.api import install_backoffice
-from dealerpoker.server.clock import Clock, system_clock
+from dealerpoker.server.clock import Clock, system_clock, timestamp
 from dealerpoker.server.currencies import load_currencies
 from dealerpoker.server.db import Database
+from dealerpoker.server.draining import Drain, on_sigterm
 from dealerpoker.server.edge import Edge, edge
 from dealerpoker.server.edge.ratelimit import EDGE_RESPONSES, RateLimits
+from dealerpoker.server.integrity import (
+    SoftwareHaltedError,
+    SoftwareIntegrity,
+    database_log,
+    verify_periodically,
+)
+from dealerpoker.server.jackpot import Jackpot
+from dealerpoker.server.jurisdiction import Jurisdictions
 from dealerpoker.server.ledger import audit_database
+from dealerpoker.server.menu import Menu
 from dealerpoker.server.offer import Offer
-from dealerpoker.server.operators.api import install_operators_api
+from dealerpoker.server.operators import api as operators_api
+from dealerpoker.server.operators import players as operator_players
+from dealerpoker.server.operators import promotions_api
 from dealerpoker.server.operators.limits import check_against_offer, operator_lookup
 from dealerpoker.server.operators.outbox import seamless_wallet
 from dealerpoker.server.origins import WebSocketOrigins
+from dealerpoker.server.promotions import ANTE_FIELD, Promotions
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import RoundService, round_store
 from dealerpoker.server.services import Services
@@ -78,14 +93,28 @@ class ServerApp(FastAPI):
         return stack if self.edge is None else self.edge(stack, self)
 
 
-def install_rest_api(app: FastAPI, _services: Services) -> None:
-    for module in (session_api, games_api, rounds_api, hints_api, responsible_api):
+def install_rest_api(app: FastAPI, services: Services) -> None:
+    for module in (session_api, games_api, rounds_api, hints_api, responsible_api, jackpot_api):
         app.include_router(module.router)
+    app.include_router(jackpot_api.sockets)
+    if services.jackpot is not None:  # the pool's ticker (/ws/jackpot): one reader per process
+        ticker = app.state.jackpot_ticker = jackpot_api.Ticker(services.jackpot)
+        services.shutdown.append(ticker.stop)
 
 
-#: Installed by every app, in order; other modules append theirs (or pass ``extensions``).
-EXTENSIONS: list[Extension] = [install_rest_api, install_fairness_api, install_backoffice,
-                               install_operators_api]
+def install_operators_api(app: FastAPI, services: Services) -> None:
+    """The ``/operator/v1`` routes and a round's wallet record, when the server has operators; a
+    player's free rounds always (none without operators: the table asks every server)."""
+    app.include_router(promotions_api.player_router)
+    if services.operators:
+        for router in (operators_api.router, operator_players.router, operators_api.player_router,
+                       promotions_api.router):
+            app.include_router(router)
+
+
+#: Installed by every app, in order; other parts pass theirs to ``create_app(extensions=...)``.
+EXTENSIONS: tuple[Extension, ...] = (install_rest_api, install_fairness_api, install_backoffice,
+                                     install_operators_api)
 
 
 def load_offer(settings: Settings) -> Offer:
@@ -104,31 +133,17 @@ def load_games(settings: Settings) -> dict[str, AnyGame]:
     return dict(load_offer(settings).games())
 
 
-def games_document(
-    games: Mapping[str, AnyGame], rtps: Mapping[str, Mapping[str, float | None]] | None = None,
-    currency: Currency | None = None,
-) -> dict[str, Any]:
-    """The ``GET /api/games`` body; the operator report compares actual returns with its RTPs.
+def load_jackpot_of(settings: Settings, database: Database, offer: Offer) -> Jackpot | None:
+    """The deployment's jackpot (``--jackpot FILE`` or the shipped one), None with ``--no-jackpot``.
+    A currency's decimals are the server's (``--currencies``), else ISO 4217's."""
+    if not settings.jackpot:
+        return None
+    codes = set(offer.currencies.codes)
 
-    ``rtps`` (game -> field -> RTP) comes from the exact analysis once it is known; else null.
-    A currency changes only limits and chips, never what a bet returns, so the RTPs of a game
-    are the same in every currency.
-    """
-    known = rtps or {}
+    def exponent_of(code: str) -> int:
+        return offer.currencies.currency(code).exponent if code in codes else iso_currency(code).exponent
 
-    def rtp_of(game: AnyGame) -> Mapping[str, float | None]:
-        return known.get(game.name) or games_api.no_rtp(game)
-
-    document: dict[str, Any] = {"games": [games_api.describe_game(game, rtp_of) for game in games.values()]}
-    if currency is not None:
-        document["currency"] = currency.to_dict()
-    return document
-
-
-def games_documents(offer: Offer, rtps: Mapping[str, Mapping[str, float | None]] | None = None
-                    ) -> dict[str, dict[str, Any]]:
-    """``Offer.menu_key`` (a currency, or an operator's in a currency) -> its ``GET /api/games`` body."""
-    return {key: games_document(games, rtps, offer.currency(code)) for key, code, games in offer.menus()}
+    return Jackpot(database, load_jackpot(settings.jackpot_file), exponent_of)
 
 
 RtpSource = Callable[[Rules], Mapping[str, Fraction | float | None]]
@@ -154,29 +169,45 @@ def create_app(
     """
     settings = settings or Settings()
     rng = rng or secrets.SystemRandom()
-    database = Database(settings.database_url)
+    database = Database(settings.database_url, pool_size=settings.database_pool_size,
+                        pool_timeout=settings.database_pool_timeout_seconds)
     offer = load_offer(settings)
     operator_of = operator_lookup(database, offer.operators)
+    jurisdictions = Jurisdictions(database, {o.id: o for o in settings.operators},
+                                  default=settings.default_jurisdiction)
     responsible = ResponsibleGaming(  # an operator's players play under its profile
         database, clock=clock, profile=settings.responsible_gaming, operator_of=operator_of,
         profiles={o.id: o.profile(settings.responsible_gaming) for o in settings.operators
-                  if o.responsible_gaming})
+                  if o.responsible_gaming}, jurisdictions=jurisdictions)
     wallet: Wallet = LedgerWallet(database)
     outbox = None
     if settings.operators:  # operators' players' money is in their wallets (docs/operators.md)
         wallet, outbox = seamless_wallet(database, settings.operators, clock)
     store = round_store(database, wallet, without=settings.without)
+    promotions = Promotions(database, clock, jurisdictions)
+    menu = Menu(offer)
+    jackpot = load_jackpot_of(settings, database, offer)
+    integrity = SoftwareIntegrity.installed(database_log(database))
     services = Services(
-        settings=settings, database=database, games=offer.games(), wallet=wallet,
-        rounds=RoundService(store, wallet, offer, rng=rng, clock=clock, responsible=responsible,
+        settings=settings, database=database, menu=menu, wallet=wallet,
+        rounds=RoundService(store, wallet, menu, rng=rng, clock=clock, responsible=responsible,
                             abandon_after_seconds=settings.abandon_after_seconds,
-                            operator_of=operator_of),
-        rng=rng, clock=clock, offer=offer, responsible=responsible, games_documents=games_documents(offer),
+                            operator_of=operator_of, jurisdictions=jurisdictions,
+                            before_open=integrity.refuse_if_halted, promotions=promotions,
+                            jackpot=jackpot),
+        rng=rng, clock=clock, responsible=responsible, jurisdictions=jurisdictions,
         analysis_cache=analysis_cache, operators={operator.id: operator for operator in settings.operators},
         sessions=Sessions(database, clock, operators=bool(settings.operators),
                           policy=Policy(settings.session_idle_seconds, settings.session_max_seconds)),
         signer=RecordSigner.from_file(settings.signing_key_file),
+        limiter=RateLimits.from_settings(settings),
+        integrity=integrity,
+        promotions=promotions,
+        drain=Drain(settings.drain_seconds),
+        jackpot=jackpot,
     )
+    if jackpot is not None:
+        services.startup.append(lambda: jackpot.ensure(timestamp(clock())))
     if outbox is not None:
         services.startup.append(outbox.start)
         services.shutdown.append(outbox.stop)
@@ -185,9 +216,15 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if settings.run_migrations:
             await database.migrate(default_currency=offer.default_currency)
+        if await integrity.check("start"):  # serve refuses to start (`dealerpoker serve` says which)
+            raise SoftwareHaltedError(f"not starting: {integrity.halt_reason()}")
         for hook in services.startup:
             await hook()
+        undo_drain_on_sigterm = on_sigterm(services.drain, asyncio.get_running_loop())
         tasks = [asyncio.create_task(_reap_abandoned(services))]
+        if integrity.manifest is not None and settings.verify_interval_seconds > 0:
+            interval = settings.verify_interval_seconds
+            tasks.append(asyncio.create_task(verify_periodically(integrity, interval)))
         if settings.ledger_audit_interval_seconds > 0:
             tasks.append(asyncio.create_task(_audit_ledger(services)))
         if rtp_source is not None:
@@ -199,6 +236,7 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            undo_drain_on_sigterm()
             for hook in services.shutdown:
                 await hook()
             await store.close()
@@ -212,7 +250,6 @@ def create_app(
         docs_url=None, redoc_url=None,  # /docs: install_docs, with local assets, when settings.docs
         responses=EDGE_RESPONSES,
     )
-    services.limiter = RateLimits.from_settings(settings)
     app.state.services = services
     install_error_handlers(app)
     if "fast_path" not in settings.without:
@@ -221,7 +258,10 @@ def create_app(
     app.add_middleware(WebSocketOrigins, allowed=settings.websocket_origins)
     app.add_middleware(MethodAnswers, routes=lambda: app.routes)
     app.openapi = exact_openapi(app.openapi, services.games,  # type: ignore[method-assign]
-                                sorted(offer.engines))
+                                sorted(offer.engines), sorted({currency for operator in settings.operators
+                                                               for currency in operator.currencies
+                                                               if currency in offer.engines}),
+                                offer.operators_limits(ANTE_FIELD))
     for extension in (*EXTENSIONS, *extensions):
         extension(app, services)
     if settings.docs:
@@ -233,15 +273,14 @@ def create_app(
 
 async def _fill_rtps(services: Services, source: RtpSource) -> None:
     """Publish each game's exact RTPs as soon as the analysis (or its cache) has them."""
-    rtps: dict[str, dict[str, float | None]] = {}
     for name, game in services.games.items():
         try:
             exact = await asyncio.to_thread(source, game.rules)
         except Exception:  # the game list stays usable with null RTPs
             log.exception("RTP analysis of %s failed", name)
             continue
-        rtps[name] = {field: None if value is None else float(value) for field, value in exact.items()}
-        services.games_documents = games_documents(services.offer, rtps)
+        services.menu.publish_rtps(
+            {name: {field: None if value is None else float(value) for field, value in exact.items()}})
 
 
 async def _reap_abandoned(services: Services) -> None:

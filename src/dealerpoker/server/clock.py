@@ -17,5 +17,8 @@ def timestamp(moment: datetime) -> str:
 
     >>> timestamp(datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
     '2026-11-29T12:00:00.000000Z'
+    >>> timestamp(datetime(999, 1, 2, tzinfo=UTC))
+    '0999-01-02T00:00:00.000000Z'
     """
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat, not strftime: glibc's %Y writes year 999 as "999", which would sort after "2026"
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"

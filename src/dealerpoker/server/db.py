@@ -18,6 +18,18 @@ Both databases are reached through SQLAlchemy Core, each with its natural driver
   (BEGIN and COMMIT on the asyncpg connection), so that ``execute`` (SQLAlchemy) and
   ``rows``/``run`` (asyncpg itself) are in the same one.
 
+**Connections are bounded** (PostgreSQL): a process holds at most ``pool_size`` connections in
+SQLAlchemy's pool (units of work, reads) and ``pool_size`` in asyncpg's own pool
+(:meth:`Database.acquire`: the solo round store's one-statement steps), opened on demand and kept.
+When more players are busy than there are connections they queue for one, first come first
+served (a queue of our own in front of each pool: theirs let a newcomer take a connection ahead
+of those waiting), at most ``pool_timeout`` seconds, then are answered 503 (:class:`DatabaseBusyError`). A
+connection per request beyond the pool (what an unbounded pool does) costs PostgreSQL a backend
+process and asyncpg its type introspection each time, and at a few hundred players exceeds
+``max_connections`` (``benchmarks/RESULTS.md``, "Concurrency"). A few connections each
+committing also share PostgreSQL's WAL flushes (group commit): more connections than the machine
+has cores to run them only wait on each other's locks and flushes.
+
 A unit of work hands out a :class:`Connection`: ``await connection.execute(statement)`` on both
 databases (:class:`SQLiteConnection`, :class:`PostgresConnection`), and for the hot path (a round
 step, the ledger) ``rows`` and ``run``: the statement is compiled once and run on the driver's
@@ -42,9 +54,11 @@ from sqlalchemy import Connection as SyncConnection
 from sqlalchemy import CursorResult, Executable, bindparam, create_engine, event, select
 from sqlalchemy.engine import Dialect, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server import schema
 from dealerpoker.server.settings import SettingsError
@@ -56,6 +70,27 @@ _DRIVERS = {"sqlite": "sqlite+pysqlite", "postgresql": "postgresql+asyncpg", "po
 #: Drivers a URL may name explicitly (older ones are served by the server's choice).
 _ACCEPTED = {"sqlite+pysqlite", "sqlite+aiosqlite", "sqlite+inline", "postgresql+asyncpg"}
 _HINT = "use sqlite:///FILE or postgresql://USER@HOST:PORT/DB"
+DEFAULT_POOL_SIZE = 10
+"""Connections per pool and process (``serve --database-pool``): enough to keep two cores and
+PostgreSQL busy; four processes stay within PostgreSQL's default ``max_connections`` (100)."""
+DEFAULT_POOL_TIMEOUT = 30.0
+"""How long a request waits for a free connection before it is answered 503 (SQLAlchemy's own
+default: 10 s turned away players of a 2,000-seat table all signing in at once on a busy machine)."""
+
+
+class DatabaseBusyError(DealerPokerError):
+    """Every database connection of the process stayed busy for the pool's timeout: the request
+    changed nothing and may be sent again (503, ``Retry-After``)."""
+
+    code = "busy"
+    status = 503
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(f"the server is busy: no database connection came free within {waited:g} s; "
+                         "nothing was done, try again")
+
+    def details(self) -> dict[str, Any]:
+        return {"retry_after": 1}
 
 
 def driver_url(url: str) -> str:
@@ -217,11 +252,24 @@ class PostgresConnection:
 class Database:
     """One engine and the units of work the services run in."""
 
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+    def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
+                 pool_timeout: float = DEFAULT_POOL_TIMEOUT) -> None:
         self.url = driver_url(url)
         parsed = make_url(self.url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1:
+            raise SettingsError(f"database pool size: expected an integer >= 1, got {pool_size!r}")
+        if not pool_timeout > 0:
+            raise SettingsError(f"database pool timeout: expected > 0 seconds, got {pool_timeout!r}")
         self.pool_size = pool_size
+        self.pool_timeout = pool_timeout
+        self._pool: asyncpg.Pool | None = None
+        self._pool_opening: asyncio.Lock | None = None
+        # The queues in front of the pools: first come, first served. The pools' own queues are
+        # not fair: a connection released is taken by whoever asks next, ahead of those waiting,
+        # and one who waited and lost goes to the back (at 256 players some waited 8 s, p99).
+        self._units_queue = asyncio.Semaphore(pool_size)
+        self._statements_queue = asyncio.Semaphore(pool_size)
         self._sqlite: Engine | None = None
         self._sqlite_connection: SyncConnection | None = None
         self._postgres: AsyncEngine | None = None
@@ -234,7 +282,9 @@ class Database:
                                          connect_args={"check_same_thread": False})
             _configure_sqlite(self._sqlite, wal=wal)
         else:
-            self._postgres = create_async_engine(self.url, pool_size=pool_size, max_overflow=pool_size)
+            # Bounded: no overflow connections (each would be opened for one request and closed).
+            self._postgres = create_async_engine(self.url, pool_size=pool_size, max_overflow=0,
+                                                 pool_timeout=pool_timeout)
             # Reads only (``reading``): the same pool in autocommit, one round trip per statement
             # instead of BEGIN, the statement and COMMIT. Under READ COMMITTED each statement of
             # a transaction saw its own snapshot anyway, so a read sees nothing different.
@@ -272,7 +322,7 @@ class Database:
         if self._postgres_reads is not None:
             # SQLAlchemy's connection in autocommit, the transaction asyncpg's: one transaction
             # for ``execute`` (SQLAlchemy) and ``rows``/``run`` (asyncpg) alike.
-            async with self._postgres_reads.connect() as connection:
+            async with self._connect() as connection:
                 raw: Any = (await connection.get_raw_connection()).driver_connection
                 unit = PostgresConnection(connection, self._compiler, raw)
                 try:
@@ -309,7 +359,7 @@ class Database:
         """Reads only, outside any transaction: each statement sees the last commit (on SQLite
         ``rows`` only; on PostgreSQL an autocommit connection)."""
         if self._postgres_reads is not None:
-            async with self._postgres_reads.connect() as connection:
+            async with self._connect() as connection:
                 driver = (await connection.get_raw_connection()).driver_connection
                 yield PostgresConnection(connection, self._compiler, driver)
             return
@@ -328,6 +378,67 @@ class Database:
         PostgreSQL). The same connections as ``reading``."""
         return self.reading()
 
+    @asynccontextmanager
+    async def _connect(self) -> AsyncIterator[AsyncConnection]:
+        """A connection of SQLAlchemy's pool (autocommit), waited for at most ``pool_timeout``."""
+        assert self._postgres_reads is not None
+        async with self._queued(self._units_queue):
+            connection = self._postgres_reads.connect()
+            try:
+                await connection.start()
+            except PoolTimeoutError:
+                raise DatabaseBusyError(self.pool_timeout) from None
+            try:
+                yield connection
+            finally:
+                await asyncio.shield(connection.close())
+
+    @asynccontextmanager
+    async def _queued(self, queue: asyncio.Semaphore) -> AsyncIterator[None]:
+        """A place among the pool's ``pool_size`` users, waited for in turn at most ``pool_timeout``."""
+        try:
+            async with asyncio.timeout(self.pool_timeout):
+                await queue.acquire()
+        except TimeoutError:
+            raise DatabaseBusyError(self.pool_timeout) from None
+        try:
+            yield
+        finally:
+            queue.release()
+
+    @asynccontextmanager
+    async def acquire(self) -> AsyncIterator[Any]:
+        """An asyncpg connection of the process's pool (PostgreSQL), for statements sent to asyncpg
+        itself, each committed on its own unless the caller begins a transaction. Waits at most
+        ``pool_timeout`` for a free one (then :class:`DatabaseBusyError`). A connection left in
+        a transaction (cancelled mid-statement) is rolled back or closed by the pool, never
+        handed out so."""
+        async with self._queued(self._statements_queue):
+            pool = self._pool if self._pool is not None else await self._open_pool()
+            try:
+                connection = await pool.acquire(timeout=self.pool_timeout)
+            except TimeoutError:
+                raise DatabaseBusyError(self.pool_timeout) from None
+            try:
+                yield connection
+            finally:
+                await pool.release(connection)
+
+    async def _open_pool(self) -> asyncpg.Pool:
+        if self._pool_opening is None:
+            self._pool_opening = asyncio.Lock()
+        async with self._pool_opening:
+            if self._pool is None:
+                parsed = make_url(self.url)
+                self._pool = await asyncpg.create_pool(
+                    user=parsed.username, password=parsed.password, host=parsed.host, port=parsed.port,
+                    database=parsed.database, min_size=0, max_size=self.pool_size,
+                    # Our statements change no session state: asyncpg's default reset on every
+                    # release (advisory locks, cursors, LISTEN, settings) would be a round trip
+                    # per statement for nothing. An open transaction is still rolled back.
+                    reset=_keep_session)
+            return self._pool
+
     def _sqlite_unit(self) -> SyncConnection:
         """The process's SQLite connection (kept open: a checkout per unit of work would cost
         more than the statements of a round step)."""
@@ -343,8 +454,15 @@ class Database:
                 self._sqlite_connection.close()
                 self._sqlite_connection = None
             self._sqlite.dispose()
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
         if self._postgres is not None:
             await self._postgres.dispose()
+
+
+async def _keep_session(_connection: Any) -> None:
+    """asyncpg's pool ``reset``: nothing beyond the rollback of an open transaction it does itself."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,12 +22,14 @@ from dealerpoker.fairness import ALGORITHM_VERSION, commitment, validate_client_
 from dealerpoker.fairness.record import build_record
 from dealerpoker.fairness.signature import rules_sha256
 from dealerpoker.games import AnyGame
+from dealerpoker.server.accounts import REMOTE_PREFIX
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.dealing import draw_server_seed
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
+from dealerpoker.server.jackpot import AWARD as JACKPOT_AWARD
+from dealerpoker.server.jackpot import STAKE as JACKPOT_STAKE
 from dealerpoker.server.ledger import txid
-from dealerpoker.server.operators.launch import REMOTE_PREFIX
 from dealerpoker.server.operators.reconcile import wallet_ledger
 from dealerpoker.server.rounds.plan import decision_point
 from dealerpoker.server.schema import ledger_entries, players, rounds, rules_documents
@@ -176,6 +178,10 @@ async def round_record(
                 "at": e.created_at} for e in (await connection.execute(query)).all()]
     if not entries and str(row.player_id).startswith(REMOTE_PREFIX):
         entries = await wallet_ledger(connection, str(row.id), str(row.currency))
+    # The jackpot bet's transfers are its own (not the game's settlement): kept beside its result.
+    side = [entry for entry in entries if entry["memo"] in (JACKPOT_STAKE, JACKPOT_AWARD)]
+    entries = [entry for entry in entries if entry["memo"] not in (JACKPOT_STAKE, JACKPOT_AWARD)]
+    bet = view.get("jackpot")
     return build_record(
         round_id=row.id,
         game=row.game,
@@ -197,7 +203,20 @@ async def round_record(
         ledger=entries,
         settlement=view["settlement"],
         currency=row.currency,
+        jurisdiction=None if row.jurisdiction is None else json.loads(row.jurisdiction),
+        promo=_promo(row.promo, steps),
+        jackpot=None if bet is None else {"bet": bet, "ledger": side},
     )
+
+
+def _promo(stored: str | None, steps: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """A free round's part of its record: its campaign and reward, the ante the operator paid and
+    what the cap on winnings forfeited (``server.promotions``)."""
+    if stored is None:
+        return None
+    promo = json.loads(stored)
+    return {"campaign": promo["campaign"], "reward": promo["reward"], "free_ante": promo["free_ante"],
+            "forfeited": sum(int(step.get("forfeited", 0)) for step in steps)}
 
 
 def _actions(round_id: str, player_id: str, game: AnyGame | None,

@@ -12,10 +12,11 @@ cards, turn bet), so asking again, or another player at the same live table, cos
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
+
+from cachetools import LRUCache
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.rules import Rules
@@ -42,8 +43,8 @@ class Hints:
 
     def __init__(self, cache: Any = None) -> None:
         self.cache = cache  # the analysis cache (texas-bonus pre-flop needs its starting-hand table)
-        self._starting: dict[str, Mapping[str, Fraction]] = {}
-        self._answers: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._starting: LRUCache[str, Mapping[str, Fraction]] = LRUCache(64)  # by rules fingerprint
+        self._answers: LRUCache[tuple[Any, ...], dict[str, Any]] = LRUCache(self.KEEP)
 
     async def advice(self, round_id: str, view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
         """``{"best", "actions": {action: {"ev", "exact"}}, "phase", ...}`` at ``view``'s decision."""
@@ -58,8 +59,6 @@ class Hints:
         if found is None:
             found = await asyncio.to_thread(self._advise, player, board, turn_bet, rules)
             self._answers[key] = found
-            while len(self._answers) > self.KEEP:
-                self._answers.popitem(last=False)
         return {"round": round_id, **found}
 
     def _advise(self, player: list[Any], board: list[Any], turn_bet: bool | None,
@@ -73,11 +72,11 @@ class Hints:
 
     def starting_hands(self, rules: Rules) -> Mapping[str, Fraction]:
         from dealerpoker.analysis.advise import starting_hands_of
-        from dealerpoker.analysis.rtp import analysis_document
-        from dealerpoker.server.backoffice.analyses import MemoryCache
+        from dealerpoker.analysis.rtp import MemoryCache, analysis_document
 
         key = rules.fingerprint()
-        if key not in self._starting:
+        found = self._starting.get(key)
+        if found is None:
             cache = self.cache if self.cache is not None else MemoryCache()
-            self._starting[key] = starting_hands_of(analysis_document(rules, cache, cache))
-        return self._starting[key]
+            found = self._starting[key] = starting_hands_of(analysis_document(rules, cache, cache))
+        return found

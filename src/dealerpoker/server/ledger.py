@@ -36,7 +36,7 @@ from sqlalchemy import bindparam, func, insert, select, text, update
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games.currency import is_house_account
 from dealerpoker.server.db import Connection, Database
-from dealerpoker.server.edge.metrics import count_postings
+from dealerpoker.server.observability.metrics import count_postings
 from dealerpoker.server.schema import accounts, ledger_entries
 
 BETS, BONUS, SETTLE = "bets", "bonus", "settle"

@@ -99,6 +99,22 @@ class Offer:
                 return code
         raise ValueError(f"{engine!r} is not one of this offer's engines")
 
+    def operators_limits(self, field: str) -> dict[str, tuple[int, int]]:
+        """Currency -> the loosest ``(min, max)`` of ``field`` over every operator having that
+        currency and every game betting it: what an operator may ask of ``field`` in that currency
+        (a free-bet campaign's ante: each game's limits for the signing operator hold as well)."""
+        found: dict[str, tuple[int, int]] = {}
+        for operator in self.operators.values():
+            for code in operator.currencies:
+                if code not in self.engines:
+                    continue
+                for engine in self.games(code, operator.id).values():
+                    limit = engine.rules.limits.get(field)
+                    if limit is not None:
+                        low, high = found.get(code, (limit.min, limit.max))
+                        found[code] = (min(low, limit.min), max(high, limit.max))
+        return found
+
     def with_rules(self, game: str, extra: Mapping[str, Any]) -> Offer:
         """This offer with ``game``'s engine in every currency rebuilt with ``extra`` merged over
         its rules (the back office's saved paytable versions; limits and chips stay each

@@ -22,6 +22,16 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+HASH_COLUMNS = ("prev_hash", "row_hash")
+
+
+def chain_columns() -> tuple[Column[str], Column[str]]:
+    """The columns of a hash-chained append-only log (``server.chained_log``): the hash of the
+    row before, and the row's own. A table with them is chained (its migration calls
+    ``migrations.append_only.make_chained_log``)."""
+    return Column("prev_hash", String(64), nullable=True), Column("row_hash", String(64), nullable=True)
+
+
 # SQLite only auto-increments an INTEGER PRIMARY KEY.
 _SERIAL = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -91,6 +101,12 @@ rounds = Table(
     Column("updated_at", String(32), nullable=False),
     Column("settled_at", String(32), nullable=True),
     Column("currency", String(8), nullable=False),  # fixed when the round opens (migration 0006)
+    # JSON: the jurisdiction profile's enforced settings, id and version (0015; null before)
+    Column("jurisdiction", Text, nullable=True),
+    # A free round's reward (``promo_rewards.id``) and JSON {campaign, reward, free_ante, ...}
+    # (migration 0023; null for a round played with the player's own ante).
+    Column("promo_reward", String(40), nullable=True),
+    Column("promo", Text, nullable=True),
     UniqueConstraint("player_id", "idempotency_key", name="uq_rounds_player_idempotency"),
     Index("ix_rounds_player_seq", "player_id", "seq"),
     Index("ix_rounds_status_updated", "status", "updated_at"),
@@ -99,6 +115,7 @@ rounds = Table(
     Index("ix_rounds_game_created", "game", "created_at"),
     Index("ix_rounds_settled", "settled_at"),
     Index("ix_rounds_player_created", "player_id", "created_at"),  # a player's, newest first (0011)
+    Index("ix_rounds_promo_reward", "promo_reward"),
 )
 
 rules_documents = Table(
@@ -119,6 +136,7 @@ rg_events = Table(
     Column("by", String(60), nullable=False),  # "player" | "operator:{id}" | "server"
     Column("kind", String(32), nullable=False),  # "limit" | "restriction" | "reality_check" | "session"
     Column("detail", Text, nullable=False),  # JSON
+    *chain_columns(),  # hash-chained, every rewrite refused (migration 0018)
     Index("ix_rg_events_player", "player_id", "id"),
 )
 
@@ -152,9 +170,19 @@ live_seats = Table(
     Column("updated_at", String(32), nullable=False),
     # JSON Settlement.to_dict() as computed when the round was settled (0004)
     Column("settlement", Text, nullable=True),
+    # JSON: the seat's jurisdiction profile, enforced settings, id and version (0021; null before)
+    Column("jurisdiction", Text, nullable=True),
+    # A free round's reward (``promo_rewards.id``) and JSON {campaign, reward, free_ante, cap_left,
+    # forfeited once settled} (0027; null: the player paid every stake)
+    Column("promo_reward", String(40), nullable=True),
+    Column("promo", Text, nullable=True),
+    # The jackpot side bet's entry as JSON {stake, currency, status, cards, hand, award, pool_award}
+    # (0029; null: no jackpot bet)
+    Column("jackpot", Text, nullable=True),
     PrimaryKeyConstraint("table_id", "number", "player_id", name="pk_live_seats"),
     Index("ix_live_seats_player", "player_id"),
     Index("ix_live_seats_player_updated", "player_id", "updated_at"),
+    Index("ix_live_seats_promo_reward", "promo_reward"),
 )
 
 # The newest lease token (fencing token) that claimed each table; every commit checks it.
@@ -189,7 +217,8 @@ live_pending = Table(
 
 # ---- the back office (migration 0009) -------------------------------------------------------
 
-# Staff of the back office: a role, an argon2 password hash, an optional TOTP secret, lockout.
+# Staff of the back office: a role, an argon2 password hash, an optional TOTP secret (the lockout
+# is counted in ``staff_login_failures``; migration 0024 dropped the columns that counted it here).
 staff_users = Table(
     "staff_users", metadata,
     Column("id", String(40), primary_key=True),
@@ -199,9 +228,20 @@ staff_users = Table(
     # The password printed by ``admin create-user``: to be replaced at the first sign-in.
     Column("must_change_password", Integer, nullable=False, default=1),
     Column("totp_secret", String(64), nullable=True),
-    Column("failed_logins", Integer, nullable=False, default=0),
-    Column("locked_until", String(32), nullable=True),
     Column("created_at", String(32), nullable=False),
+)
+
+# Failed back-office sign-ins by (name, client address), known names and unknown alike (migration
+# 0019; ``backoffice.staff``): counted atomically, the ``LOCK_AFTER``-th locks that name from that
+# address only.
+staff_login_failures = Table(
+    "staff_login_failures", metadata,
+    Column("name", String(64), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("failures", Integer, nullable=False),
+    Column("locked_until", String(32), nullable=True),
+    Column("updated_at", String(32), nullable=False),
+    PrimaryKeyConstraint("name", "address", name="pk_staff_login_failures"),
 )
 
 # A staff member's signed-in browser: the cookie's token (stored as its SHA-256) and its CSRF token.
@@ -214,8 +254,8 @@ staff_sessions = Table(
     Column("expires_at", String(32), nullable=False),
 )
 
-# Every change made in the back office: append-only (the migration adds triggers refusing
-# UPDATE and DELETE on both databases).
+# Every change made in the back office: append-only (triggers refuse UPDATE, DELETE, SQLite's
+# INSERT OR REPLACE and PostgreSQL's TRUNCATE) and hash-chained (``server.chained_log``).
 admin_audit = Table(
     "admin_audit", metadata,
     Column("id", _SERIAL, primary_key=True, autoincrement=True),
@@ -225,6 +265,7 @@ admin_audit = Table(
     Column("target", String(120), nullable=False),
     Column("before", Text, nullable=True),  # JSON
     Column("after", Text, nullable=True),   # JSON
+    *chain_columns(),  # hash-chained, every rewrite refused (migration 0018)
     Index("ix_admin_audit_at", "at"),
 )
 
@@ -238,7 +279,44 @@ game_rules_versions = Table(
     Column("fingerprint", String(64), nullable=False),  # of the default currency's rules with it
     Column("created_at", String(32), nullable=False),
     Column("created_by", String(64), nullable=False),
+    Column("figures", Text, nullable=True),  # JSON: the exact house edge and RTPs (migration 0016)
+    Column("jurisdictions", Text, nullable=True),  # JSON: the jurisdictions it is approved for
     Index("ix_game_rules_versions_game", "game", "id"),
+)
+
+# A version's way to going live (migration 0016; ``backoffice.rules_changes``): asked by one
+# member of staff, approved (or rejected) by another; live from ``effective_at`` (the approval,
+# or the scheduled ``live_from`` if later). The version in force is the approved activation with
+# the latest ``effective_at`` not in the future.
+rules_activations = Table(
+    "rules_activations", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("game", String(32), nullable=False),
+    Column("version_id", BigInteger, nullable=False),
+    Column("requested_by", String(64), nullable=False),
+    Column("requested_at", String(32), nullable=False),
+    Column("live_from", String(32), nullable=True),
+    Column("status", String(16), nullable=False),  # pending | approved | rejected
+    Column("decided_by", String(64), nullable=True),
+    Column("decided_at", String(32), nullable=True),
+    Column("effective_at", String(32), nullable=True),
+    Index("ix_rules_activations_game", "game", "status", "effective_at"),
+)
+
+# A change of the jurisdictions a version is approved for, waiting for a second admin (migration
+# 0028; ``backoffice.paytable_approvals``).
+jurisdiction_requests = Table(
+    "jurisdiction_requests", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("game", String(32), nullable=False),
+    Column("version_id", BigInteger, nullable=False),
+    Column("jurisdictions", Text, nullable=False),  # JSON: the codes, or null (not restricted)
+    Column("requested_by", String(64), nullable=False),
+    Column("requested_at", String(32), nullable=False),
+    Column("status", String(16), nullable=False),  # pending | approved | rejected
+    Column("decided_by", String(64), nullable=True),
+    Column("decided_at", String(32), nullable=True),
+    Index("ix_jurisdiction_requests_game", "game", "status"),
 )
 
 # ---- operators and their seamless wallets (migration 0012; ``server.operators``) ------------
@@ -256,6 +334,7 @@ operator_players = Table(
     Column("token", String(512), nullable=True),
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    Column("jurisdiction", String(8), nullable=True),  # of the newest launch (0015)
     PrimaryKeyConstraint("operator_id", "external_id", "currency", "mode", name="pk_operator_players"),
 )
 
@@ -302,6 +381,7 @@ wallet_transactions = Table(
     Column("balance", BigInteger, nullable=True),  # the operator's balance in its last answer
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    Column("promo", Text, nullable=True),  # a free round's win: JSON {campaign_id, reward_id, ...} (0023)
     Index("ix_wallet_transactions_pending", "status", "next_attempt_at"),
     Index("ix_wallet_transactions_round", "round_id"),
     Index("ix_wallet_transactions_operator_created", "operator_id", "created_at"),
@@ -323,6 +403,18 @@ wallet_calls = Table(
     Index("ix_wallet_calls_transaction", "transaction_id", "id"),
 )
 
+# Nonces of operators' signed requests (migration 0017; ``server.operators.signing``): a nonce
+# seen before is a replay and refused. Kept until ``expires_at`` (twice the signature window),
+# then swept; in the database so that every process of a deployment sees every nonce.
+operator_nonces = Table(
+    "operator_nonces", metadata,
+    Column("operator_id", String(32), nullable=False),
+    Column("nonce", String(128), nullable=False),
+    Column("expires_at", String(32), nullable=False),
+    PrimaryKeyConstraint("operator_id", "nonce", name="pk_operator_nonces"),
+    Index("ix_operator_nonces_expires", "expires_at"),
+)
+
 # Every bearer token's life (migration 0013; ``server.sessions``): a demo player's or an
 # operator's session token gets its row when it first authenticates. It expires when idle or too
 # old (settings) and ends by a logout or a revocation (``ended_at``, ``end_reason``).
@@ -335,4 +427,90 @@ sessions = Table(
     Column("ended_at", String(32), nullable=True),
     Column("end_reason", String(16), nullable=True),  # "logout" | "revoked"
     Index("ix_sessions_player", "player_id"),
+)
+
+
+# Every software verification (``server.integrity``: at start, at intervals, on demand): when,
+# which kind, the seed of an on-demand HMAC, the result and the files that differ (JSON);
+# hash-chained, every rewrite refused (migration 0020).
+software_checks = Table(
+    "software_checks", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("at", String(32), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("seed", String(256), nullable=True),
+    Column("result", String(16), nullable=False),
+    Column("build_id", String(64), nullable=True),
+    Column("files", Text, nullable=False),
+    *chain_columns(),
+    Index("ix_software_checks_at", "at"),
+)
+
+
+# Free bets (migration 0023; ``server.promotions``): an operator's campaign, created once per
+# its idempotency id (``external_id``; ``body_sha256`` tells a repeat from another body), and the
+# rewards granted to its players (one per player and campaign; ``rounds_used`` counts the free
+# rounds opened, each claimed in the unit of work that opens its round).
+promo_campaigns = Table(
+    "promo_campaigns", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("operator_id", String(32), nullable=False),
+    Column("external_id", String(100), nullable=False),
+    Column("body_sha256", String(64), nullable=False),
+    Column("name", String(200), nullable=True),
+    Column("games", Text, nullable=False),  # JSON [game, ...]
+    Column("ante", Text, nullable=False),  # JSON {currency: minor units}
+    Column("max_win", Text, nullable=True),  # JSON {currency: minor units}: the cap on winnings
+    Column("rounds", Integer, nullable=False),
+    Column("valid_from", String(32), nullable=False),
+    Column("valid_until", String(32), nullable=False),
+    Column("status", String(12), nullable=False),  # "active" | "cancelled"
+    Column("created_at", String(32), nullable=False),
+    Column("cancelled_at", String(32), nullable=True),
+    UniqueConstraint("operator_id", "external_id", name="uq_promo_campaigns_operator_external"),
+    Index("ix_promo_campaigns_operator_created", "operator_id", "created_at"),
+)
+
+promo_rewards = Table(
+    "promo_rewards", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("campaign_id", String(40), ForeignKey("promo_campaigns.id"), nullable=False),
+    Column("operator_id", String(32), nullable=False),
+    Column("player", String(64), nullable=False),  # the operator's id of its player
+    Column("rounds", Integer, nullable=False),
+    Column("rounds_used", Integer, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    UniqueConstraint("campaign_id", "player", name="uq_promo_rewards_campaign_player"),
+    Index("ix_promo_rewards_operator_player", "operator_id", "player"),
+)
+
+# The progressive jackpot (``server.jackpot``, migration 0026): one pool for the whole deployment,
+# in the jackpot's currency, changed only with an event in the same unit of work, so the pool is
+# always every seed plus every contribution less every award.
+jackpot_pools = Table(
+    "jackpot_pools", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("currency", String(8), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("updated_at", String(32), nullable=False),
+)
+
+# What changed a pool: "seed" (the house seeds it: at the start and after each hit),
+# "contribution" (a bet's share), "award" (a fixed award or a pool share, paid to the player in
+# their currency as ``player_amount``). One event of each kind per round and player.
+jackpot_events = Table(
+    "jackpot_events", metadata,
+    Column("id", _SERIAL, primary_key=True, autoincrement=True),
+    Column("pool_id", String(40), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("round_id", String(64), nullable=False),
+    Column("player_id", String(40), nullable=False),
+    Column("amount", BigInteger, nullable=False),  # minor units of the pool's currency, >= 0
+    Column("pool_after", BigInteger, nullable=False),  # what an award took from the pool: 0 for a fixed one
+    Column("player_amount", BigInteger, nullable=True),
+    Column("player_currency", String(8), nullable=True),
+    Column("category", String(32), nullable=True),
+    Column("created_at", String(32), nullable=False),
+    UniqueConstraint("round_id", "player_id", "kind", name="uq_jackpot_events_round_player_kind"),
+    Index("ix_jackpot_events_pool", "pool_id", "id"),
 )

@@ -5,8 +5,9 @@ be ended (``POST /api/session/logout``) or revoked with all its player's others
 A token comes from ``POST /api/session`` (a demo player: ``players.token_hash``) or an operator's
 launch (``operator_sessions``). The ``sessions`` table (migration 0013) keeps each token's life:
 when it began (the row it came from), when it was last used, and when and why it ended. A token
-gets its row the first time it authenticates; revoking all of a player's sessions writes the
-rows of tokens never used yet too, so none of them can start afterwards.
+gets its row the first time it authenticates, its idle time counted from when it was issued (a
+token never used expires by idleness too); revoking all of a player's sessions writes the rows of
+tokens never used yet too, so none of them can start afterwards.
 
 Authentication is cached per process: a token checked in the last ``REFRESH_SECONDS`` (of the
 server's clock) is not read again, its expiry is computed from memory; after that the next
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -85,7 +87,7 @@ class Sessions:
         self.clock = clock
         self.policy = policy
         self.operators = operators
-        self._known: dict[str, _Known] = {}
+        self._known: LRUCache[str, _Known] = LRUCache(_CACHE_SIZE)
 
     async def authenticate(self, token: str, *, use: bool = True) -> str:
         """The player of a live session's token; else ``AuthenticationError`` saying whether the
@@ -110,8 +112,6 @@ class Sessions:
             known.last_seen = now
         self._check(key, known, now)
         known.checked = now
-        if len(self._known) >= _CACHE_SIZE:
-            self._known.clear()
         self._known[key] = known
         return known.player_id
 
@@ -129,10 +129,11 @@ class Sessions:
                 raise AuthenticationError("unknown token: create a session with POST /api/session",
                                           reason="unknown")
             player_id, created = begun
+            # Its idle clock runs from its issue: a token never used goes idle like any other.
             await connection.execute(_insert(connection).values(
-                token_hash=key, player_id=player_id, created_at=created, last_seen_at=timestamp(now))
+                token_hash=key, player_id=player_id, created_at=created, last_seen_at=created)
                 .on_conflict_do_nothing(index_elements=["token_hash"]))
-            return _Known(player_id, _moment(created), now, now)
+            return _Known(player_id, _moment(created), _moment(created), now)
         if row.ended_at is not None:
             raise AuthenticationError(f"session ended ({row.end_reason}) at {row.ended_at}: create a new "
                                       "session with POST /api/session", reason="ended")

@@ -48,6 +48,16 @@ class Movement:
     """The round's last money (its settlement)."""
     may_repeat: bool = False
     """Some transfers may be posted already (a live table resuming a step): those are skipped."""
+    promo: Mapping[str, Any] | None = None
+    """A free round's settlement: its campaign and reward, sent with the win it owes so the
+    operator books it as promotional (``server.promotions``)."""
+    promos: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """A live table's settlement: each free round's ``promo`` by player (the others' wins are not
+    promotional)."""
+
+    def promo_of(self, player_id: str) -> Mapping[str, Any] | None:
+        """The promotional flag of ``player_id``'s win in this movement (None: real money)."""
+        return self.promos.get(player_id, self.promo)
 
     @property
     def stakes(self) -> tuple[Transfer, ...]:

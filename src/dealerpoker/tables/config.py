@@ -66,7 +66,9 @@ merged under the table's own; raises ``ValueError`` for a currency the server do
 _TABLE_KEYS = {
     "id", "title", "game", "rules_file", "rules", "limits", "currency",
     "betting_seconds", "decision_seconds", "pause_seconds", "dealing", "video_url", "studio",
+    "jurisdictions",
 }  # fmt: skip
+_JURISDICTION = re.compile(r"^[A-Z]{2}(-[A-Z0-9]{1,3})?$")
 _STUDIO_KEYS = {"dealer_key", "dealer_key_env", "deal_seconds"}
 #: Where a table's cards come from: the server's RNG, or a studio's dealer and card reader.
 DEALINGS = ("rng", "studio")
@@ -114,6 +116,9 @@ class TableConfig:
     studio: StudioConfig | None = None
     currency: str | None = None
     """The currency every player at the table plays in (None: the server's default currency)."""
+    jurisdictions: tuple[str, ...] = ()
+    """The markets whose players it seats (ISO 3166 codes; empty: every market whose profile
+    allows the table's game and mode)."""
 
     @property
     def decision_points(self) -> tuple[str, ...]:
@@ -145,6 +150,7 @@ class TableConfig:
             "currency": self.currency,
             "dealing": self.dealing,
             "video_url": self.video_url,
+            "jurisdictions": list(self.jurisdictions),
             "deal_seconds": None if self.studio is None else self.studio.deal_seconds,
         }
 
@@ -280,4 +286,14 @@ def _table(row: Any, where: str, base: Path | None, environ: Mapping[str, str],
         video_url=_video_url(row, where),
         studio=_studio(row, where, environ),
         currency=currency,
+        jurisdictions=_jurisdictions(row, where),
     )
+
+
+def _jurisdictions(row: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    codes = row.get("jurisdictions", [])
+    if not isinstance(codes, list) or not all(isinstance(c, str) and _JURISDICTION.match(c) for c in codes) \
+            or len(set(codes)) != len(codes):
+        raise InvalidTablesError(f"{where}.jurisdictions: expected distinct ISO 3166 codes such as "
+                                 f'["GB", "CA-ON"], got {codes!r}')
+    return tuple(codes)

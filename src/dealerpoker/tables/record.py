@@ -21,7 +21,7 @@ from typing import Any
 
 from dealerpoker.games.payments import cancellation
 from dealerpoker.tables.dealing import CardReport, Misdeal
-from dealerpoker.tables.table import LiveGame, LiveRound, Phase, Seat, Step, rebuilt
+from dealerpoker.tables.table import LiveGame, LiveRound, Phase, Seat, Step, rebuilt, seat_credit
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +48,17 @@ def _step_record(step: Step) -> dict[str, Any]:
 
 def _seat_record(seat: Seat, phase: Phase) -> dict[str, Any]:
     record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [_step_record(s) for s in seat.steps]}
+    if seat.free is not None:  # a free round: its promo (the ante the operator paid, the cap left)
+        record["promo"] = dict(seat.free)
+    if seat.jackpot is not None:  # the jackpot side bet: its entry (settled with the round)
+        record["jackpot"] = dict(seat.jackpot)
     settlement = seat.result if phase in (Phase.SHOWDOWN, Phase.PAUSE) else None
     if settlement is not None:  # every line's return, the Bonus paid at the deal included
         record["returned"] = int(settlement.total_returned)
+        if seat.free is not None:  # what was credited: a free round's winnings capped
+            credited, forfeited = seat_credit(seat)
+            record["returned"] = seat.bonus_paid + credited
+            record["promo"]["forfeited"] = forfeited
         if phase is Phase.PAUSE:  # the itemised lines, stored by the settlement's commit
             record["settlement"] = settlement.to_dict()
     return record
@@ -105,7 +113,7 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
         steps = tuple(Step(s["point"], s["action"], s["source"], int(s["stake"]), s.get("at"))
                       for s in data["steps"])
         bets = {k: int(v) for k, v in data["bets"].items()}
-        seat = Seat(player, bets, steps=steps)
+        seat = Seat(player, bets, steps=steps, free=data.get("promo"), jackpot=data.get("jackpot"))
         if dealt:
             assert deck is not None
             seat = rebuilt(seat, game, deck)

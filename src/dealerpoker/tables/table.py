@@ -43,8 +43,8 @@ from typing import Any, Protocol
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.base import padded_deck
 from dealerpoker.games.payments import (
+    capped,
     credit,
-    free_action,
     opening_stake,
     paid_at_deal,
     timer_action,
@@ -120,6 +120,12 @@ class Seat:
     pending_at: float | None = None  # when ``pending`` was accepted
     #: A studio round cancelled (misdeal): the seat's settlement, ``games.payments.cancellation``'s.
     cancelled: Any = None
+    #: A free round (``server.promotions``): its campaign, reward, ``free_ante`` (the operator's,
+    #: never debited from the player) and ``cap_left`` (None: no cap on its winnings).
+    free: Mapping[str, Any] | None = None
+    #: The progressive jackpot side bet (``server.jackpot``): its entry (stake, currency, status;
+    #: once settled the first five cards, the hand, the award); None: no jackpot bet.
+    jackpot: Mapping[str, Any] | None = None
 
     @property
     def result(self) -> Any:
@@ -129,8 +135,14 @@ class Seat:
         return None if self.state is None else self.state.settlement
 
     @property
+    def free_ante(self) -> int:
+        """The ante the operator pays (a free round), else 0."""
+        return 0 if self.free is None else int(self.free["free_ante"])
+
+    @property
     def opening_stake(self) -> int:
-        return opening_stake(self.bets)
+        """What the deal debits the player: every opening bet but a free round's ante."""
+        return opening_stake(self.bets) - self.free_ante
 
     @property
     def total_stake(self) -> int:
@@ -212,8 +224,10 @@ def open_round(table: TableConfig, *, number: int, now: float) -> LiveRound:
 
 
 def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str, int],
-               *, now: float) -> LiveRound:
-    """Place or replace a player's opening bets; ``{}`` withdraws them.
+               *, now: float, free: Mapping[str, Any] | None = None,
+               jackpot: Mapping[str, Any] | None = None) -> LiveRound:
+    """Place or replace a player's opening bets; ``{}`` withdraws them. ``free``: the bets are a
+    free round's (its ante the operator's; the shell checked the reward).
 
     Refused after "no more bets" (the deadline, even before the table closed the window).
     Limits are checked by the engine (``BetLimitError`` naming the field); the balance is the
@@ -225,7 +239,8 @@ def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str
         if player_id not in rnd.seats:
             return rnd
         return replace(rnd, seats={k: v for k, v in rnd.seats.items() if k != player_id})
-    return replace(rnd, seats={**rnd.seats, player_id: Seat(player_id, _valid_bets(game, bets))})
+    seat = Seat(player_id, _valid_bets(game, bets), free=free, jackpot=jackpot)
+    return replace(rnd, seats={**rnd.seats, player_id: seat})
 
 
 def _valid_bets(game: LiveGame, bets: Mapping[str, int]) -> dict[str, int]:
@@ -233,11 +248,13 @@ def _valid_bets(game: LiveGame, bets: Mapping[str, int]) -> dict[str, int]:
     return {name: int(amount) for name, amount in dict(validated).items() if int(amount) > 0}
 
 
-def restore_bets(rnd: LiveRound, game: LiveGame,
-                 bets: Mapping[str, Mapping[str, int]]) -> tuple[LiveRound, list[str]]:
+def restore_bets(rnd: LiveRound, game: LiveGame, bets: Mapping[str, Mapping[str, int]],
+                 free: Mapping[str, Mapping[str, Any]] | None = None,
+                 jackpots: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[LiveRound, list[str]]:
     """Put the bets accepted in this window before a restart back (they were in time, whatever
-    the clock says now). Returns the round and the players whose stored bets the table's
-    limits no longer allow (left out)."""
+    the clock says now), with the free rounds they were placed as (``free``: player -> promo).
+    Returns the round and the players whose stored bets the table's limits no longer allow
+    (left out)."""
     if rnd.phase is not Phase.BETTING:
         return rnd, []
     seats, invalid = dict(rnd.seats), []
@@ -248,7 +265,8 @@ def restore_bets(rnd: LiveRound, game: LiveGame,
             invalid.append(player)
             continue
         if valid:
-            seats[player] = Seat(player, valid)
+            seats[player] = Seat(player, valid, free=(free or {}).get(player),
+                                 jackpot=(jackpots or {}).get(player))
         else:
             seats.pop(player, None)  # withdrawn
     return replace(rnd, seats=seats), invalid
@@ -355,6 +373,11 @@ def rebuilt(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
     return replace(seat, state=state)
 
 
+def jackpot_stakes(rnd: LiveRound) -> dict[str, int]:
+    """Each jackpot bet's stake, debited with the deal as a transfer of its own."""
+    return {player: int(seat.jackpot["stake"]) for player, seat in rnd.seats.items() if seat.jackpot}
+
+
 def bonus_payouts(rnd: LiveRound) -> dict[str, int]:
     """What the deal credits at once: each won Bonus (txid ``{round}:{player}:bonus``)."""
     return {player: seat.bonus_paid for player, seat in rnd.seats.items() if seat.bonus_paid > 0}
@@ -436,14 +459,15 @@ def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan
 
 def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: DecisionPlan,
                     unpaid: Collection[str], *, now: float) -> LiveRound:
-    """Apply the plan once its stakes are debited; ``unpaid`` players get the timeout action."""
+    """Apply the plan once its stakes are debited; ``unpaid`` players (their stake refused) get the
+    timer's funds-short action (``games.payments.timer_action``)."""
     if rnd.phase is not Phase.DECISION or plan.point != rnd.point:
         raise LiveTableError("the plan is not for the current decision point", code="wrong_phase")
     seats = dict(rnd.seats)
     for player, step in plan.steps.items():
         seat = seats[player]
         if player in unpaid:
-            step = Step(step.point, free_action(game, seat.state), "unpaid", 0, now)
+            step = Step(step.point, timer_action(game, seat.state, stake_refused=True), "unpaid", 0, now)
         state, _events = game.apply(seat.state, step.action)
         seats[player] = replace(seat, state=state, pending=None, pending_at=None, steps=(*seat.steps, step))
     return _next_point(replace(rnd, seats=seats), table, now, after=plan.point)
@@ -459,9 +483,22 @@ def settlements(rnd: LiveRound) -> dict[str, Any]:
 
 def returns(rnd: LiveRound) -> dict[str, int]:
     """What the settlement credits each player (minor units, 0 for a loss): every line's return
-    but the Bonus already paid at the deal (the settlement's lines still show the Bonus line)."""
-    return {player: credit(settlement, rnd.seats[player].bonus_paid)
-            for player, settlement in settlements(rnd).items()}
+    but the Bonus already paid at the deal (the settlement's lines still show the Bonus line),
+    a free round's capped (``seat_credit``)."""
+    settlements(rnd)  # refuses a round not settled yet
+    return {player: seat_credit(seat)[0] for player, seat in rnd.seats.items()}
+
+
+def seat_credit(seat: Seat) -> tuple[int, int]:
+    """What the seat's settlement credits and what it forfeits: a free round returns at most the
+    player's own stakes plus what is left of its reward's cap (``games.payments.capped``)."""
+    owed = credit(seat.result, seat.bonus_paid)
+    if seat.free is None:
+        return owed, 0
+    if seat.cancelled is not None:  # a misdeal gives back the player's own stakes, not the free ante
+        return owed - seat.free_ante, seat.free_ante
+    return capped(owed, seat.free.get("cap_left"), own_stake=seat.total_stake,
+                  already_returned=seat.bonus_paid)
 
 
 def finish(rnd: LiveRound, table: TableConfig, *, now: float) -> LiveRound:

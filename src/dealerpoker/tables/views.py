@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dealerpoker.cards.encoding import index_to_card, indices_to_cards, texts_from_indices
-from dealerpoker.evaluator.categories import HandCategory
+from dealerpoker.cards.encoding import index_to_card, texts_from_indices
 from dealerpoker.games.base import place_of
-from dealerpoker.games.settlement import HandSummary
+from dealerpoker.games.settlement import hand_so_far
 from dealerpoker.tables import studio
 from dealerpoker.tables.config import TableConfig
-from dealerpoker.tables.table import LiveGame, LiveRound, Phase
+from dealerpoker.tables.table import LiveGame, LiveRound, Phase, seat_credit
 
 
 def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
@@ -50,27 +49,6 @@ def public_view(rnd: LiveRound, table: TableConfig) -> dict[str, Any]:
     return view
 
 
-def hand_so_far(indices: list[int]) -> dict[str, Any] | None:
-    """The shared player hand as far as it is shown (the rules name it after the deal and after
-    each street): the best five of five to seven cards, or, before the flop, a pair or the high card
-    of the two hole cards.
-
-    >>> hand_so_far([48, 49])["name"], hand_so_far([48, 44])["name"]
-    ('Pair of Aces', 'High Card, Ace')
-    """
-    if len(indices) >= 5:
-        return HandSummary.of_indices(indices).to_dict()
-    if not indices:
-        return None
-    cards = indices_to_cards(indices)
-    ranks = sorted((card.rank for card in cards), reverse=True)
-    paired = len(set(ranks)) < len(ranks)
-    category = HandCategory.ONE_PAIR if paired else HandCategory.HIGH_CARD
-    top = next(r for r in ranks if ranks.count(r) > 1) if paired else ranks[0]
-    name = f"Pair of {top.plural}" if paired else f"High Card, {top.singular}"
-    return {"category": category.slug, "name": name, "best_five": [str(c) for c in cards]}
-
-
 def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] | None:
     """One player's own part of the round (None when not seated); settlement after the reveal."""
     seat = rnd.seats.get(player_id)
@@ -90,6 +68,11 @@ def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] 
         "bonus": seat.state.bonus.to_dict() if getattr(seat.state, "bonus", None) is not None else None,
         "settlement": None,
         "cancelled": seat.cancelled is not None,
+        # A free round: its reward and the ante the operator pays (not in ``total_stake``).
+        "free_round": None if seat.free is None else {
+            "reward": seat.free["reward"], "campaign": seat.free["campaign"], "free_ante": seat.free_ante},
+        # The jackpot side bet: its stake, then (settled with the round) its cards, hand and award.
+        "jackpot": None if seat.jackpot is None else dict(seat.jackpot),
     }
     if rnd.phase is Phase.DECISION and seat.state.phase == rnd.point and seat.pending is None:
         actions = game.legal_actions(seat.state)
@@ -97,6 +80,8 @@ def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] 
         view["action_stakes"] = {a: game.stake_for(seat.state, a) for a in actions}
     if rnd.phase in (Phase.SHOWDOWN, Phase.PAUSE) and seat.result is not None:
         view["settlement"] = seat.result.to_dict()
+        if seat.free is not None:
+            view["credited"], view["forfeited"] = seat_credit(seat)
     return view
 
 

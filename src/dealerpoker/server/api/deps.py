@@ -10,7 +10,7 @@ from starlette.requests import HTTPConnection
 
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.errors import ERROR_STATUSES
-from dealerpoker.server.api.models import ErrorOut
+from dealerpoker.server.edge.errors import ErrorOut
 from dealerpoker.server.errors import UnknownParameterError
 from dealerpoker.server.services import Services
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -11,7 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.server.errors import error_fields
+from dealerpoker.server.edge.errors import domain_error_response, error_response
 
 log = logging.getLogger("dealerpoker.server")
 
@@ -22,23 +21,6 @@ _STATUS_CODES = {
 }
 #: The error statuses documented on every API operation.
 ERROR_STATUSES = (400, 401, 403, 404, 409, 422)
-
-
-def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return _response(status, {"error": code, "message": message, **extra})
-
-
-def domain_error_response(error: DealerPokerError) -> JSONResponse:
-    """The 4xx response for an error of the domain: the status and code its class names, the
-    message naming the problem (the same fields a WebSocket error message carries)."""
-    return _response(error.status, error_fields(error))
-
-
-def _response(status: int, body: dict[str, Any]) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    if status == 429 and "retry_after" in body:
-        headers = {"Retry-After": str(body["retry_after"])}
-    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _validation_message(error: RequestValidationError) -> tuple[int, str, str]:

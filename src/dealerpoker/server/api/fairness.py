@@ -77,12 +77,12 @@ async def get_round_record(
 ) -> JSONResponse:
     """The full audit record of a settled round, signed by the server: check it with
     ``dealerpoker verify --round-file FILE --server URL``. An operator's real-money player's
-    round also holds its ``wallet``: every wallet transaction and call with its answer, and
-    whether a credit it owes is still pending (docs/operators.md)."""
+    round also holds its ``wallet``: every wallet transaction and call (not the wallet's answers:
+    staff see those), and whether a credit it owes is still pending (docs/operators.md)."""
     record = await fairness.record(player, round_id)
     services: Services = request.app.state.services
     if services.operators and is_remote(player):
-        record = {**record, "wallet": await round_wallet(services.database, round_id)}
+        record = {**record, "wallet": await round_wallet(services.database, round_id, staff=False)}
         record["record_digest"] = record_digest(record)  # the digest covers the wallet too
     return JSONResponse(signer_of(request).sign(record))
 

@@ -27,10 +27,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
-from dealerpoker.server.api.errors import domain_error_response
 from dealerpoker.server.api.models import ActionIn, RoundIn
 from dealerpoker.server.edge.bodylimit import read_body, replaying
-from dealerpoker.server.edge.ratelimit import RateLimitedError
+from dealerpoker.server.edge.errors import domain_error_response
 from dealerpoker.server.services import Services
 
 _ROUNDS = "/api/rounds"
@@ -74,13 +73,14 @@ class RoundStepFastPath:
         except (ValueError, RecursionError, ValidationError, AuthenticationError):
             await self.app(scope, replay, send)  # FastAPI gives the error response
             return
-        except RateLimitedError as error:  # the account's requests (429, Retry-After)
+        except DealerPokerError as error:  # the account's requests (429), the database busy (503)
             await domain_error_response(error)(scope, receive, send)
             return
         rounds = self.services.rounds
         try:
             if isinstance(request, RoundIn):
-                view = await rounds.open_round(player, request.game, request.bets, request.idempotency_key)
+                view = await rounds.open_round(player, request.game, request.bets, request.idempotency_key,
+                                               request.free_round, jackpot=request.jackpot)
             else:
                 assert round_id is not None and isinstance(request, ActionIn)
                 view = await rounds.act(player, round_id, request.action, step=request.step)

@@ -25,11 +25,6 @@ class Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-class ErrorOut(Open):
-    error: str = Field(description="machine-readable code, e.g. insufficient_funds")
-    message: str = Field(description="what is wrong, for people")
-
-
 class CurrencyOut(Strict):
     code: str = Field(description="ISO 4217 code, or a configured one such as mBTC")
     exponent: int = Field(description="decimals of the minor unit (amounts are integers of minor units)")
@@ -52,6 +47,10 @@ class SessionOut(Strict):
     currency: str = Field(description="every amount of this player is in this currency's minor units")
     lobby_url: str | None = Field(default=None, description="an operator launch's lobby address: where the "
                                                             "page's 'leave' (the reality check's) returns")
+    cashier_url: str | None = Field(default=None, description="an operator launch's cashier address")
+    frame_origins: list[str] | None = Field(
+        default=None, description="an operator launch's: the origins the page may talk to when it is "
+        "framed (the operator's frame_ancestors; docs/operators.md#page-events)")
 
 
 class EndedOut(Strict):
@@ -156,6 +155,13 @@ class RoundIn(Strict):
     idempotency_key: str | None = Field(
         default=None, min_length=1, max_length=128,
         description="repeating a request with the same key returns the same round, debiting nothing more")
+    free_round: str | None = Field(
+        default=None, min_length=1, max_length=40, examples=["fr_0123456789abcdef"],
+        description="play one of the player's free rounds (GET /api/free-rounds): its ante is the "
+                    "operator's, not debited; the other bets are the player's")
+    jackpot: bool = Field(
+        default=False, description="add the progressive jackpot bet (GET /api/jackpot: its stake in the "
+                                   "player's currency, settled on the hole cards and the flop)")
 
 
 class ActionIn(Strict):

@@ -27,7 +27,8 @@ RoundId = Annotated[str, Path(max_length=40, description="the round's id")]
 @router.post("/api/rounds", response_model=RoundView, responses=error_responses())
 async def open_round(body: RoundIn, services: ServicesDep, player: PlayerDep) -> Response:
     """Place the opening bets and deal. The stakes are debited before any card is dealt."""
-    return json_response(await services.rounds.open_round(player, body.game, body.bets, body.idempotency_key))
+    return json_response(await services.rounds.open_round(player, body.game, body.bets, body.idempotency_key,
+                                                          body.free_round, jackpot=body.jackpot))
 
 
 @router.post("/api/rounds/{round_id}/actions", response_model=RoundView, responses=error_responses())

@@ -31,10 +31,14 @@ async def create_session(services: ServicesDep, body: SessionIn | None = None) -
         if body.currency is not None:
             raise UnknownParameterError("currency: a launched session plays in the launch's currency")
         launched = await redeem(services.database, body.launch, now=services.clock(),
-                                starting_balance=services.starting_balance)
+                                starting_balance=services.starting_balance,
+                                new_client_seed=services.new_client_seed)
         amount, currency = await services.rounds.account(launched.player_id)
+        operator = services.operators.get(launched.launch.operator_id)
         return SessionOut(token=launched.token, player_id=launched.player_id, balance=amount,
-                          currency=currency, lobby_url=launched.launch.lobby_url)
+                          currency=currency, lobby_url=launched.launch.lobby_url,
+                          cashier_url=launched.launch.cashier_url,
+                          frame_origins=[] if operator is None else list(operator.frame_ancestors))
     player = await services.create_player(None if body is None else body.currency)
     return SessionOut(token=player.token, player_id=player.player_id, balance=player.balance,
                       currency=player.currency)
@@ -63,7 +67,17 @@ async def balance(services: ServicesDep, player: PlayerDep) -> BalanceOut:
 
 @router.get("/healthz", tags=["operations"])
 async def healthz(services: ServicesDep) -> JSONResponse:
-    """Liveness and database reachability."""
+    """Liveness, database reachability and the software verification (``software``: ``state`` ok,
+    mismatch -- play halted, the files named -- or unverified, a development checkout); 503
+    ``draining`` once the process was asked to stop (``server.draining``): send players elsewhere."""
+    if services.drain.begun:
+        return JSONResponse({"status": "draining"}, status_code=503)
     async with services.database.transaction() as connection:
         await connection.execute(text("SELECT 1"))
-    return JSONResponse({"status": "ok"})
+    integrity = services.integrity
+    if integrity is None:
+        return JSONResponse({"status": "ok"})
+    software = integrity.health()
+    halted = software["state"] == "mismatch"
+    return JSONResponse({"status": "halted" if halted else "ok", "software": software},
+                        status_code=503 if halted else 200)

@@ -6,15 +6,16 @@ what a role cannot do, but the answer to a request it may not make is 403 all th
 >>> allowed("support", "players.view"), allowed("support", "players.adjust")
 (True, False)
 >>> sorted(PERMISSIONS["auditor"])  # doctest: +NORMALIZE_WHITESPACE
-['audit.view', 'games.view', 'monitor.view', 'players.view', 'reports.view', 'rounds.verify',
- 'rounds.view']
+['audit.view', 'games.view', 'monitor.view', 'operators.view', 'players.view', 'reports.view',
+ 'rounds.verify', 'rounds.view']
 """
 
 from __future__ import annotations
 
 ROLES = ("admin", "support", "auditor")
 
-_READ_PLAY = frozenset({"monitor.view", "rounds.view", "rounds.verify", "players.view", "games.view"})
+_READ_PLAY = frozenset({"monitor.view", "rounds.view", "rounds.verify", "players.view", "games.view",
+                        "operators.view"})
 _CHANGES = frozenset({"tables.control", "players.adjust", "games.edit"})
 
 PERMISSIONS: dict[str, frozenset[str]] = {

@@ -12,30 +12,10 @@ from typing import Any
 from sqlalchemy import select
 
 from dealerpoker.analysis.moments import Moments, bet_moments
-from dealerpoker.analysis.rtp import analysis_document
+from dealerpoker.analysis.rtp import MemoryCache, analysis_document, cache_key
 from dealerpoker.games.rules import Rules, rules_from_document
 from dealerpoker.server.db import Database
 from dealerpoker.server.schema import rules_documents
-
-
-class MemoryCache:
-    """Analyses and card counts kept in this process (when the server was given no cache)."""
-
-    def __init__(self) -> None:
-        self.documents: dict[str, dict[str, Any]] = {}
-        self.counts: dict[str, Any] = {}
-
-    def load(self, key: str) -> dict[str, Any] | None:
-        return self.documents.get(key)
-
-    def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
-        self.documents[key] = document
-
-    def load_counts(self, key: str) -> Any:
-        return self.counts.get(key)
-
-    def save_counts(self, key: str, arrays: Any) -> None:
-        self.counts[key] = arrays
 
 
 class Analyses:
@@ -43,10 +23,19 @@ class Analyses:
         self.database = database
         self.cache = cache if cache is not None else MemoryCache()
         self._moments: dict[str, Mapping[str, Moments]] = {}
+        self._computing: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
     async def document(self, rules: Rules) -> dict[str, Any]:
-        """The ``analyze --json`` document of ``rules``."""
-        return await asyncio.to_thread(analysis_document, rules, self.cache, self.cache)
+        """The ``analyze --json`` document of ``rules``. Requests for the same rules while it is
+        computed (a page loaded twice, two staff members) share that one computation."""
+        key = cache_key(rules)
+        running = self._computing.get(key)
+        if running is None:
+            computing = asyncio.to_thread(analysis_document, rules, self.cache, self.cache)
+            running = asyncio.ensure_future(computing)
+            self._computing[key] = running
+            running.add_done_callback(lambda _done: self._computing.pop(key, None))
+        return await asyncio.shield(running)
 
     async def moments(self, fingerprints: Iterable[str]) -> dict[str, Mapping[str, Moments]]:
         """Each stored rules document's bets' moments (a fingerprint not stored is left out)."""

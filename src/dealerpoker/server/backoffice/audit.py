@@ -1,8 +1,10 @@
 """The admin audit log: every change made in the back office (who, when, what, before, after).
 
 Rows are only ever inserted: this module has no update or delete, and the database refuses them
-(migration 0009's triggers), so the log a regulator reads is the log as written. A change and its
-audit row are written in the same unit of work: both commit or neither does.
+(migrations 0009 and 0018: UPDATE, DELETE, INSERT OR REPLACE, TRUNCATE), so the log a regulator
+reads is the log as written; each row holds the hash of the one before (``server.chained_log``),
+so a row changed behind the database's back is found. A change and its audit row are written in
+the same unit of work: both commit or neither does.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
+from dealerpoker.server.chained_log import append
 from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import admin_audit
 
@@ -19,10 +22,10 @@ from dealerpoker.server.schema import admin_audit
 async def record(connection: Connection, *, at: str, actor: str, action: str, target: str,
                  before: Any = None, after: Any = None) -> None:
     """Append one change (``before``/``after``: JSON-able values, None when there is none)."""
-    await connection.execute(insert(admin_audit).values(
-        at=at, actor=actor, action=action, target=target[:120],
-        before=None if before is None else json.dumps(before, sort_keys=True),
-        after=None if after is None else json.dumps(after, sort_keys=True)))
+    await append(connection, admin_audit, {
+        "at": at, "actor": actor, "action": action, "target": target[:120],
+        "before": None if before is None else json.dumps(before, sort_keys=True),
+        "after": None if after is None else json.dumps(after, sort_keys=True)})
 
 
 async def read(connection: Connection, *, limit: int = 100, before_id: int | None = None,

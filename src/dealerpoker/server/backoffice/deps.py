@@ -3,6 +3,7 @@ the CSRF token on every change, and the one-time password replaced before anythi
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
@@ -50,9 +51,18 @@ async def staff_session(request: Request) -> staff.Session:
             session = await staff.session_for(connection, token, now=services.clock())
     if session is None:
         raise AuthenticationError("sign in to the back office first (POST /admin/api/session)")
-    if request.method not in SAFE_METHODS and request.headers.get(CSRF_HEADER) != session.csrf:
+    if request.method not in SAFE_METHODS and not same_token(request.headers.get(CSRF_HEADER), session.csrf):
         raise CsrfError(f"missing or wrong {CSRF_HEADER} header (the token given at sign-in)")
     return session
+
+
+def same_token(given: str | None, expected: str) -> bool:
+    """Whether a sent token is the expected one, compared in constant time (its bytes).
+
+    >>> same_token("abc", "abc"), same_token("abd", "abc"), same_token(None, "abc"), same_token("é", "abc")
+    (True, False, False, False)
+    """
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
 SessionDep = Annotated[staff.Session, Depends(staff_session)]
@@ -84,3 +94,4 @@ ReportViewer = Annotated[staff.StaffUser, Depends(require("reports.view"))]
 GameViewer = Annotated[staff.StaffUser, Depends(require("games.view"))]
 GameEditor = Annotated[staff.StaffUser, Depends(require("games.edit"))]
 AuditViewer = Annotated[staff.StaffUser, Depends(require("audit.view"))]
+OperatorViewer = Annotated[staff.StaffUser, Depends(require("operators.view"))]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request, WebSocket
+from fastapi import APIRouter, Depends, Path, Query, Request, WebSocket
 from pydantic import BaseModel, Field
 from sqlalchemy import and_, func, select
 
@@ -22,6 +23,7 @@ from dealerpoker.server.backoffice.deps import COOKIE, MonitorViewer, TableContr
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live import controls
+from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection as Watcher
 from dealerpoker.server.live.runner import TableControl, TableRunner
 from dealerpoker.server.schema import live_rounds, live_seats
@@ -34,7 +36,8 @@ MONITOR = "@monitor"  # the hub id of back-office watchers: no player's id (play
 
 
 class StatusIn(BaseModel):
-    status: str = Field(description="open (resume), paused (after the current round) or closed")
+    status: Literal["open", "paused", "closed"] = Field(
+        description="open (resume), paused (after the current round) or closed")
 
 
 class TimersIn(BaseModel):
@@ -83,19 +86,55 @@ async def summary(request: Request, table_id: str) -> dict[str, Any]:
         control = await controls.read(connection, table_id)
         results = await house_results(connection, table_id)
     seats = dict(rnd.seats) if rnd is not None and live.cluster.owns(table_id) else {}
+    by_market: dict[str, list[str]] = {}
+    if services.jurisdictions is not None and seats:  # the seated players' markets, one query
+        for player, stored in (await services.jurisdictions.stored_of(list(seats))).items():
+            by_market.setdefault(str(json.loads(stored)["id"]), []).append(player)
     return {**described, "currency": runner.currency,
+            "jurisdictions": list(runner.table.jurisdictions),  # the markets it serves ([]: every one)
+            "seated_by_jurisdiction": {code: len(players) for code, players in sorted(by_market.items())},
+            "seated_players_by_jurisdiction": {code: sorted(players)
+                                               for code, players in sorted(by_market.items())},
             "seated": len(seats), "betting": sum(1 for seat in seats.values() if seat.bets),
             "stakes": sum(seat.total_stake for seat in seats.values()),
             "control": {"status": "open" if control is None else control.status,
                         "timers": {name: getattr(runner.table, name) for name in controls.TIMERS}
                         if control is None or not control.timers else dict(control.timers)},
-            "last_results": results}
+            "last_results": results,
+            "studio": _studio_status(live, runner, table_id, described, services.clock().timestamp())}
+
+
+def _studio_status(live: Any, runner: TableRunner, table_id: str, described: dict[str, Any],
+                   now: float) -> dict[str, Any] | None:
+    """A studio table's dealer: connected (to this process) or not, the deal's deadline while the
+    table waits for cards (and the seconds left to it on the server's clock, which the page counts
+    down), and how its last ended rounds ended (misdeals: void, bets returned)."""
+    if runner.table.studio is None:
+        return None
+    ended = list(runner.last_rounds)
+    dealing, deadline = described.get("phase") == "dealing", described.get("deadline")
+    return {"dealer_connected": live.hub.connected(table_id, DEALER),
+            "dealing": dealing, "deadline": deadline,
+            "seconds_left": max(0.0, round(float(deadline) - now, 1)) if dealing and deadline else None,
+            "deal_seconds": runner.table.studio.deal_seconds,
+            "last_rounds": len(ended), "misdeals": sum(1 for r in ended if r.get("status") == "misdeal")}
 
 
 @router.get("/tables", responses=error_responses(401, 403))
-async def tables(request: Request, _user: MonitorViewer) -> dict[str, Any]:
-    """Every live table as the monitor shows it."""
-    return {"tables": [await summary(request, table_id) for table_id in _runners(request)]}
+async def tables(request: Request, _user: MonitorViewer,
+                 jurisdiction: Annotated[str | None, Query(max_length=8, description=(
+                     "only the tables serving this jurisdiction or seating its players"))] = None,
+                 ) -> dict[str, Any]:
+    """Every live table as the monitor shows it, with the markets it serves and its seated players
+    by jurisdiction; ``jurisdictions``: every one this deployment has a profile for (the page's
+    filter offers them)."""
+    found = [await summary(request, table_id) for table_id in _runners(request)]
+    if jurisdiction:
+        found = [table for table in found
+                 if not table["jurisdictions"] or jurisdiction in table["jurisdictions"]
+                 or jurisdiction in table["seated_by_jurisdiction"]]
+    markets = services_of(request).jurisdictions
+    return {"tables": found, "jurisdictions": [] if markets is None else markets.known()}
 
 
 async def _control(request: Request, table_id: str, user: staff.StaffUser,

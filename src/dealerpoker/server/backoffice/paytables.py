@@ -1,35 +1,27 @@
 """Games and paytables in the back office: the configured rules of each game with each bet's exact
-RTP, an admin's draft with its exact house edge before anything is saved, and saved versions.
+RTP, and an admin's draft with its exact figures before anything is saved.
 
-A draft is a JSON document of changes merged over the game's configured rules (its paytables,
-ante rule or qualifier, timeouts, timers; not the limits and chips, which are each currency's).
-Saving one stores it as a new version (``game_rules_versions``, audited) and rebuilds the game's
-engine in every currency: new rounds are opened under it, while an open round plays on under the
-rules it was opened with (``RoundService.engine_of``: by its rules fingerprint, which every round
-records). At start the newest version of each game is applied again.
+A draft is a JSON document of changes merged over the rules in force (its paytables, ante rule or
+qualifier, timeouts, timers; not the limits and chips, which are each currency's). An entry the
+game's rules do not have (a typo, another game's paytable) is refused, named; so is a draft whose
+exact RTP of any bet, or in total, is outside the deployment's bounds (``Settings.rtp_bounds``).
+Saving and going live are ``rules_changes``'.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import func, insert, select
-
 from dealerpoker.analysis.rtp import bet_rtps
 from dealerpoker.errors import DealerPokerError, InvalidRulesError
 from dealerpoker.games import GAMES, AnyGame
+from dealerpoker.games.money import MAX_AMOUNT
 from dealerpoker.games.rules import Rules
-from dealerpoker.server.backoffice import audit
 from dealerpoker.server.backoffice.analyses import Analyses
-from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import UnknownGameError
-from dealerpoker.server.fairness import store_rules_document
-from dealerpoker.server.offer import Offer
-from dealerpoker.server.schema import game_rules_versions
 from dealerpoker.server.services import Services
 
 FIXED = ("game", "limits", "chips", "rules_version")
@@ -50,22 +42,62 @@ def draft_rules(services: Services, game: str, changes: Any) -> Rules:
         raise UnknownGameError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
     if not isinstance(changes, Mapping):
         raise DraftError('a draft is a JSON object of rules entries, e.g. {"ante_paytable": {"flush": 3}}')
+    _bounded(changes, "")
     fixed = sorted(set(changes) & set(FIXED))
     if fixed:
         raise DraftError(f"{fixed[0]}: not changed by a draft (limits and chips are each currency's)")
     currencies = services.offer.currencies
     current = current_changes(services, game)
+    unknown = unknown_entries(services.games[game].rules.to_dict(), changes)
+    if unknown:
+        raise DraftError(f"unknown rules entr{'y' if len(unknown) == 1 else 'ies'} for {game}: "
+                         f"{', '.join(unknown)} (nothing was saved)")
     try:
-        return currencies.tables[currencies.default].rules(game, _merge(current, changes))
+        return currencies.tables[currencies.default].rules(game, merge(current, changes))
     except InvalidRulesError as error:
         raise DraftError(str(error)) from None
 
 
-def _merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+def _bounded(value: Any, path: str) -> None:
+    """Refuse any number in a draft beyond ``MAX_AMOUNT`` (a payout, an amount: beyond 64 bits
+    nothing further could compute with it), naming its entry."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _bounded(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _bounded(item, f"{path}[{index}]")
+    elif isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > MAX_AMOUNT:
+        raise DraftError(f"{path}: {value} is beyond the largest number a draft may hold ({MAX_AMOUNT})")
+
+
+def unknown_entries(known: Mapping[str, Any], changes: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The entries of ``changes`` that ``known`` (a rules document) has not, as dotted paths: a
+    draft that would silently change nothing is refused instead.
+
+    >>> unknown_entries({"ante_paytable": {"flush": 1}, "bonus": 2}, {"ante_paytable": {"flsh": 3}, "x": 1})
+    ['ante_paytable.flsh', 'x']
+    """
+    found = []
+    for key, value in changes.items():
+        path = f"{prefix}{key}"
+        if key not in known:
+            found.append(path)
+        elif isinstance(value, Mapping) and isinstance(known[key], Mapping):
+            found.extend(unknown_entries(known[key], value, f"{path}."))
+        elif isinstance(value, list) and isinstance(known[key], list):
+            names = {name for entry in known[key] if isinstance(entry, Mapping) for name in entry}
+            for index, entry in enumerate(value):
+                if isinstance(entry, Mapping) and names:
+                    found.extend(f"{path}[{index}].{name}" for name in entry if name not in names)
+    return sorted(found)
+
+
+def merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in changes.items():
         if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = _merge(merged[key], value)
+            merged[key] = merge(merged[key], value)
         else:
             merged[key] = value
     return merged
@@ -77,17 +109,49 @@ def current_changes(services: Services, game: str) -> dict[str, Any]:
 
 
 async def figures(analyses: Analyses, rules: Rules) -> dict[str, Any]:
-    """The exact house edge of the main game (per unit of ante) and each bet's RTP, with the time
-    the analysis took."""
+    """The exact house edge of the main game (per unit of ante), each bet's RTP (the ante's per
+    unit of ante) and the main game's RTP in total (per unit staked: ante and the bets that
+    follow it, ``1 - element of risk``), with the time the analysis took."""
     started = time.perf_counter()
     document = await analyses.document(rules)
     rtps = bet_rtps(rules, _Known(document))
     exact = document["rules"]["exact"]
+    total = 1 - Fraction(exact["element_of_risk"])
     return {"fingerprint": rules.fingerprint(), "rules_version": rules.rules_version,
             "house_edge": exact["house_edge"], "house_edge_float": float(Fraction(exact["house_edge"])),
             "rtps": {field: None if value is None else {"exact": str(value), "float": float(value)}
                      for field, value in rtps.items()},
+            "total_rtp": {"exact": str(total), "float": float(total)},
             "seconds": round(time.perf_counter() - started, 3)}
+
+
+def out_of_bounds(found: Mapping[str, Any], bounds: tuple[Fraction, Fraction]) -> list[str]:
+    """Each exact RTP of ``figures`` outside ``bounds`` (inclusive), named with its value.
+
+    >>> out_of_bounds({"rtps": {"ante": {"exact": "1001/1000"}, "raise": None},
+    ...                "total_rtp": {"exact": "99/100"}}, (Fraction(9, 10), Fraction(1)))
+    ['ante: 100.1000% (exactly 1001/1000)']
+    """
+    low, high = bounds
+    named = {**{f: v for f, v in found["rtps"].items() if v is not None}, "total": found["total_rtp"]}
+    return [f"{name}: {float(Fraction(value['exact'])):.4%} (exactly {value['exact']})"
+            for name, value in named.items() if not low <= Fraction(value["exact"]) <= high]
+
+
+def check_bounds(found: Mapping[str, Any], bounds: tuple[Fraction, Fraction]) -> None:
+    """Refuse figures with an RTP outside ``bounds`` (422 ``rtp_out_of_bounds``, each named)."""
+    outside = out_of_bounds(found, bounds)
+    if outside:
+        low, high = bounds
+        raise RtpBoundsError(f"RTP outside this deployment's bounds ({float(low):.2%} to {float(high):.2%}): "
+                             f"{'; '.join(outside)}. Nothing was saved.")
+
+
+class RtpBoundsError(DealerPokerError, ValueError):
+    """A paytable whose exact RTP of a bet, or in total, is outside the deployment's bounds."""
+
+    code = "rtp_out_of_bounds"
+    status = 422
 
 
 class _Known:
@@ -101,68 +165,6 @@ class _Known:
 
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
         raise AssertionError("nothing to save")
-
-
-async def versions(connection: Connection, game: str) -> list[dict[str, Any]]:
-    rows = (await connection.execute(select(game_rules_versions).where(game_rules_versions.c.game == game)
-                                     .order_by(game_rules_versions.c.id.desc()))).mappings().all()
-    return [{"version": int(r["id"]), "changes": json.loads(r["overrides"]), "fingerprint": r["fingerprint"],
-             "created_at": r["created_at"], "created_by": r["created_by"]} for r in rows]
-
-
-async def save(services: Services, analyses: Analyses, game: str, changes: Any, *,
-               actor: str) -> dict[str, Any]:
-    """Store ``changes`` as the game's new version and open new rounds under it."""
-    before = services.games[game]
-    draft_rules(services, game, changes)  # refused before anything is written
-    merged = _merge(current_changes(services, game), changes)
-    async with services.database.transaction() as connection:
-        number = int(await connection.scalar(select(func.count()).select_from(game_rules_versions))) + 1
-        merged["rules_version"] = f"{before.rules.source.get('rules_version', game)}+admin-{number}"
-        offer = services.offer.with_rules(game, merged)
-        engine = offer.game(game, offer.default_currency)
-        await connection.execute(insert(game_rules_versions).values(
-            game=game, overrides=json.dumps(merged, sort_keys=True), fingerprint=engine.rules.fingerprint(),
-            created_at=services.now(), created_by=actor))
-        for each in offer.all_engines():
-            await store_rules_document(connection, each, services.now())
-        after = await figures(analyses, engine.rules)
-        await audit.record(connection, at=services.now(), actor=actor, action="rules.version", target=game,
-                           before={"fingerprint": before.rules.fingerprint(),
-                                   "changes": current_changes(services, game)},
-                           after={"fingerprint": after["fingerprint"], "changes": merged,
-                                  "house_edge": after["house_edge"]})
-    use(services, offer, game, merged, {field: None if value is None else value["float"]
-                                         for field, value in after["rtps"].items()})
-    return after
-
-
-def use(services: Services, offer: Offer, game: str, changes: Mapping[str, Any],
-        rtps: Mapping[str, float | None] | None) -> None:
-    """Open new rounds with ``offer`` from now on; ``GET /api/games`` shows its rules and ``rtps``
-    (None: not known yet), the other games' as they were."""
-    from dealerpoker.server.app import games_documents  # the composition root's (no import circle)
-
-    services.rules_versions[game] = dict(changes)
-    known = {entry["id"]: entry["rtp"] for entry in services.games_document["games"]}
-    known[game] = dict(rtps) if rtps is not None else {field: None for field in known.get(game, {})}
-    services.offer = offer
-    services.games = offer.games()
-    services.rounds.use_offer(offer)
-    services.games_documents = games_documents(offer, known)
-
-
-async def restore(services: Services) -> None:
-    """At start: each game's newest saved version applies to new rounds again."""
-    async with services.database.transaction() as connection:
-        for game in GAMES:
-            found = await versions(connection, game)
-            if found:
-                changes = found[0]["changes"]
-                offer = services.offer.with_rules(game, changes)
-                for each in offer.all_engines():
-                    await store_rules_document(connection, each, services.now())
-                use(services, offer, game, changes, None)
 
 
 def engine_summary(engine: AnyGame) -> dict[str, Any]:

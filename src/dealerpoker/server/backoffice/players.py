@@ -11,18 +11,21 @@ from typing import Any
 from sqlalchemy import select
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.games.currency import is_house_account
+from dealerpoker.games.currency import AmountRangeError, check_amount, is_house_account
+from dealerpoker.games.money import MAX_AMOUNT
 from dealerpoker.server import ledger
-from dealerpoker.server.accounts import ensure_house
+from dealerpoker.server.accounts import REMOTE_KIND, ensure_house
 from dealerpoker.server.backoffice import audit
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
-from dealerpoker.server.operators.launch import REMOTE_KIND
 from dealerpoker.server.schema import accounts, ledger_entries, operator_players
 
 EMBEDDED = "embedded"
 """The operator shown for an embedded demo player (one of no operator), and the filter for them."""
 REASON_LENGTH = (3, 200)
+BLANK = " \t\r\n"
+"""What a reason may not be made of only (the OpenAPI document states it: ``REASON_PATTERN``)."""
+REASON_PATTERN = "^[^\\u0000]*[^\\u0000 \\t\\r\\n][^\\u0000]*$"
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
@@ -71,6 +74,26 @@ async def of_operator(connection: Connection, operator_id: str, external_id: str
     return [dict(row) for row in rows]
 
 
+async def matching(connection: Connection, text: str) -> list[dict[str, Any]]:
+    """The players a support agent may mean by ``text``: the account of that id here, and every
+    account of any operator's player with that id of theirs (the one search box)."""
+    rows = (await connection.execute(
+        select(operator_players.c.player_id, operator_players.c.operator_id, operator_players.c.external_id,
+               operator_players.c.currency, operator_players.c.mode)
+        .where((operator_players.c.external_id == text) | (operator_players.c.player_id == text))
+        .order_by(operator_players.c.operator_id, operator_players.c.currency).limit(50))).mappings().all()
+    found = [{"player_id": row["player_id"], "operator": row["operator_id"],
+              "operator_player": row["external_id"],
+              "currency": row["currency"], "mode": row["mode"]} for row in rows]
+    if not found:
+        row = (await connection.execute(select(accounts.c.id, accounts.c.currency, accounts.c.kind)
+                                        .where(accounts.c.id == text))).mappings().first()
+        if row is not None and row["kind"] in ("player", REMOTE_KIND):
+            found.append({"player_id": text, "operator": EMBEDDED, "operator_player": None,
+                          "currency": row["currency"], "mode": "demo"})
+    return found
+
+
 async def adjustments(connection: Connection, player_id: str) -> list[dict[str, Any]]:
     """The player's manual adjustments, newest first."""
     rows = (await connection.execute(
@@ -87,8 +110,11 @@ async def adjust(connection: Connection, player_id: str, amount: object, reason:
     and after go to the audit log. The same ``key`` again moves nothing (a retried click)."""
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
         raise AdjustmentError(f"amount: expected a non-zero whole number of minor units, got {amount!r}")
-    if not isinstance(reason, str) or not REASON_LENGTH[0] <= len(reason.strip()) <= REASON_LENGTH[1]:
-        raise AdjustmentError(f"reason: required, {REASON_LENGTH[0]}-{REASON_LENGTH[1]} characters")
+    check_amount(amount, "amount", negative=True)
+    if not isinstance(reason, str) or not REASON_LENGTH[0] <= len(reason) <= REASON_LENGTH[1] \
+            or not reason.strip(BLANK):
+        raise AdjustmentError(f"reason: required, {REASON_LENGTH[0]}-{REASON_LENGTH[1]} characters, "
+                              "not only blanks")
     if not KEY.match(key):
         raise AdjustmentError(f"key: expected 1-32 letters, digits, '-' or '_', got {key!r}")
     if is_house_account(player_id):
@@ -97,6 +123,9 @@ async def adjust(connection: Connection, player_id: str, amount: object, reason:
     if before["wallet"] == "operator":
         raise AdjustmentError("this player's money is in their operator's wallet: "
                               "the operator adjusts it there")
+    if int(before["balance"]) + amount > MAX_AMOUNT:
+        raise AmountRangeError(f"amount: the balance after it, {int(before['balance']) + amount}, would be "
+                               f"more than the maximum amount, {MAX_AMOUNT} minor units")
     txid = f"{ledger.ADJUSTMENT}:{player_id}:{key}"
     house = await ensure_house(connection, before["currency"], at=at)
     source, target = (house, player_id) if amount > 0 else (player_id, house)

@@ -9,8 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field
 
+from dealerpoker.games.money import MAX_AMOUNT
 from dealerpoker.server.api.deps import error_responses, reject_unknown_query
-from dealerpoker.server.backoffice import players, search
+from dealerpoker.server.backoffice import player_totals, players, search
 from dealerpoker.server.backoffice.deps import PlayerAdjuster, PlayerViewer, services_of
 from dealerpoker.server.backoffice.rounds_api import live_games
 from dealerpoker.server.errors import NotFoundError
@@ -22,9 +23,13 @@ PlayerId = Annotated[str, Path(max_length=40, description="the player's id")]
 
 
 class AdjustmentIn(BaseModel):
-    amount: int = Field(description="minor units: positive credits the player, negative debits them")
-    reason: str = Field(max_length=400, description="why (mandatory, 3-200 characters; in the audit log)")
-    key: str | None = Field(default=None, max_length=32,
+    amount: int = Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT, json_schema_extra={"not": {"const": 0}},
+                        description="minor units: positive credits the player, negative debits them "
+                                    "(at most 2**53 - 1 either way, and the balance after it as well)")
+    reason: str = Field(min_length=players.REASON_LENGTH[0], max_length=players.REASON_LENGTH[1],
+                        pattern=players.REASON_PATTERN,
+                        description="why (mandatory, 3-200 characters, not only blanks; in the audit log)")
+    key: str | None = Field(default=None, pattern=players.KEY.pattern,
                             description="idempotency key: the same key again moves nothing")
 
 
@@ -44,7 +49,8 @@ async def find_player(
 
 @router.get("/players/{player_id}", responses=error_responses(401, 403, 404))
 async def player_page(player_id: PlayerId, request: Request, _user: PlayerViewer) -> dict[str, Any]:
-    """A player's balance, operator (None: an embedded demo player), newest rounds,
+    """A player's balance, operator (None: an embedded demo player), totals (today, 7 and 30
+    days, lifetime: rounds, staked, returned, net, GGR, sessions, misdeals; and rounds open), newest rounds,
     responsible-gaming limits and restriction, their history (each change's who, when, before and
     after, newest first; ``rg_events``) and manual adjustments."""
     services = services_of(request)
@@ -54,7 +60,9 @@ async def player_page(player_id: PlayerId, request: Request, _user: PlayerViewer
                                      live_games(request))
         adjusted = await players.adjustments(connection, player_id)
         operator = await players.operator_of(connection, player_id)
+        summed = await player_totals.totals(connection, player_id, services.clock())
     return {"account": found, "operator": operator, "rounds": rounds, "adjustments": adjusted,
+            "totals": summed,
             "responsible_gaming": await services.responsible.status(player_id),
             "restriction_history": await services.responsible.events(player_id, kinds=HISTORY_KINDS)}
 

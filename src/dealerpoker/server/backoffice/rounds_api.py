@@ -3,14 +3,16 @@ ledger entries, its record) and the one-click verification of its fairness recor
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import json
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy import select
 
 from dealerpoker.fairness.verify import verify_record
+from dealerpoker.games.money import MAX_AMOUNT
 from dealerpoker.server.api.deps import error_responses, reject_unknown_query
-from dealerpoker.server.backoffice import search
+from dealerpoker.server.backoffice import players, search
 from dealerpoker.server.backoffice.deps import RoundVerifier, RoundViewer, services_of
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import NotFoundError
@@ -34,6 +36,8 @@ def live_games(request: Request) -> dict[str, str]:
 @router.get("/rounds", responses=error_responses(401, 403, 422))
 async def find_rounds(
     request: Request, _user: RoundViewer,
+    text: Annotated[str | None, Query(alias="q", max_length=80, description=(
+        "the one search box: a round id, a player id, or an operator's id of its player"))] = None,
     round_id: Annotated[str | None, Query(alias="round", max_length=80)] = None,
     player: Annotated[str | None, Query(max_length=40)] = None,
     operator: Annotated[str | None, Query(max_length=32)] = None,
@@ -42,22 +46,31 @@ async def find_rounds(
     table: Annotated[str | None, Query(max_length=40)] = None,
     since: Annotated[str | None, Query(max_length=32, description="opened at or after (ISO-8601)")] = None,
     until: Annotated[str | None, Query(max_length=32, description="opened before")] = None,
-    min_stake: Annotated[int | None, Query(ge=0)] = None,
-    max_stake: Annotated[int | None, Query(ge=0)] = None,
-    status: Annotated[str | None, Query(max_length=16)] = None,
-    kind: Annotated[str | None, Query(max_length=8)] = None,
+    min_stake: Annotated[int | None, Query(ge=0, le=MAX_AMOUNT)] = None,
+    max_stake: Annotated[int | None, Query(ge=0, le=MAX_AMOUNT)] = None,
+    currency: Annotated[str | None, Query(max_length=8, description="only rounds in this currency")] = None,
+    jurisdiction: Annotated[str | None, Query(
+        max_length=8, pattern=r"^([A-Z]{2}(-[A-Z0-9]{1,3})?|default)$",
+        description="only rounds played under this market's profile")] = None,
+    status: Annotated[Literal["", "open", "settled", "credit_pending", "misdeal"] | None,
+                      Query(description="empty: any")] = None,
+    kind: Annotated[Literal["", "solo", "live"] | None, Query(description="empty: any")] = None,
     before: Annotated[str | None, Query(max_length=32, description="the last row's created_at")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
-    """Rounds matching every given filter, newest first (a live round: one row per seat)."""
+    """Rounds matching every given filter, newest first (a live round: one row per seat); with
+    ``q``, also the players it names (``players``: here, or any operator's)."""
     query = search.RoundQuery(
-        round_id=round_id or None, player_id=player or None, operator_id=operator or None,
+        text=(text or "").strip() or None, currency=currency or None, round_id=round_id or None,
+        player_id=player or None, operator_id=operator or None,
         operator_player=operator_player or None, game=game or None, table_id=table or None,
         since=since or None, until=until or None, min_stake=min_stake, max_stake=max_stake,
-        status=status or None, kind=kind or None, before=before or None, limit=limit)
+        status=status or None, kind=kind or None, before=before or None, limit=limit,
+        jurisdiction=jurisdiction or None)
     async with services_of(request).database.reading() as connection:
         found = await search.search(connection, query, live_games(request))
-    return {"rounds": found}
+        named = await players.matching(connection, query.text) if query.text else []
+    return {"rounds": found, "players": named}
 
 
 async def _entries(connection: Connection, round_id: str) -> list[dict[str, Any]]:
@@ -82,7 +95,9 @@ async def _record(services: Services, round_id: str) -> tuple[dict[str, Any], di
                  "status": row.status, "currency": row.currency, "total_stake": int(row.total_stake),
                  "total_returned": int(row.total_returned), "created_at": row.created_at,
                  "settled_at": row.settled_at, "rules_version": row.rules_version,
-                 "rules_fingerprint": row.rules_fingerprint}
+                 "rules_fingerprint": row.rules_fingerprint,
+                 # the jurisdiction profile in force for it (its enforced settings, id and version)
+                 "jurisdiction": None if row.jurisdiction is None else json.loads(row.jurisdiction)}
         record = await round_record(connection, row, services.games) if row.status == "settled" else None
         return about, None if record is None else services.signer.sign(record)
 

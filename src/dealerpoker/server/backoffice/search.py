@@ -15,15 +15,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, String, and_, cast, select
+from sqlalchemy import ColumnElement, Select, String, and_, cast, or_, select, type_coerce
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import JSON
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server.backoffice.players import EMBEDDED, operators_of
 from dealerpoker.server.db import Connection
 from dealerpoker.server.schema import live_rounds, live_seats, operator_players, rounds, wallet_transactions
 
-STATUSES = ("open", "settled", "credit_pending")
-"""credit_pending: a win owed to the operator's wallet is not delivered yet (the outbox retries it)."""
+STATUSES = ("open", "settled", "credit_pending", "misdeal")
+"""credit_pending: a win owed to the operator's wallet is not delivered yet (the outbox retries it);
+misdeal: a studio round cancelled (void, every bet returned; ``settled`` leaves them out)."""
 KINDS = ("solo", "live")
 
 
@@ -36,6 +39,8 @@ class SearchError(DealerPokerError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class RoundQuery:
+    text: str | None = None
+    """The one search box: a round id, a player id here, or any operator's id of its player."""
     round_id: str | None = None
     player_id: str | None = None
     operator_id: str | None = None
@@ -51,6 +56,10 @@ class RoundQuery:
     """Opened before."""
     min_stake: int | None = None
     max_stake: int | None = None
+    currency: str | None = None
+    jurisdiction: str | None = None
+    """Only the rounds (and live seats) played under this jurisdiction's profile (``default``:
+    also those from before jurisdictions, which name none)."""
     status: str | None = None
     kind: str | None = None
     before: str | None = None
@@ -83,19 +92,37 @@ def _of_operator(query: RoundQuery, player_id: ColumnElement[str]) -> ColumnElem
     return player_id.in_(accounts)
 
 
+def _players_named(text: str) -> Select[Any]:
+    """The accounts of every operator's player whose own id is ``text``."""
+    return select(operator_players.c.player_id).where(operator_players.c.external_id == text)
+
+
 def _owed() -> Select[Any]:
     """The ids of the rounds whose win is still owed to the operator's wallet."""
     return select(wallet_transactions.c.round_id).where(wallet_transactions.c.status == "pending",
                                                         wallet_transactions.c.kind == "win")
 
 
+def _of_jurisdiction(code: str, column: Any = rounds.c.jurisdiction) -> ColumnElement[bool]:
+    """The stored profile of a round or a live seat (canonical JSON, ``server.jurisdiction``) is
+    ``code``'s (``default``: also those from before jurisdictions, which name none)."""
+    named = column.contains(f'"id":{json.dumps(code)}')
+    return or_(named, column.is_(None)) if code == "default" else named
+
+
 def _solo(query: RoundQuery) -> Select[Any] | None:
-    if query.kind == "live" or query.table_id is not None:
-        return None
+    if query.kind == "live" or query.table_id is not None or query.status == "misdeal":
+        return None  # only a studio table's live round can be misdealt
     columns = (rounds.c.id, rounds.c.player_id, rounds.c.game, rounds.c.currency, rounds.c.status,
-               rounds.c.total_stake, rounds.c.total_returned, rounds.c.created_at, rounds.c.settled_at)
+               rounds.c.total_stake, rounds.c.total_returned, rounds.c.created_at, rounds.c.settled_at,
+               rounds.c.jurisdiction)
     statement = select(*columns)
     conditions = []
+    if query.text:
+        conditions.append(or_(rounds.c.id == query.text, rounds.c.player_id == query.text,
+                              rounds.c.player_id.in_(_players_named(query.text))))
+    if query.currency:
+        conditions.append(rounds.c.currency == query.currency)
     if query.round_id:
         conditions.append(rounds.c.id == query.round_id)
     if query.player_id:
@@ -104,6 +131,8 @@ def _solo(query: RoundQuery) -> Select[Any] | None:
         conditions.append(operator)
     if query.game:
         conditions.append(rounds.c.game == query.game)
+    if query.jurisdiction:
+        conditions.append(_of_jurisdiction(query.jurisdiction))
     if query.status == "credit_pending":
         conditions.append(rounds.c.id.in_(_owed()))
     elif query.status:
@@ -123,15 +152,33 @@ def _solo(query: RoundQuery) -> Select[Any] | None:
     return statement.order_by(rounds.c.created_at.desc()).limit(query.limit)
 
 
-def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] | None:
+def live_record_text(name: str, dialect: str) -> Any:
+    """An entry of a live round's record as text, in SQL (NULL when absent or JSON null; the
+    reports read the currency and rules fingerprint the same way)."""
+    if dialect == "postgresql":
+        return cast(live_rounds.c.record, JSONB)[name].astext
+    return type_coerce(live_rounds.c.record, JSON)[name].as_string()
+
+
+def _live(query: RoundQuery, tables_of_game: Mapping[str, str], dialect: str) -> Select[Any] | None:
     if query.kind == "solo":
         return None
     joined = live_seats.join(live_rounds, and_(live_rounds.c.table_id == live_seats.c.table_id,
                                                live_rounds.c.number == live_seats.c.number))
     statement = select(live_seats.c.table_id, live_seats.c.number, live_seats.c.player_id,
                        live_seats.c.total_stake, live_seats.c.total_returned, live_rounds.c.created_at,
-                       live_rounds.c.settled_at, live_rounds.c.record).select_from(joined)
+                       live_rounds.c.settled_at, live_rounds.c.record,
+                       live_seats.c.jurisdiction).select_from(joined)
     conditions = []
+    if query.jurisdiction:
+        conditions.append(_of_jurisdiction(query.jurisdiction, live_seats.c.jurisdiction))
+    if query.text:
+        matches = [live_seats.c.player_id == query.text,
+                   live_seats.c.player_id.in_(_players_named(query.text))]
+        table, _, number = query.text.rpartition("/")
+        if table and number.isdigit():
+            matches.append(and_(live_seats.c.table_id == table, live_seats.c.number == int(number)))
+        conditions.append(or_(*matches))
     if query.round_id:
         table, _, number = query.round_id.rpartition("/")
         if not table or not number.isdigit():
@@ -148,10 +195,13 @@ def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] |
         conditions.append(live_seats.c.player_id == query.player_id)
     if (operator := _of_operator(query, live_seats.c.player_id)) is not None:
         conditions.append(operator)
+    misdealt = live_record_text("misdeal", dialect)  # NULL unless the round was cancelled
     if query.status == "open":
         conditions.append(live_rounds.c.settled_at.is_(None))
     elif query.status == "settled":
-        conditions.append(live_rounds.c.settled_at.is_not(None))
+        conditions += [live_rounds.c.settled_at.is_not(None), misdealt.is_(None)]
+    elif query.status == "misdeal":
+        conditions.append(misdealt.is_not(None))
     elif query.status == "credit_pending":
         round_id = live_seats.c.table_id + "/" + cast(live_seats.c.number, String)
         conditions.append(round_id.in_(_owed()))
@@ -169,6 +219,12 @@ def _live(query: RoundQuery, tables_of_game: Mapping[str, str]) -> Select[Any] |
     return statement.order_by(live_rounds.c.created_at.desc()).limit(query.limit)
 
 
+def _profile_in_force(stored: str | None) -> dict[str, Any]:
+    """The jurisdiction and profile version a round was played under (None: before issue 27)."""
+    profile = json.loads(stored) if stored else {}
+    return {"jurisdiction": profile.get("id"), "profile_version": profile.get("version")}
+
+
 async def search(connection: Connection, query: RoundQuery,
                  tables_of_game: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """The newest ``query.limit`` matching rounds (a live round: one row per seat), each with its
@@ -184,19 +240,23 @@ async def search(connection: Connection, query: RoundQuery,
                           "game": row["game"], "table_id": None, "currency": row["currency"],
                           "status": row["status"], "total_stake": int(row["total_stake"]),
                           "total_returned": int(row["total_returned"]), "created_at": row["created_at"],
-                          "settled_at": row["settled_at"]})
-    live = _live(query, tables_of_game or {})
+                          "settled_at": row["settled_at"], **_profile_in_force(row["jurisdiction"])})
+    live = _live(query, tables_of_game or {}, connection.dialect.name)
     if live is not None:
         for row in (await connection.execute(live)).mappings():
             stored = json.loads(row["record"])
+            if query.currency and stored.get("currency") != query.currency:
+                continue
             found.append({"kind": "live", "round_id": f"{row['table_id']}/{row['number']}",
                           "player_id": row["player_id"], "game": (tables_of_game or {}).get(row["table_id"]),
                           "table_id": row["table_id"], "currency": stored.get("currency"),
-                          "status": "open" if row["settled_at"] is None else "settled",
+                          "status": "open" if row["settled_at"] is None
+                          else "misdeal" if stored.get("misdeal") else "settled",
                           "total_stake": int(row["total_stake"]),
                           "total_returned": None if row["total_returned"] is None
                           else int(row["total_returned"]),
-                          "created_at": row["created_at"], "settled_at": row["settled_at"]})
+                          "created_at": row["created_at"], "settled_at": row["settled_at"],
+                          **_profile_in_force(row["jurisdiction"])})
     found.sort(key=lambda item: str(item["created_at"]), reverse=True)
     found = found[:query.limit]
     operators = await operators_of(connection, (item["player_id"] for item in found))

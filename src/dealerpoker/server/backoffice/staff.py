@@ -5,8 +5,12 @@
   password and answers it once (``dealerpoker admin create-user`` prints it); it must be
   replaced at the first sign-in, before anything else is allowed.
 * A TOTP second factor (RFC 6238, ``pyotp``) is optional per user.
-* ``LOCK_AFTER`` failed sign-ins in a row lock the account for ``LOCK_MINUTES``; a success resets
-  the count. An unknown name costs a hash verification as well, so timing tells nothing.
+* ``LOCK_AFTER`` failed sign-ins in a row for one name from one client address lock that name
+  from that address for ``LOCK_MINUTES``; a success resets the count. The count is one atomic
+  statement (``INSERT ... ON CONFLICT DO UPDATE ... RETURNING``), so failures sent at once all
+  count. An unknown name is counted and locked alike and costs a hash verification as well, so
+  neither the answers nor their timing tell a known name from an unknown one; and a stranger
+  cannot lock a member out from another address.
 * A session is a random token in an HttpOnly, SameSite=Strict cookie (stored here as its SHA-256)
   with its own CSRF token, which every change must send back in ``X-CSRF-Token``.
 """
@@ -17,18 +21,20 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import pyotp
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import and_, case, delete, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server.backoffice import audit
 from dealerpoker.server.backoffice.access import ROLES
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection
-from dealerpoker.server.schema import staff_sessions, staff_users
+from dealerpoker.server.schema import staff_login_failures, staff_sessions, staff_users
 
 LOCK_AFTER = 5
 LOCK_MINUTES = 15
@@ -107,7 +113,7 @@ async def create_user(connection: Connection, name: str, role: str, *, at: str, 
     user = StaffUser("s_" + secrets.token_hex(8), name, role, True, totp)
     await connection.execute(insert(staff_users).values(
         id=user.id, name=name, role=role, password_hash=_HASHER.hash(password), must_change_password=1,
-        totp_secret=secret, failed_logins=0, locked_until=None, created_at=at))
+        totp_secret=secret, created_at=at))
     await audit.record(connection, at=at, actor=actor, action="staff.create", target=name,
                        after={"role": role, "totp": totp})
     uri = None if secret is None else \
@@ -126,13 +132,11 @@ async def find(connection: Connection, name: str) -> dict[str, object] | None:
 
 def check(row: dict[str, object] | None, password: str, code: str | None, *, now: datetime) -> bool:
     """Whether the password (and code) are right for ``row`` (None: an unknown name, which costs a
-    verification too). Slow on purpose (argon2): run it off the event loop. Raises
-    ``LockedError`` for a locked account whatever it sent."""
+    verification too). Slow on purpose (argon2): run it off the event loop. Ask :func:`lock_of`
+    first."""
     if row is None:
         _verify(_DUMMY_HASH, password)
         return False
-    if row["locked_until"] is not None and str(row["locked_until"]) > timestamp(now):
-        raise LockedError(f"too many failed sign-ins: locked until {row['locked_until']}")
     good = _verify(str(row["password_hash"]), password)
     if good and row["totp_secret"] is not None:
         good = code is not None and pyotp.TOTP(str(row["totp_secret"])).verify(code, for_time=now,
@@ -140,24 +144,55 @@ def check(row: dict[str, object] | None, password: str, code: str | None, *, now
     return good
 
 
-async def failed(connection: Connection, row: dict[str, object], *, now: datetime) -> None:
-    """Count a failed sign-in; the ``LOCK_AFTER``-th in a row locks the account (audited)."""
-    failures = int(str(row["failed_logins"])) + 1
-    locked = timestamp(now + timedelta(minutes=LOCK_MINUTES)) if failures >= LOCK_AFTER else None
-    await connection.execute(update(staff_users).where(staff_users.c.id == row["id"]).values(
-        failed_logins=0 if locked else failures, locked_until=locked))
-    if locked:
-        await audit.record(connection, at=timestamp(now), actor=str(row["name"]), action="staff.locked",
-                           target=str(row["name"]), after={"locked_until": locked})
+_FAILURES = staff_login_failures.c
 
 
-async def open_session(connection: Connection, row: dict[str, object], password: str, *,
+async def lock_of(connection: Connection, name: str, address: str, *, now: datetime) -> None:
+    """``LockedError`` if ``name`` is locked from ``address`` (known name or not)."""
+    found = await connection.execute(select(_FAILURES.locked_until).where(
+        _FAILURES.name == name[:64], _FAILURES.address == address[:64],
+        _FAILURES.locked_until > timestamp(now)))
+    until = found.scalar()
+    if until is not None:
+        raise LockedError(f"too many failed sign-ins: locked until {until}")
+
+
+async def failed(connection: Connection, name: str, address: str, *, now: datetime, known: bool) -> None:
+    """Count a failed sign-in of ``name`` from ``address`` in one statement (failures sent at once
+    all count); the ``LOCK_AFTER``-th in a row locks that name from that address (audited)."""
+    at = timestamp(now)
+    dialect: Any = postgresql if connection.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(staff_login_failures).values(
+        name=name[:64], address=address[:64], failures=1, locked_until=None, updated_at=at)
+    expired = and_(_FAILURES.locked_until.is_not(None), _FAILURES.locked_until <= at)
+    statement = statement.on_conflict_do_update(
+        index_elements=["name", "address"],
+        set_={"failures": case((expired, 1), else_=_FAILURES.failures + 1),
+              "locked_until": case((expired, None), else_=_FAILURES.locked_until), "updated_at": at},
+    ).returning(_FAILURES.failures)
+    failures = int((await connection.execute(statement)).scalar_one())
+    if failures < LOCK_AFTER:
+        return
+    locked = timestamp(now + timedelta(minutes=LOCK_MINUTES))
+    result = await connection.execute(update(staff_login_failures).where(
+        _FAILURES.name == name[:64], _FAILURES.address == address[:64],
+        or_(_FAILURES.locked_until.is_(None), _FAILURES.locked_until <= at)).values(
+        locked_until=locked, failures=0))
+    if result.rowcount:
+        await audit.record(connection, at=at, actor=name[:64], action="staff.locked", target=name,
+                           after={"locked_until": locked, "address": address, "known": known})
+
+
+async def open_session(connection: Connection, row: dict[str, object], password: str, *, address: str,
                        now: datetime) -> Session:
-    """A new session for a member whose credentials ``check`` accepted (the failures reset)."""
-    changes: dict[str, object] = {"failed_logins": 0, "locked_until": None}
+    """A new session for a member whose credentials ``check`` accepted (their failures from that
+    address forgotten), unless failures counted meanwhile locked them (``LockedError``)."""
+    await lock_of(connection, str(row["name"]), address, now=now)
+    await connection.execute(delete(staff_login_failures).where(
+        _FAILURES.name == str(row["name"]), _FAILURES.address == address[:64]))
     if _HASHER.check_needs_rehash(str(row["password_hash"])):
-        changes["password_hash"] = _HASHER.hash(password)
-    await connection.execute(update(staff_users).where(staff_users.c.id == row["id"]).values(**changes))
+        await connection.execute(update(staff_users).where(staff_users.c.id == row["id"]).values(
+            password_hash=_HASHER.hash(password)))
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
     await connection.execute(insert(staff_sessions).values(
         token_hash=token_hash(token), user_id=row["id"], csrf=csrf, created_at=timestamp(now),
@@ -204,8 +239,17 @@ async def password_hash(connection: Connection, user: StaffUser) -> str:
     return str(found)
 
 
-async def set_password(connection: Connection, user: StaffUser, hashed: str, *, at: str) -> None:
-    """Store a new password hash (from ``new_password_hash``): the one-time password is gone."""
+async def set_password(connection: Connection, user: StaffUser, hashed: str, *, at: str,
+                       keep_token: str | None = None) -> int:
+    """Store a new password hash (from ``new_password_hash``): the one-time password is gone, and
+    every other session of the member ends (a session opened with the old password, perhaps by
+    whoever learnt it); ``keep_token``: the session that changed it. The sessions ended."""
     await connection.execute(update(staff_users).where(staff_users.c.id == user.id).values(
         password_hash=hashed, must_change_password=0))
-    await audit.record(connection, at=at, actor=user.name, action="staff.password", target=user.name)
+    others = delete(staff_sessions).where(staff_sessions.c.user_id == user.id)
+    if keep_token is not None:
+        others = others.where(staff_sessions.c.token_hash != token_hash(keep_token))
+    ended = int((await connection.execute(others)).rowcount or 0)
+    await audit.record(connection, at=at, actor=user.name, action="staff.password", target=user.name,
+                       after={"other_sessions_ended": ended})
+    return ended

@@ -3,7 +3,7 @@ edge (``dealerpoker.server.edge``), so every answer is counted, refusals of the 
 
 The request id is the client's ``X-Request-Id`` when it is a sane one (1-64 of ``A-Za-z0-9._-``),
 else a new random one; it is answered in ``X-Request-Id`` and carried by every log line written
-while the request runs (``dealerpoker.server.logs``).
+while the request runs (``dealerpoker.server.observability.logs``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dealerpoker.server.edge import metrics
-from dealerpoker.server.logs import REQUEST_ID
+from dealerpoker.server.observability import metrics
+from dealerpoker.server.observability.logs import REQUEST_ID
 
 access = logging.getLogger("dealerpoker.access")
 _SANE_ID = re.compile(rb"[A-Za-z0-9._-]{1,64}")

@@ -16,6 +16,10 @@ WebSocket path) and ``websockets_open_account`` per account (the players' table 
 count in this process only (each process and ``--workers`` worker has its own caps: open sockets
 cannot be counted in Redis without leaking counts when a process dies).
 
+Addresses and networks in ``Settings.rate_limit_exempt`` (a load test's machine) are exempt from
+every limit, the per-account ones too for the requests and sockets they send: the middleware
+marks the request's context (``exempt``), which the account checks read.
+
 A refused request is answered ``429 rate_limited`` with ``Retry-After`` (seconds); a refused
 WebSocket upgrade likewise where the server can answer an upgrade with a response (else the
 upgrade is refused, 403); a refused player's WebSocket is closed with 4429 after an error
@@ -27,11 +31,13 @@ limits protect the service, they must not stop it.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from limits import RateLimitItem, parse_many
@@ -40,9 +46,9 @@ from limits.aio.strategies import FixedWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dealerpoker.errors import DealerPokerError
-from dealerpoker.server.api.models import ErrorOut
 from dealerpoker.server.edge.bodylimit import send_refusal
-from dealerpoker.server.settings import Settings, SettingsError
+from dealerpoker.server.edge.errors import ErrorOut
+from dealerpoker.server.settings import Settings, SettingsError, address_network
 
 log = logging.getLogger("dealerpoker.server.ratelimit")
 
@@ -61,6 +67,9 @@ OPEN_RETRY_AFTER = 10
 """Generous: a person playing never meets them; a script creating accounts, guessing tokens
 or opening sockets in bulk does within the first minute."""
 
+exempt: ContextVar[bool] = ContextVar("rate_limit_exempt", default=False)
+"""Whether the request or socket being served came from an exempt address (set by ``RateLimit``)."""
+
 _WHAT = {"session": "sessions created", "auth_failure": "failed authentications", "request": "requests",
          "account": "requests of this account", "websocket": "WebSocket connections",
          "websocket_account": "WebSocket connections of this account",
@@ -72,6 +81,9 @@ _AUTHENTICATING = ("/api/", "/ws/", "/admin/api/", "/admin/ws/", "/operator")
 EDGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorOut, "description": "too_large: the body is over the server's limit"},
     429: {"model": ErrorOut, "description": "rate_limited: too many requests (see the Retry-After header)",
+          "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}},
+    503: {"model": ErrorOut, "description": "busy: every database connection of the server stayed busy; "
+                                             "nothing was done (see the Retry-After header)",
           "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}},
 }
 """What the edge may answer on every operation (documented in the OpenAPI of each)."""
@@ -141,9 +153,10 @@ class RateLimits:
     """The server's limits and where they count."""
 
     def __init__(self, limits: Mapping[str, list[RateLimitItem]], storage: Storage,
-                 caps: Mapping[str, int] | None = None) -> None:
+                 caps: Mapping[str, int] | None = None, exempt: Sequence[str] = ()) -> None:
         self.limits = dict(limits)
         self.caps = dict(caps or {})
+        self.exempt = tuple(address_network(entry, "rate_limit_exempt") for entry in exempt)
         self._open: dict[tuple[str, str], int] = {}  # (cap, address or account) -> sockets open
         self.limiter = FixedWindowRateLimiter(storage)
         self._blocked: dict[str, float] = {}  # address -> until (epoch seconds): auth failures spent
@@ -153,13 +166,23 @@ class RateLimits:
     def from_settings(cls, settings: Settings) -> RateLimits:
         prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
         return cls(parse_limits(settings.rate_limits), storage_for(settings.redis_url, prefix),
-                   parse_caps(settings.rate_limits))
+                   parse_caps(settings.rate_limits), settings.rate_limit_exempt)
+
+    def is_exempt(self, address: str) -> bool:
+        """Whether ``address`` is in one of the exempt networks."""
+        if not self.exempt:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.exempt)
 
     def opened(self, name: str, key: str) -> RateLimitedError | None:
         """Count one more socket open under cap ``name`` for ``key`` (``closed`` when it ends);
         the refusal instead when ``key`` has its cap open already."""
         cap = self.caps.get(name)
-        if cap is None:
+        if cap is None or exempt.get():
             return None
         if self._open.get((name, key), 0) >= cap:
             self.refused += 1
@@ -170,6 +193,8 @@ class RateLimits:
 
     def closed(self, name: str, key: str) -> None:
         """One socket counted by ``opened`` ended."""
+        if exempt.get():
+            return
         left = self._open.get((name, key), 0) - 1
         if left > 0:
             self._open[(name, key)] = left
@@ -178,6 +203,8 @@ class RateLimits:
 
     async def hit(self, name: str, key: str) -> RateLimitedError | None:
         """Count one ``name`` for ``key``; the error to answer when that passes a limit."""
+        if exempt.get():
+            return None
         for item in self.limits.get(name, ()):
             try:
                 if await self.limiter.hit(item, name, key):
@@ -229,7 +256,7 @@ class RateLimits:
 
 def count_refusal(name: str) -> None:
     """The metrics' count of refusals (``dealerpoker_rate_limit_refusals_total``)."""
-    from dealerpoker.server.edge.metrics import RATE_LIMIT_REFUSALS
+    from dealerpoker.server.observability.metrics import RATE_LIMIT_REFUSALS
 
     RATE_LIMIT_REFUSALS.labels(limit=name).inc()
 
@@ -248,6 +275,13 @@ class RateLimit:
             return
         client = scope.get("client")
         address = str(client[0]) if client else "unknown"
+        if self.limits.is_exempt(address):
+            marked = exempt.set(True)  # for what this request or socket runs (tasks it starts copy it)
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                exempt.reset(marked)
+            return
         path: str = scope["path"]
         refusal = self.limits.blocked(address) if path.startswith(_AUTHENTICATING) else None
         if refusal is None:

@@ -20,9 +20,8 @@ from fastapi.responses import JSONResponse
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server.api.deps import PlayerDep, ServicesDep, error_responses, reject_unknown_query
-from dealerpoker.server.api.hints import hints_of
+from dealerpoker.server.api.hints import check_hint_offered, hints_of
 from dealerpoker.server.errors import NotFoundError
-from dealerpoker.server.hints import HintOffError
 
 router = APIRouter(tags=["live"], dependencies=[Depends(reject_unknown_query)])
 
@@ -40,8 +39,7 @@ async def table_advice(table_id: Annotated[str, Path(max_length=80, description=
     """The best decision at the player's open decision at this live table and the exact EV (per
     unit ante, whole round) of each choice, from the cards they see; ``403 hint_off`` unless the
     server offers the hint, ``409 no_decision`` when they have no decision open there."""
-    if not services.settings.strategy_hint:
-        raise HintOffError(key="error.hint.off")
+    await check_hint_offered(services, player)
     live = request.app.state.live
     if table_id not in live.runners:
         raise NotFoundError(f"no live table {table_id!r}")

@@ -24,11 +24,13 @@ from dealerpoker.fairness.live_record import build_live_record, live_action, rev
 from dealerpoker.games import get_game
 from dealerpoker.games.base import place_of
 from dealerpoker.games.currency import DEFAULT_CURRENCY
+from dealerpoker.server.accounts import REMOTE_PREFIX
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
 from dealerpoker.server.fairness import store_rules_document
-from dealerpoker.server.operators.launch import REMOTE_PREFIX
+from dealerpoker.server.jackpot import AWARD as JACKPOT_AWARD
+from dealerpoker.server.jackpot import STAKE as JACKPOT_STAKE
 from dealerpoker.server.operators.reconcile import wallet_ledger
 from dealerpoker.server.schema import ledger_entries, live_rounds, live_seats, rules_documents
 from dealerpoker.tables.config import TableConfig
@@ -103,6 +105,7 @@ def _history_item(row: Row[Any], games: Mapping[str, str]) -> dict[str, Any]:
         "net": returned - int(row.total_stake),
         "settlement": settlement,
         "settled_at": row.settled_at,
+        "jurisdiction": None if row.jurisdiction is None else json.loads(row.jurisdiction)["id"],
         "record": f"/api/tables/{row.table_id}/rounds/{row.number}/record",
     }
 
@@ -148,6 +151,15 @@ async def _record(connection: Connection, row: Row[Any], seats: list[Row[Any]],
     fairness = None if f is None else {"algorithm": f["algorithm"], "commitment": f["commitment"],
                                        "server_seed": f["server_seed"], "client_seed": f["client_seed"],
                                        "nonce": f["nonce"]}
+    # A jackpot bet's stake and award are transfers of their own: kept with its seat's bet
+    # (``jackpot.ledger``), apart from the game's ledger that ``verify`` re-settles.
+    side = [e for e in entries if str(e["txid"]).rsplit(":", 1)[-1] in (JACKPOT_STAKE, JACKPOT_AWARD)]
+    entries = [e for e in entries if e not in side]
+    seat_records = [_seat(round_id, seat) for seat in sorted(seats, key=lambda s: str(s.player_id))]
+    for seat_record in seat_records:
+        if "jackpot" in seat_record:
+            mine = f"{round_id}:{seat_record['player_id']}:"
+            seat_record["jackpot"]["ledger"] = [e for e in side if str(e["txid"]).startswith(mine)]
     return build_live_record(
         table_id=row.table_id,
         number=int(row.number),
@@ -163,7 +175,7 @@ async def _record(connection: Connection, row: Row[Any], seats: list[Row[Any]],
         reveals=reveals_of(stored["deck"], reveals),
         fairness=fairness,
         deck=stored["deck"],
-        seats=[_seat(round_id, seat) for seat in sorted(seats, key=lambda s: str(s.player_id))],
+        seats=seat_records,
         ledger=entries,
         currency=stored.get("currency"),
         studio=_studio(stored) if stored.get("dealing") == "studio" else None,
@@ -196,7 +208,7 @@ def _studio(stored: Mapping[str, Any]) -> dict[str, Any]:
 
 def _seat(round_id: str, seat: Row[Any]) -> dict[str, Any]:
     player = str(seat.player_id)
-    return {
+    found: dict[str, Any] = {
         "player_id": player,
         "bets": json.loads(seat.bets),
         "bets_txid": f"{round_id}:{player}:bets",
@@ -206,6 +218,15 @@ def _seat(round_id: str, seat: Row[Any]) -> dict[str, Any]:
         "total_stake": int(seat.total_stake),
         "total_returned": None if seat.total_returned is None else int(seat.total_returned),
     }
+    if seat.jurisdiction is not None:  # the profile the player played under (seats since 0021)
+        found["jurisdiction"] = json.loads(seat.jurisdiction)
+    if seat.jackpot is not None:  # the jackpot side bet (seats since 0029)
+        found["jackpot"] = json.loads(seat.jackpot)
+    if seat.promo is not None:  # a free round (seats since 0027): the operator paid its ante
+        promo = json.loads(seat.promo)
+        found["promo"] = {"campaign": promo["campaign"], "reward": promo["reward"],
+                          "free_ante": int(promo["free_ante"]), "forfeited": int(promo.get("forfeited", 0))}
+    return found
 
 
 async def table_round_record(connection: Connection, table_id: str, number: int) -> dict[str, Any] | None:

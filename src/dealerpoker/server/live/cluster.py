@@ -44,6 +44,7 @@ LEASE_TTL = 3.0
 LEASE_RENEW = 1.0
 COUNT_INTERVAL = 0.5
 FORWARD_TIMEOUT = 5.0
+OWNER_RECHECK = 0.1  # seconds between looks for a table's next owner while it changes hands
 
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -89,6 +90,10 @@ class Cluster(Protocol):
     async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
                     handle: Handle) -> None: ...
     async def stop(self) -> None: ...
+    async def hold(self) -> None:
+        """Take no more tables (the process drains)."""
+    async def hand_over(self, table_id: str) -> None:
+        """Stop running ``table_id``'s clock here so that another process takes it."""
     async def stale(self, table_id: str, epoch: int) -> None:
         """The database refused this process's lease token (it holds ``epoch``): stop owning."""
 
@@ -123,6 +128,12 @@ class LocalCluster:
         for table_id in tables:
             await acquire(table_id, None)  # no Redis: the database's counter gives the token
 
+    async def hold(self) -> None:
+        pass  # every table is this process's already
+
+    async def hand_over(self, table_id: str) -> None:
+        pass  # no other process to take it: its clock stops with this one
+
     async def stale(self, table_id: str, epoch: int) -> None:
         # Another process on the same database claimed the table (two servers without Redis):
         # the newest claim wins; this one stops its clock, players here get "table_unavailable".
@@ -152,6 +163,7 @@ class RedisCluster:
         self._handle: Handle | None = None
         self._pubsub: Any = None
         self._answering: set[asyncio.Task[None]] = set()
+        self._holding = False  # draining: take no lease
 
     def _key(self, kind: str, name: str) -> str:
         return f"{self.prefix}{kind}:{name}"
@@ -181,12 +193,20 @@ class RedisCluster:
 
     async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
         request = secrets.token_hex(8)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[request] = future
+        deadline = loop.time() + FORWARD_TIMEOUT
         try:
+            # While the table changes hands (its owner drained or died) nobody would hear the
+            # intent: wait for the next owner's lease rather than publish into the gap.
+            while not await self.redis.exists(self._key("lease", table_id)):
+                if loop.time() > deadline:
+                    raise TimeoutError
+                await asyncio.sleep(OWNER_RECHECK)
             await self.redis.publish(self._key("intent", table_id), json.dumps(
                 {"request": request, "reply": self.process_id, "player": player_id, "message": message}))
-            return await asyncio.wait_for(future, FORWARD_TIMEOUT)
+            return await asyncio.wait_for(future, max(0.0, deadline - loop.time()) + OWNER_RECHECK)
         except TimeoutError:
             return {"type": "error", "error": "table_unavailable",
                     "message": "the table's clock is moving to another server: try again in a moment"}
@@ -221,6 +241,19 @@ class RedisCluster:
             await self._pubsub.aclose()
             await self.redis.aclose()
 
+    async def hold(self) -> None:
+        self._holding = True
+
+    async def hand_over(self, table_id: str) -> None:
+        """The clock stops here (acknowledged bets written first) and the lease is freed: the
+        next process to look (within ``LEASE_RENEW``) takes the table and resumes its pause."""
+        if table_id not in self._owned:
+            return
+        await self._lose(table_id)
+        with contextlib.suppress(Exception):
+            await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
+        log.info("table %s: handed over (this process drains)", table_id)
+
     async def _lose(self, table_id: str) -> None:
         self._owned.discard(table_id)
         if self._release is not None:
@@ -236,7 +269,7 @@ class RedisCluster:
                         if not await self.redis.eval(_RENEW, 1, key, self.process_id, ttl_ms):
                             log.warning("table %s: lease lost; stopping its clock here", table_id)
                             await self._lose(table_id)
-                    elif token := await self.take_lease(table_id):
+                    elif not self._holding and (token := await self.take_lease(table_id)):
                         log.info("table %s: this process (%s) owns the clock, token %d", table_id,
                                  self.process_id, token)
                         self._owned.add(table_id)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealerpoker.server.edge.metrics import LIVE_PLAYERS
+from dealerpoker.server.observability.metrics import LIVE_PLAYERS
 
 QUEUE_LIMIT = 256
 FANOUT_BATCH = 250
@@ -86,6 +86,10 @@ class LocalHub:
                 if connection.counted:
                     self._counts[connection.table_id] -= 1
                     LIVE_PLAYERS.labels(table=connection.table_id).dec()
+
+    def connected(self, table_id: str, player: str) -> bool:
+        """Whether ``player`` (or the reserved ``@dealer``) has a socket on the table in this process."""
+        return bool(self._players.get((table_id, player)))
 
     def watchers(self, table_id: str) -> int:
         """Distinct players connected to the table in this process."""

@@ -16,9 +16,13 @@ from dealerpoker.server.errors import error_fields
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.runner import TableRunner
 
-BetCheck = Callable[[str, Mapping[str, Any]], Awaitable[None]]
+BetCheck = Callable[[str, Mapping[str, Any], str | None, bool],
+                   Awaitable[tuple[Mapping[str, Any], Mapping[str, Any] | None]]]
 """Checks a player's non-empty bets before the table sees them (currency, limits, responsible
-gaming); raises a ``DealerPokerError`` to refuse them."""
+gaming; a free round's reward when one is named: ``free_round``; the jackpot bet when asked
+for: ``jackpot``); raises a ``DealerPokerError``
+to refuse them. Returns the bets as placed (a free round's with its ante) and the free round's
+promo (None: none)."""
 
 
 def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -49,9 +53,16 @@ async def _player_intent(runner: TableRunner, player_id: str, message: Mapping[s
             bets = message.get("bets")
             if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
                 return error_message("bad_request", 'bet: expected "bets": {field: amount}')
+            free_round = message.get("free_round")
+            if free_round is not None and not isinstance(free_round, str):
+                return error_message("bad_request", 'bet: "free_round" is a reward id from "free_rounds"')
+            jackpot = message.get("jackpot", False)
+            if not isinstance(jackpot, bool):
+                return error_message("bad_request", 'bet: "jackpot" is true (add the jackpot bet) or false')
+            free = None
             if bets:
-                await check_bet(player_id, bets)
-            return await runner.bet(player_id, bets)
+                bets, free = await check_bet(player_id, bets, free_round, jackpot)
+            return await runner.bet(player_id, bets, free, jackpot)
         if kind == "decide":
             action = message.get("action")
             if not isinstance(action, str):

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -58,7 +58,11 @@ class LiveStore(Protocol):
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                     game: str = "") -> frozenset[str]:
+                     game: str = "", claims: Mapping[str, str] | None = None,
+                     promos: Mapping[str, Mapping[str, Any]] | None = None,
+                     extra_debits: Mapping[str, Mapping[str, int]] | None = None,
+                     in_transaction: Callable[[Any, str], Awaitable[None]] | None = None,
+                     ) -> frozenset[str]:
         """One transaction, refused (``StaleLeaseError``) unless ``fence`` is the table's epoch:
         the record, each player's stake (player -> house) and return (house -> player) with txid
         ``{round}:{player}:{step}``, and each of ``extra_credits`` (``{other_step: {player:
@@ -66,7 +70,13 @@ class LiveStore(Protocol):
         A txid already posted is not posted again. The money goes through the wallet (``game``:
         the table's, for it). If some players cannot cover their debit, or the wallet refused
         them, nothing is committed and those players are returned (the caller drops them and
-        commits again). Opening a round (phase ``betting``) drops the pending bets and decisions of the
+        commits again). ``claims`` (player -> reward, at the deal): each seat's free round, claimed
+        in the same transaction (a claim that fails refuses its player the same way); ``promos``
+        (player -> promo, at the settlement): the free rounds' wins, flagged promotional.
+        ``extra_debits`` (``{other_step: {player: amount}}``, the jackpot bets' stakes at the deal)
+        are stakes with txids of their own; ``in_transaction(connection, at)`` runs in the same
+        transaction (the jackpot's pool moved with the step; raising rolls everything back).
+        Opening a round (phase ``betting``) drops the pending bets and decisions of the
         table's earlier rounds."""
 
     def moved_balances(self) -> Mapping[str, int]:
@@ -135,7 +145,11 @@ class MemoryStore:
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                     game: str = "") -> frozenset[str]:
+                     game: str = "", claims: Mapping[str, str] | None = None,
+                     promos: Mapping[str, Mapping[str, Any]] | None = None,
+                     extra_debits: Mapping[str, Mapping[str, int]] | None = None,
+                     in_transaction: Callable[[Any, str], Awaitable[None]] | None = None,
+                     ) -> frozenset[str]:
         self._fence(record["table"], fence)
         round_id = f"{record['table']}/{record['number']}"
         refused = frozenset(

@@ -61,6 +61,8 @@ class LiveRoundItem(Strict):
     net: int
     settlement: dict[str, Any] | None
     settled_at: str
+    jurisdiction: str | None = Field(description="the jurisdiction profile you played this seat under "
+                                     "(null: rounds from before jurisdictions)")
     record: str = Field(description="the address of your part of the round's audit record")
 
 

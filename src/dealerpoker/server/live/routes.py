@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 
+from dealerpoker.jurisdictions import JurisdictionRefusedError
 from dealerpoker.server import jsonin
 from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
+from dealerpoker.server.db import DatabaseBusyError
 from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import NotFoundError, error_fields
 from dealerpoker.server.live import session_watch
@@ -133,6 +135,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     except RateLimitedError as error:  # the account's requests, or its WebSocket connections below
         await _rate_limited(websocket, live, error)
+        return
+    except DatabaseBusyError as error:  # a crowd signing in at once: come back in a moment
+        with contextlib.suppress(Exception):
+            await websocket.send_text(serialise({"type": "error", **error_fields(error)}, live.now()))
+            await websocket.close(code=1013)  # "try again later": the page reconnects
+        return
+    try:  # a table seats only the players whose jurisdiction allows it
+        await live.check_jurisdiction(runner, player_id)
+    except JurisdictionRefusedError as error:
+        await websocket.send_text(serialise({"type": "error", **error_fields(error)}, live.now()))
+        await websocket.close(code=4403)
         return
     limiter = services.limiter  # the account's connections per minute, then its sockets open
     refusal = limiter and (await limiter.hit("websocket_account", player_id)

@@ -46,15 +46,18 @@ from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
 from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.messages import render
-from dealerpoker.server.edge.metrics import count_round
+from dealerpoker.server.jackpot import AWARD, STAKE, Jackpot, JackpotNotOfferedError, PoolChange, PoolChanged
+from dealerpoker.server.jackpot import apply as apply_pool
 from dealerpoker.server.live.dealer import LAST_ROUNDS, DealerDesk
+from dealerpoker.server.live.jackpot_seats import JackpotSettlement, settle_jackpots
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
+from dealerpoker.server.observability.metrics import count_round
 from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.record import Fairness, from_record, to_record
-from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase
+from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase, Seat
 
 Clock = Callable[[], float]
 Controls = Callable[[str], Awaitable["TableControl | None"]]
@@ -82,8 +85,19 @@ class TableRunner(DealerDesk):
                  *, clock: Clock, watchers: Callable[[], int] = lambda: 0,
                  new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
                  flush_delay: float = FLUSH_DELAY, currency: str | None = None,
-                 controls: Controls = no_controls) -> None:
+                 controls: Controls = no_controls,
+                 halted: Callable[[], str | None] = lambda: None,
+                 handing_over: Callable[[], bool] = lambda: False,
+                 jackpot: Jackpot | None = None) -> None:
         self.table = table
+        #: The deployment's progressive jackpot (None: no jackpot bet at this table).
+        self.jackpot = jackpot
+        #: Why play is halted (the software verification failed), else None: no round opens and
+        #: no bet is taken; the round in play finishes.
+        self.halted = halted
+        #: Whether this process is handing its tables over (draining): no round opens here; the
+        #: process that takes the table opens the next one.
+        self.handing_over = handing_over
         #: Read before each round opens (the back office's pause, close and timers; every
         #: process reads the same row, so the table's owner applies it wherever it was set).
         self.controls = controls
@@ -145,20 +159,33 @@ class TableRunner(DealerDesk):
         return messages
 
     # ----- intents ----------------------------------------------------------------------------
-    async def bet(self, player_id: str, bets: Mapping[str, int]) -> dict[str, Any]:
+    async def bet(self, player_id: str, bets: Mapping[str, int],
+                  free: Mapping[str, Any] | None = None, jackpot: bool = False) -> dict[str, Any]:
         """Place/replace (``{}``: withdraw) a player's bets; returns their seat message once the
-        bets are written (they survive a crash from then on)."""
+        bets are written (they survive a crash from then on). ``free``: the bets are a free
+        round's (``Promotions.prepare``'s promo, checked by the caller), claimed at the deal.
+        ``jackpot``: the player adds the jackpot side bet (checked by the caller)."""
         async with self._lock:
             self._check_running()
             if self.round is None:
                 raise LiveTableError(code="no_more_bets", key="error.live.no_betting_window")
-            updated = core.place_bets(self.round, self.game, player_id, bets, now=self.clock())
+            if bets and self.halted() is not None:
+                raise LiveTableError(code="software_unverified", key="error.software.halted")
+            entry = None
+            if jackpot and bets:
+                if self.jackpot is None or self.table.studio is not None:
+                    raise JackpotNotOfferedError("this table offers no jackpot bet (RNG tables of a server "
+                                                 "with a jackpot do)")
+                entry = self.jackpot.opening(self.round.round_id, player_id, self.currency)[2]
+            updated = core.place_bets(self.round, self.game, player_id, bets, now=self.clock(), free=free,
+                                      jackpot=entry)
             seat = updated.seats.get(player_id)
             if seat is not None:
-                await self._require_funds(player_id, seat.opening_stake)
+                side = 0 if entry is None else int(entry["stake"])  # the jackpot bet's, debited with the deal
+                await self._require_funds(player_id, seat.opening_stake + side)
             self.round = updated
             reply = self.seat_message(player_id)
-            value = json.dumps(dict(seat.bets) if seat is not None else {}, sort_keys=True)
+            value = _pending_bets(seat)
             written = self.writer.put(Pending(updated.number, player_id, BETS, value))
         await self._written(written)
         return reply
@@ -236,8 +263,11 @@ class TableRunner(DealerDesk):
     async def _restore_pending(self, rnd: LiveRound) -> LiveRound:
         items = await self.store.pending(self.table.id, rnd.number)
         if rnd.phase is Phase.BETTING:
-            bets = {item.player_id: json.loads(item.value) for item in items if item.step == BETS}
-            rnd, invalid = core.restore_bets(rnd, self.game, bets)
+            placed = {item.player_id: _placed(item.value) for item in items if item.step == BETS}
+            rnd, invalid = core.restore_bets(
+                rnd, self.game, {p: bets for p, (bets, _, _) in placed.items()},
+                {p: free for p, (_, free, _) in placed.items() if free is not None},
+                {p: entry for p, (_, _, entry) in placed.items() if entry is not None})
         else:
             decisions = {item.player_id: _decision(item.value) for item in items if item.step == rnd.point}
             rnd, invalid = core.restore_decisions(rnd, self.game, decisions)
@@ -298,6 +328,11 @@ class TableRunner(DealerDesk):
 
     async def _may_open(self) -> bool:
         """Whether the back office lets a new round open; its timers apply from that round on."""
+        if self.handing_over():
+            return False
+        if self.halted() is not None:
+            self.held = "paused"
+            return False
         control = await self.controls(self.table.id)
         if control is not None and control.status != "open":
             self.held = control.status
@@ -327,10 +362,11 @@ class TableRunner(DealerDesk):
         while True:
             dealing = studio.begin_dealing(rnd, self.table, paid, now=now)
             stakes = {p: a for p, a in core.opening_stakes(rnd).items() if p in paid}
-            refused = await self._commit(to_record(dealing, None), step="bets", debits=stakes, credits={})
+            refused = await self._commit(to_record(dealing, None), step="bets", debits=stakes, credits={},
+                                         claims=_claims(dealing))
             if not refused:
                 break
-            await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})
+            await self.publisher.to_players(self.table.id, {p: _refused(rnd.seats[p]) for p in refused})
             paid -= refused
         self.round = dealing
         await self._after_commit("dealing")
@@ -347,10 +383,13 @@ class TableRunner(DealerDesk):
             # The Bonus is paid on the hole cards at once: in the deal's own transaction.
             refused = await self._commit(to_record(dealt, fairness), step="bets",
                                          debits=core.opening_stakes(rnd), credits={},
-                                         extra_credits={"bonus": core.bonus_payouts(dealt)})
+                                         extra_credits={"bonus": core.bonus_payouts(dealt)},
+                                         claims=_claims(dealt),
+                                         extra_debits={STAKE: core.jackpot_stakes(dealt)},
+                                         in_transaction=self._contributions(dealt))
             if not refused:
                 break
-            await self.publisher.to_players(self.table.id, {p: _refused(p) for p in refused})
+            await self.publisher.to_players(self.table.id, {p: _refused(rnd.seats[p]) for p in refused})
             rnd = replace(rnd, seats={p: s for p, s in rnd.seats.items() if p not in refused})
         self.round, self.fairness = dealt, fairness
         await self._after_commit("deal")
@@ -374,9 +413,17 @@ class TableRunner(DealerDesk):
     async def _settle(self, now: float) -> None:
         rnd = self.round
         assert rnd is not None
-        finished = core.finish(rnd, self.table, now=now)
-        await self._commit(to_record(finished, self.fairness), step="settle",
-                           debits={}, credits=core.returns(rnd))
+        while True:
+            settled = await self._jackpot_settlement(rnd)
+            finished = core.finish(settled.round, self.table, now=now)
+            try:
+                await self._commit(to_record(finished, self.fairness), step="settle",
+                                   debits={}, credits=core.returns(rnd), promos=_promos(finished),
+                                   extra_credits={AWARD: settled.awards},
+                                   in_transaction=_moving(settled.change))
+                break
+            except PoolChanged:  # another round moved the pool since it was read: read it again
+                continue
         for seat in finished.seats.values():
             settlement = getattr(seat.state, "settlement", None)
             if settlement is not None:
@@ -390,7 +437,7 @@ class TableRunner(DealerDesk):
         assert rnd is not None
         cancelled = studio.misdeal(rnd, self.game, self.table, by=by, reason=reason, now=now)
         await self._commit(to_record(cancelled, self.fairness), step="settle", debits={},
-                           credits=core.returns(cancelled))
+                           credits=core.returns(cancelled), promos=_promos(cancelled))
         self.round = cancelled
         await self._ended("misdeal")
 
@@ -415,14 +462,38 @@ class TableRunner(DealerDesk):
 
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
-                      extra_credits: Mapping[str, Mapping[str, int]] | None = None) -> frozenset[str]:
+                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
+                      claims: Mapping[str, str] | None = None,
+                      promos: Mapping[str, Mapping[str, Any]] | None = None,
+                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
+                      in_transaction: Callable[[Any, str], Awaitable[None]] | None = None) -> frozenset[str]:
         record["currency"] = self.currency  # stored with the round: its ledger's house account
         refused = await self.store.commit(record, fence=self._fence(), step=step, debits=debits,
-                                          credits=credits, extra_credits=extra_credits, game=self.table.game)
+                                          credits=credits, extra_credits=extra_credits, game=self.table.game,
+                                          claims=claims, promos=promos, extra_debits=extra_debits,
+                                          in_transaction=in_transaction)
         if record["phase"] == "betting":
             self._balances = {}
         self._balances.update(self.store.moved_balances())
         return refused
+
+    def _contributions(self, dealt: LiveRound) -> Callable[[Any, str], Awaitable[None]] | None:
+        """The deal's contributions to the jackpot's pool: one per jackpot bet of the seats dealt."""
+        if self.jackpot is None:
+            return None
+        return _moving(PoolChange(tuple(self.jackpot.opening(dealt.round_id, player, self.currency)[1]
+                                        for player, seat in dealt.seats.items() if seat.jackpot)))
+
+    async def _jackpot_settlement(self, rnd: LiveRound) -> JackpotSettlement:
+        """The round's jackpot bets settled on its first five cards (the pool read when they win it)."""
+        if self.jackpot is None or not any(seat.jackpot for seat in rnd.seats.values()) or rnd.deck is None:
+            return JackpotSettlement(rnd, {}, None)
+        pool = await self.jackpot.amount() if self.jackpot.wins_pool(rnd.deck) else None
+        return settle_jackpots(self.jackpot, rnd, pool)
+
+    def between_rounds(self) -> bool:
+        """No round in play: none yet, or the last one settled (its pause)."""
+        return self.round is None or self.round.phase is Phase.PAUSE
 
     def _fence(self) -> int:
         assert self.token is not None, "resume() claims the table before anything is written"
@@ -457,6 +528,56 @@ def _decision(value: str) -> tuple[str, float | None]:
     return str(data["action"]), data.get("at")
 
 
-def _refused(player_id: str) -> dict[str, Any]:
-    return {"type": "error", "error": "insufficient_funds", "key": "error.live.unpaid", "params": {},
-            "message": render("error.live.unpaid")}
+def _refused(seat: Seat) -> dict[str, Any]:
+    """What a seat refused at the deal is told: its stakes were not debited (or, a free round,
+    its free round could not be claimed): it sits the round out."""
+    key = "error.live.unpaid" if seat.free is None else "error.live.free_round_refused"
+    return {"type": "error", "error": "insufficient_funds" if seat.free is None else "free_round",
+            "key": key, "params": {}, "message": render(key)}
+
+
+def _pending_bets(seat: Seat | None) -> str:
+    """A seat's bets as written behind (``_placed`` reads them back): the bets, and a free
+    round's promo and a jackpot bet's entry beside them."""
+    if seat is None:
+        return "{}"
+    if seat.free is None and seat.jackpot is None:
+        return json.dumps(dict(seat.bets), sort_keys=True)
+    return json.dumps({"bets": dict(seat.bets), "free_round": None if seat.free is None else dict(seat.free),
+                       "jackpot": None if seat.jackpot is None else dict(seat.jackpot)}, sort_keys=True)
+
+
+def _placed(value: str) -> tuple[dict[str, int], dict[str, Any] | None, dict[str, Any] | None]:
+    data = json.loads(value)
+    if isinstance(data.get("bets"), dict):
+        return data["bets"], data.get("free_round"), data.get("jackpot")
+    return data, None, None
+
+
+def _moving(change: PoolChange | None) -> Callable[[Any, str], Awaitable[None]] | None:
+    """What a commit does to the jackpot's pool in its transaction (None: nothing)."""
+    if change is None or not change.events:
+        return None
+
+    async def move(connection: Any, at: str) -> None:
+        await apply_pool(connection, change, at)
+
+    return move
+
+
+def _claims(rnd: LiveRound) -> dict[str, str]:
+    """The free rounds the deal claims: player -> reward."""
+    return {player: str(seat.free["reward"]) for player, seat in rnd.seats.items() if seat.free is not None}
+
+
+def _promos(rnd: LiveRound) -> dict[str, dict[str, Any]]:
+    """The settlement's promotional flags: each free round's campaign and reward, the free ante
+    and what its cap forfeited, sent with its win (``Movement.promos``)."""
+    flags = {}
+    for player, seat in rnd.seats.items():
+        if seat.free is not None:
+            flags[player] = {"campaign_id": seat.free["campaign"],
+                             "campaign_external_id": seat.free.get("campaign_external_id"),
+                             "reward_id": seat.free["reward"], "free_ante": seat.free_ante,
+                             "forfeited": core.seat_credit(seat)[1]}
+    return flags

@@ -1,8 +1,8 @@
-"""Live tables in the server: the extension ``create_app`` installs and ``LiveTables``, every
-table's runner in this process, the clocks it owns and the fan-out.
+"""Live tables in the server: ``LiveTables``, every table's runner in this process, the clocks it
+owns and the fan-out.
 
-``live_extension(LiveSettings(...))`` gives an extension (see ``dealerpoker.server.app``): on
-startup every configured table's runner resumes its last round and its clock starts; players
+``live/extension.py`` installs it into ``create_app``: on startup every configured table's
+runner resumes its last round and its clock starts; players
 connect to ``/ws/tables/{id}`` (``live/routes.py``), whose messages ``live/intents.py`` answers.
 """
 
@@ -12,34 +12,32 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
-
 from dealerpoker.games import AnyGame, get_game
 from dealerpoker.games.payments import most_at_stake
 from dealerpoker.games.rules import Rules
-from dealerpoker.server.api.games import describe_game
+from dealerpoker.server.dealing import draw_server_seed
 from dealerpoker.server.errors import WrongCurrencyError
+from dealerpoker.server.jurisdiction import check_table
 from dealerpoker.server.live import controls, intents
-from dealerpoker.server.live.advice import router as advice_router
 from dealerpoker.server.live.cluster import Cluster, LocalCluster, RedisCluster
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import LocalHub, serialise
 from dealerpoker.server.live.player_limits import PlayerLimits, table_for
 from dealerpoker.server.live.ports import StaleLeaseError
-from dealerpoker.server.live.records_api import install_live_records
-from dealerpoker.server.live.routes import router
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
+from dealerpoker.server.menu import describe_game
+from dealerpoker.server.promotions import FreeRoundError, claim_at_table, with_free_ante
 from dealerpoker.server.services import Services
-from dealerpoker.tables.config import TableConfig, load_tables
+from dealerpoker.tables.config import TableConfig
 
 log = logging.getLogger("dealerpoker.live")
 PRESENCE_INTERVAL = 1.0
+HAND_OVER_RECHECK = 0.1  # seconds between looks at a draining table's round
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +56,10 @@ class LiveTables:
         self.hub = LocalHub(self.now)
         self.cluster: Cluster = (RedisCluster(settings.redis_url, self.hub, prefix=settings.redis_prefix)
                                  if settings.redis_url else LocalCluster(self.hub))
-        self.store = SqlStore(services.database, services.now, wallet=services.wallet)
+        jurisdictions = services.jurisdictions
+        self.store = SqlStore(services.database, services.now, wallet=services.wallet,
+                              seat_jurisdictions=None if jurisdictions is None else jurisdictions.stored_of,
+                              claim_free_round=claim_at_table)
         self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self.limits = PlayerLimits(((r.table, r.currency) for r in self.runners.values()), services.offer,
@@ -66,6 +67,8 @@ class LiveTables:
         self._clocks: dict[str, tuple[asyncio.Task[None], asyncio.Event]] = {}
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self.draining = False
+        services.drain.hooks.append(self.drain)
 
     def _runner(self, table: TableConfig) -> TableRunner:
         def watchers() -> int:
@@ -74,11 +77,19 @@ class LiveTables:
         currency = table.currency or self.services.offer.default_currency
         engine = get_game(table.game, table.rules)
         self.engines[table.id] = engine
+        # Server seeds from the injected generator (a CSPRNG in production; seeded in tests).
+        rng = self.services.rng
         return TableRunner(table, engine, self.store, self.cluster, clock=self.now, watchers=watchers,
-                           currency=currency, controls=controls.reader(self.services.database))
+                           currency=currency, controls=controls.reader(self.services.database),
+                           halted=self._halted, handing_over=lambda: self.draining,
+                           new_seed=lambda: draw_server_seed(rng), jackpot=self.services.jackpot)
 
     def now(self) -> float:
         return self.services.clock().timestamp()
+
+    def _halted(self) -> str | None:
+        integrity = self.services.integrity
+        return None if integrity is None else integrity.halt_reason()
 
     async def start(self) -> None:
         self._stop.clear()
@@ -94,6 +105,20 @@ class LiveTables:
                 await task
         self._tasks.clear()
         await self.cluster.stop()
+
+    async def drain(self) -> None:
+        """This process is stopping: it takes no table, opens no round, and hands each table whose
+        clock it runs to another process once the round in play is settled (with one process,
+        the tables' rounds are finished and the clocks stop with it)."""
+        self.draining = True
+        await self.cluster.hold()
+        await asyncio.gather(*(self._hand_over(table_id) for table_id in tuple(self._clocks)))
+
+    async def _hand_over(self, table_id: str) -> None:
+        runner = self.runners[table_id]
+        while not runner.between_rounds():
+            await asyncio.sleep(HAND_OVER_RECHECK)
+        await self.cluster.hand_over(table_id)
 
     async def _acquire(self, table_id: str, lease: int | None) -> None:
         """This process now owns the table's clock (lease token ``lease``): resume its round, run it."""
@@ -174,12 +199,20 @@ class LiveTables:
         runner = self.runners[table_id]
         balance = await self.store.balance(player_id)
         rules = await self.limits.rules_for(runner.table, player_id)
+        # The player's own currency too: their balance is in it, and a table in another currency
+        # is refused at once (the page says so before any bet), not at the first bet.
+        currency = await self.services.rounds.currency_of(player_id)
         greeting: dict[str, Any] = {"type": "welcome", "player_id": player_id,
                                     "table": table_for(runner.table, rules), "balance": balance,
                                     "game": self.game_document(runner.table, rules),
                                     "currency": runner.currency,
                                     "currency_format": self.currency_format(runner),
-                                    "process": self.cluster.process_id}
+                                    "player_currency": currency,
+                                    "player_currency_format": self.services.offer.currency(
+                                        currency).to_dict(),
+                                    "process": self.cluster.process_id,
+                                    # "N free rounds of X ante": the player chooses one for a round
+                                    "free_rounds": await self.free_rounds(table_id, player_id)}
         if self.cluster.owns(table_id):
             return [serialise(m, self.now()) for m in
                     (greeting, runner.table_message("state"), runner.seat_message(player_id))]
@@ -212,13 +245,53 @@ class LiveTables:
         """One client message -> the reply for that client (a studio's dealer: ``DEALER``)."""
         runner = self.runners[table_id]
 
-        async def check_bet(player_id: str, bets: Mapping[str, Any]) -> None:
+        async def check_bet(player_id: str, bets: Mapping[str, Any], free_round: str | None,
+                            jackpot: bool) -> tuple[Mapping[str, Any], Mapping[str, Any] | None]:
             await self._check_currency(runner, player_id)
+            if jackpot:
+                await self.services.rounds.check_jackpot(player_id, runner.currency)
+            free = None
+            if free_round is not None:
+                free, bets = await self._free_round(runner, player_id, free_round, bets)
             engine = await self.limits.engine_for(runner.table, self.engines[table_id], player_id)
             at_stake = most_at_stake(engine, engine.validate_bets(bets))
+            await self.check_jurisdiction(runner, player_id, at_stake)
             await self.services.responsible.check_live_bet(player_id, at_stake)
+            return bets, free
 
         return await intents.handle(runner, client_id, message, check_bet)
+
+    async def _free_round(self, runner: TableRunner, player_id: str, reward_id: str,
+                          bets: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The free round ``reward_id`` of the player's, as a seat at this table plays it: its
+        promo and the bets with its ante (refused, naming why, where it cannot be played: none
+        left, another game, a market without free bets...)."""
+        promotions = self.services.promotions
+        if promotions is None:
+            raise FreeRoundError("this server has no free rounds (no operators)")
+        free = await promotions.prepare(player_id, reward_id, runner.table.game)
+        return dict(free.promo), with_free_ante(free, bets)
+
+    async def free_rounds(self, table_id: str, player_id: str) -> list[dict[str, Any]]:
+        """The free rounds the player can use at this table now (its game, their currency)."""
+        promotions = self.services.promotions
+        if promotions is None:
+            return []
+        return await promotions.offers(player_id, self.runners[table_id].table.game)
+
+    async def check_jurisdiction(self, runner: TableRunner, player_id: str, at_stake: int = 0) -> None:
+        """Refuse a seat (and its bets) the player's jurisdiction does not allow at this table:
+        the markets the table serves, its game, its mode, its paytable, the most one round of
+        these bets can take (``server.jurisdiction``; the refusal names the rule)."""
+        jurisdictions = self.services.jurisdictions
+        if jurisdictions is None:
+            return
+        market = await jurisdictions.of(player_id)
+        check_table(market, runner.table)
+        table = runner.table
+        jurisdictions.check(market, game=table.game, mode="studio" if table.dealing == "studio" else "live",
+                            rules_fingerprint=table.rules.fingerprint(), stake=at_stake,
+                            currency=runner.currency)
 
     async def _check_currency(self, runner: TableRunner, player_id: str) -> None:
         currency = await self.services.rounds.currency_of(player_id)
@@ -230,33 +303,3 @@ class LiveTables:
 def _payouts(rules: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in rules.items()
             if key not in {"limits", "chips", "timeout_actions", "title", "rules_version"}}
-
-
-def live_extension(settings: LiveSettings) -> Any:
-    """The extension for ``create_app(..., extensions=[...])`` serving ``settings.tables``."""
-
-    def install(app: FastAPI, services: Services) -> None:
-        live = LiveTables(settings, services)
-        app.state.live = live
-        app.include_router(router)
-        app.include_router(advice_router)
-        install_live_records(app, services, settings.tables)
-        services.startup.append(live.start)
-        services.shutdown.append(live.stop)
-
-    return install
-
-
-def live_extension_from(tables_file: str | None, redis_url: str | None) -> Any:
-    """The extension for ``dealerpoker serve --tables FILE --redis URL`` (env: DEALERPOKER_REDIS_URL)."""
-    redis_url = redis_url or os.environ.get("DEALERPOKER_REDIS_URL") or None
-    prefix = os.environ.get("DEALERPOKER_REDIS_PREFIX") or "dealerpoker:"
-
-    def install(app: FastAPI, services: Services) -> None:
-        # Each table plays in its currency: that currency's limits and chips under the table's own.
-        tables = load_tables(tables_file, environ=os.environ,
-                             currency_overrides=services.offer.table_overrides,
-                             rules_files=services.settings.rules_files)
-        live_extension(LiveSettings(tables, redis_url=redis_url, redis_prefix=prefix))(app, services)
-
-    return install

@@ -2,8 +2,8 @@
 
 Connects to ``/ws/dealer/{table}`` with the dealer key and answers each ``expect`` the table
 sends with what :class:`dealerpoker.tables.shoe.Shoe` deals, waiting ``delay`` seconds before
-each message (a dealer's hand is not instant). Stops after ``rounds`` rounds ended (settled or
-misdealt), or runs until interrupted.
+each message (a dealer's hand is not instant). Stops after ``rounds`` rounds ended (settled,
+misdealt, or without a bet: an empty table does not keep it waiting), or runs until interrupted.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ class ShoeRun:
     """What a run of the shoe did: rounds ended, messages sent, the server's refusals."""
 
     rounds: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    """Rounds that ended without a bet (nothing dealt): they count towards ``rounds`` too."""
     sent: list[dict[str, Any]] = field(default_factory=list)
     refusals: list[dict[str, Any]] = field(default_factory=list)
 
@@ -77,7 +79,10 @@ async def run_shoe(url: str, key: str, shoe: Shoe, *, delay: float, rounds: int 
                 if message["event"] != "no_bets":
                     run.rounds.append(message["round"])
                     log(f"{message['round']}: {message['event']}")
-                if rounds is not None and len(run.rounds) >= rounds:
+                elif message["round"] not in run.empty:
+                    run.empty.append(message["round"])
+                    log(f"{message['round']}: no bets, nothing to deal")
+                if rounds is not None and len(run.rounds) + len(run.empty) >= rounds:
                     return run
             for item in outgoing:
                 await asyncio.sleep(delay)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from cachetools import TTLCache
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -35,14 +36,31 @@ WALLET_SECONDS = 2.0
 out at once; those unanswered by then are refused, their players sit the round out)."""
 
 
+SeatJurisdictions = Callable[[Collection[str]], Awaitable[Mapping[str, str]]]
+"""Players -> what each one's new seat keeps of the jurisdiction profile they play under."""
+FreeRoundClaim = Callable[[Connection, str, str], Awaitable[bool]]
+"""(the deal's connection, reward, at) -> whether one free round of the reward was claimed
+(``server.promotions.claim_at_table``)."""
+
+
+async def no_free_rounds(_connection: Connection, reward_id: str, _at: str) -> bool:
+    return False  # a server without operators has no free rounds: a seat naming one sits out
+
+
 class SqlStore:
-    def __init__(self, database: Database, now: Callable[[], str], *, wallet: Wallet | None = None) -> None:
+    def __init__(self, database: Database, now: Callable[[], str], *, wallet: Wallet | None = None,
+                 seat_jurisdictions: SeatJurisdictions | None = None,
+                 claim_free_round: FreeRoundClaim = no_free_rounds) -> None:
         self.database = database
+        self.claim_free_round = claim_free_round
         self.now = now
         self.wallet = wallet or LedgerWallet(database)
+        # Read when a seat is first written, outside the commit's transaction (SQLite's one lock).
+        self.seat_jurisdictions = seat_jurisdictions
         # What this process last wrote of each seat, so a step rewrites only the seats it changed.
         self._written: dict[tuple[str, int], dict[str, str]] = {}
-        self._balances: dict[str, tuple[int, float]] = {}  # player -> (balance, when read)
+        # Player -> balance, as read or written (the last commits' players), for BALANCE_TTL.
+        self._balances: TTLCache[str, int] = TTLCache(BALANCE_CACHE_SIZE, BALANCE_TTL, timer=time.monotonic)
         self._moved: dict[str, int] = {}  # the last commit's players' balances
         self._deadlines: dict[str, tuple[tuple[str, int, str], float]] = {}  # table -> its step's debits'
 
@@ -108,10 +126,14 @@ class SqlStore:
                 return None
             number = int(row[0])
             seats = await connection.execute(
-                select(live_seats.c.player_id, live_seats.c.bets, live_seats.c.steps)
+                select(live_seats.c.player_id, live_seats.c.bets, live_seats.c.steps, live_seats.c.promo,
+                       live_seats.c.jackpot)
                 .where(live_seats.c.table_id == table_id, live_seats.c.number == number))
             record: dict[str, Any] = json.loads(row[1])
-            record["seats"] = {str(p): {"bets": json.loads(b), "steps": json.loads(s)} for p, b, s in seats}
+            record["seats"] = {str(p): {"bets": json.loads(b), "steps": json.loads(s),
+                                        **({"promo": json.loads(f)} if f else {}),
+                                        **({"jackpot": json.loads(j)} if j else {})}
+                               for p, b, s, f, j in seats}
         self._written[(table_id, number)] = {p: _seat_key(s) for p, s in record["seats"].items()}
         return record
 
@@ -134,15 +156,23 @@ class SqlStore:
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                     game: str = "") -> frozenset[str]:
+                     game: str = "", claims: Mapping[str, str] | None = None,
+                     promos: Mapping[str, Mapping[str, Any]] | None = None,
+                     extra_debits: Mapping[str, Mapping[str, int]] | None = None,
+                     in_transaction: Callable[[Connection, str], Awaitable[None]] | None = None,
+                     ) -> frozenset[str]:
         key = (str(record["table"]), int(record["number"]))
         round_id = f"{key[0]}/{key[1]}"
         at = self.now()
         written = dict(self._written.get(key, {}))
         self._moved = {}
         money = Movement(round_id, game, str(record.get("currency", DEFAULT_CURRENCY)),
-                         _transfers(round_id, step, debits, credits, extra_credits or {}), at,
-                         closes_round=step == "settle", may_repeat=True)
+                         _transfers(round_id, step, debits, credits, extra_credits or {},
+                                    extra_debits or {}), at,
+                         closes_round=step == "settle", may_repeat=True, promos=dict(promos or {}))
+        newcomers = [player for player in record["seats"] if player not in written]
+        markets = (await self.seat_jurisdictions(newcomers)
+                   if newcomers and self.seat_jurisdictions is not None else {})
         debit = await self.wallet.debit(money, {}, deadline=self._debit_deadline((*key, step)))
         if debit.refused:
             await self.wallet.rollback(debit)
@@ -150,23 +180,23 @@ class SqlStore:
         try:
             async with self.database.transaction() as connection:
                 await self._fence(connection, key[0], fence)
+                await _claim_free_rounds(connection, claims or {}, at, self.claim_free_round)
+                if in_transaction is not None:  # the jackpot's pool, moved with this step
+                    await in_transaction(connection, at)
                 balances = await self.wallet.record(connection, money, debit)
                 await self._write_round(connection, record, at, settled=step == "settle")
-                written = await self._write_seats(connection, record, written, step, at)
+                written = await self._write_seats(connection, record, written, step, at, markets)
                 if record["phase"] == "betting":  # a new round: the earlier rounds' intents are moot
                     await connection.execute(delete(live_pending).where(
                         live_pending.c.table_id == key[0], live_pending.c.number < key[1]))
-        except UncoveredStakesError as refused:
+        except (UncoveredStakesError, _FreeRoundsTaken) as refused:
             await self.wallet.rollback(debit)
             return refused.players
         except BaseException:
             await self.wallet.rollback(debit)
             raise
         await self.wallet.committed(money)
-        fetched = time.monotonic()
-        if len(self._balances) > BALANCE_CACHE_SIZE:
-            self._balances.clear()
-        self._balances.update((player, (balance, fetched)) for player, balance in balances.items())
+        self._balances.update(balances)
         self._moved = balances
         # Only the newest round of a table is ever written again.
         self._written = {k: v for k, v in self._written.items() if k[0] != key[0]}
@@ -188,7 +218,7 @@ class SqlStore:
             index_elements=["table_id", "number"], set_=changes))
 
     async def _write_seats(self, connection: Connection, record: dict[str, Any], written: dict[str, str],
-                           step: str, at: str) -> dict[str, str]:
+                           step: str, at: str, markets: Mapping[str, str]) -> dict[str, str]:
         new: list[dict[str, Any]] = []
         changed: list[dict[str, Any]] = []
         for player, seat in record["seats"].items():
@@ -199,11 +229,16 @@ class SqlStore:
             if written.get(player) == text and returned is None:
                 continue
             settlement = seat.get("settlement") if settling else None
+            promo = seat.get("promo")
+            free_ante = 0 if promo is None else int(promo["free_ante"])  # the operator's, not the player's
             row = {"p_table": record["table"], "p_number": record["number"], "p_player": player,
                    "p_bets": json.dumps(seat["bets"]), "p_steps": json.dumps(seat["steps"]),
-                   "p_total": sum(seat["bets"].values()) + sum(s["stake"] for s in seat["steps"]),
+                   "p_total": sum(seat["bets"].values()) - free_ante + sum(s["stake"] for s in seat["steps"]),
                    "p_returned": returned, "p_at": at,
-                   "p_settlement": None if settlement is None else json.dumps(settlement)}
+                   "p_settlement": None if settlement is None else json.dumps(settlement),
+                   "p_promo": None if promo is None else json.dumps(promo, separators=(",", ":")),
+                   "p_promo_reward": None if promo is None else str(promo["reward"]),
+                   "p_jackpot": None if seat.get("jackpot") is None else json.dumps(seat["jackpot"])}
             (changed if player in written else new).append(row)
             written[player] = text
         if new:
@@ -211,7 +246,9 @@ class SqlStore:
                 {"table_id": r["p_table"], "number": r["p_number"], "player_id": r["p_player"],
                  "bets": r["p_bets"], "steps": r["p_steps"], "total_stake": r["p_total"],
                  "total_returned": r["p_returned"], "updated_at": r["p_at"],
-                 "settlement": r["p_settlement"]} for r in new])
+                 "settlement": r["p_settlement"], "jurisdiction": markets.get(r["p_player"]),
+                 "promo_reward": r["p_promo_reward"], "promo": r["p_promo"], "jackpot": r["p_jackpot"]}
+                for r in new])
         if changed:
             await connection.execute(
                 update(live_seats)
@@ -220,8 +257,9 @@ class SqlStore:
                        live_seats.c.player_id == bindparam("p_player"))
                 .values(bets=bindparam("p_bets"), steps=bindparam("p_steps"),
                         total_stake=bindparam("p_total"), total_returned=bindparam("p_returned"),
-                        updated_at=bindparam("p_at"), settlement=bindparam("p_settlement")),
-                changed)
+                        updated_at=bindparam("p_at"), settlement=bindparam("p_settlement"),
+                        promo=bindparam("p_promo"), jackpot=bindparam("p_jackpot")),
+                [{k: v for k, v in r.items() if k != "p_promo_reward"} for r in changed])
         return written
 
     def moved_balances(self) -> Mapping[str, int]:
@@ -235,22 +273,41 @@ class SqlStore:
         always checks the stored balance, so a stale figure can never overdraw an account
         (and a refusal is checked again with ``fresh=True``).
         """
-        cached = self._balances.get(player_id)
-        if not fresh and cached is not None and time.monotonic() - cached[1] < BALANCE_TTL:
-            return cached[0]
+        cached = None if fresh else self._balances.get(player_id)
+        if cached is not None:
+            return cached
         value = await self.wallet.balance(player_id)
-        if value is None:
-            return None
-        self._balances[player_id] = (value, time.monotonic())
+        if value is not None:
+            self._balances[player_id] = value
         return value
 
 
+class _FreeRoundsTaken(Exception):
+    """Seats whose free round could not be claimed at the deal (used up meanwhile, at another
+    table or solo, or the campaign cancelled or ended): they sit the round out."""
+
+    def __init__(self, players: frozenset[str]) -> None:
+        super().__init__(", ".join(sorted(players)))
+        self.players = players
+
+
+async def _claim_free_rounds(connection: Connection, claims: Mapping[str, str], at: str,
+                             claim: FreeRoundClaim) -> None:
+    """Claim each seat's free round (player -> reward) in the deal's unit of work, or raise
+    :class:`_FreeRoundsTaken` naming the seats whose claim failed (the transaction rolls back)."""
+    taken = frozenset([player for player, reward in claims.items()
+                       if not await claim(connection, reward, at)])
+    if taken:
+        raise _FreeRoundsTaken(taken)
+
+
 def _seat_key(seat: Mapping[str, Any]) -> str:
-    return json.dumps([seat["bets"], seat["steps"]], sort_keys=True)
+    return json.dumps([seat["bets"], seat["steps"], seat.get("jackpot")], sort_keys=True)
 
 
 def _transfers(round_id: str, step: str, debits: Mapping[str, int], credits: Mapping[str, int],
-               extra_credits: Mapping[str, Mapping[str, int]]) -> tuple[Transfer, ...]:
+               extra_credits: Mapping[str, Mapping[str, int]],
+               extra_debits: Mapping[str, Mapping[str, int]] | None = None) -> tuple[Transfer, ...]:
     """A commit's transfers: one per player per money moment (the step's stake or return, net;
     each of ``extra_credits``), txids ``{round}:{player}:{moment}`` (``ledger.txid``). The
     settlement has one for every settled seat, a return of 0 too: it closes that player's round
@@ -262,4 +319,7 @@ def _transfers(round_id: str, step: str, debits: Mapping[str, int], credits: Map
     transfers = [Transfer(txid(round_id, p, step), p, amount, step) for p, amount in moves.items()]
     transfers += [Transfer(txid(round_id, p, other), p, amount, other)
                   for other, amounts in extra_credits.items() for p, amount in amounts.items() if amount > 0]
+    transfers += [Transfer(txid(round_id, p, other), p, -amount, other)  # a side bet's own stake
+                  for other, amounts in (extra_debits or {}).items()
+                  for p, amount in amounts.items() if amount > 0]
     return tuple(transfers)

@@ -5,8 +5,9 @@ Each ``[[operators]]`` entry has an ``id``, its ``secret`` (or ``secret_env``: t
 environment variable holding it), the ``wallet_url`` of its seamless wallet, the ``currencies``
 its players hold, the origins allowed to embed the table page (``frame_ancestors``), and
 optionally per-currency ``limits`` and ``chips`` that narrow the server's own for its players,
-and a ``responsible_gaming`` table: its players' responsible-gaming profile (the deployment's
-settings, each one given replacing the deployment's for them).
+a ``responsible_gaming`` table: its players' responsible-gaming profile (the deployment's
+settings, each one given replacing the deployment's for them), and its ``signature`` scheme
+(``"request"`` by default; ``"body-only"``, the old replayable one, only when asked for).
 A bad entry is refused at start, the entry named (its position and id); a secret is never
 written into an error, a log line or a record.
 
@@ -45,6 +46,15 @@ from urllib.parse import urlsplit
 from dealerpoker.entries import Entry, read_file, toml_entries
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.rules import ALL_FIELDS
+from dealerpoker.jurisdictions import (
+    DEFAULT,
+    InvalidJurisdictionError,
+    Jurisdiction,
+    parse_profile,
+    shipped,
+    valid_code,
+)
+from dealerpoker.operator_signature import Scheme
 from dealerpoker.server.responsible.policy import InvalidLimitError, Profile
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -59,6 +69,11 @@ _KEYS = {
     "frame_ancestors",
     "wallet_timeout_seconds",
     "responsible_gaming",
+    "jurisdictions",
+    "links",
+    "complaint_contact",
+    "profiles",
+    "signature",
 }
 PROFILE_KEYS: Mapping[str, type] = {
     "reality_check_minutes": int,
@@ -95,6 +110,18 @@ class Operator:
     """How long a wallet call may take before its outcome counts as unknown."""
     responsible_gaming: Mapping[str, Any] = field(default_factory=dict)
     """The profile settings its players play under in place of the deployment's (checked)."""
+    jurisdictions: tuple[str, ...] = ()
+    """The markets it may launch players into (``jurisdictions = ["GB", "CA-ON"]``); a launch
+    naming none plays under the deployment's default profile."""
+    profiles: Mapping[str, Jurisdiction] = field(default_factory=dict)
+    """Each of its ``jurisdictions``' profile: its own where it gives one (``[[operators.profiles]]``,
+    over the shipped one of the same id), else the shipped one, with its ``links``' URLs."""
+    complaint_contact: str = ""
+    """How its players reach it with a complaint (shown before the regulator's procedure)."""
+    signature: Scheme = "request"
+    """How its requests and our wallet calls are signed: ``request`` (method, path, timestamp,
+    nonce, body; the default) or ``body-only`` (the old scheme, replayable; kept only for an
+    operator migrating, docs/operators.md#migrating-from-body-only-signatures)."""
 
     def profile(self, deployment: Profile) -> Profile:
         """This operator's players' responsible-gaming profile: the deployment's, with the
@@ -166,8 +193,65 @@ def _operator(entry: Entry, row: Mapping[str, Any], env: Mapping[str, str]) -> O
         {code: _chips(value, f"{where}: chips.{code}") for code, value in chips.items()},
         float(timeout),
         _profile(entry, row.get("responsible_gaming", {})),
+        signature=_scheme(entry, row.get("signature", "request")),
     )
-    return operator
+    contact = row.get("complaint_contact", "")
+    if not isinstance(contact, str) or len(contact) > 500:
+        raise entry.fail("complaint_contact", "expected text (at most 500 characters)")
+    codes, profiles = _jurisdictions(entry, row, contact)
+    return replace(operator, jurisdictions=codes, profiles=profiles, complaint_contact=contact)
+
+
+_SHIPPED = shipped()
+
+
+def _jurisdictions(entry: Entry, row: Mapping[str, Any],
+                   contact: str) -> tuple[tuple[str, ...], dict[str, Jurisdiction]]:
+    """The operator's markets and their profiles: its own (``profiles``, an entry per market, over
+    the shipped one of that id when there is one) or the shipped ones, each with the operator's
+    URLs for the links it requires (``links``: link id -> https URL)."""
+    codes = row.get("jurisdictions", [])
+    if not isinstance(codes, list) or len(set(map(str, codes))) != len(codes) \
+            or not all(valid_code(code) and code != DEFAULT for code in codes):
+        raise entry.fail("jurisdictions", 'expected distinct ISO 3166 codes, e.g. ["GB", "CA-ON"]')
+    links = row.get("links", {})
+    if not isinstance(links, Mapping) or not all(
+            isinstance(url, str) and url.startswith("https://") for url in links.values()):
+        raise entry.fail("links", 'expected link id = "https://..." (e.g. spelpaus = "https://www.spelpaus.se/")')
+    own = row.get("profiles", [])
+    if not isinstance(own, list):
+        raise entry.fail("profiles", "expected [[operators.profiles]] entries")
+    found: dict[str, Jurisdiction] = {}
+    for number, document in enumerate(own):
+        code = document.get("id") if isinstance(document, Mapping) else None
+        try:
+            profile = parse_profile(document, where=entry.at(f"profiles[{number}]"),
+                                    base=_SHIPPED.get(str(code)))
+        except InvalidJurisdictionError as error:
+            raise entry.error(str(error)) from None
+        if profile.id not in codes:
+            raise entry.fail(f"profiles[{number}]", f"profile {profile.id!r} is not one of its jurisdictions")
+        found[profile.id] = profile
+    for code in codes:
+        if code not in found:
+            if code not in _SHIPPED:
+                raise entry.fail("jurisdictions", f"{code}: no profile shipped for it: give one in "
+                                                  "[[operators.profiles]] (docs/jurisdictions.md)")
+            found[code] = _SHIPPED[code]
+        missing = [link for link in found[code].links if link not in links]
+        if missing:
+            raise entry.fail("links", f"{code} requires links {', '.join(missing)}: give their URLs")
+        given = {link: str(links[link]) for link in found[code].links}
+        found[code] = found[code].for_operator(given, contact)
+    return tuple(codes), found
+
+
+def _scheme(entry: Entry, value: Any) -> Scheme:
+    if value == "request":
+        return "request"
+    if value == "body-only":
+        return "body-only"
+    raise entry.fail("signature", f'expected "request" (the default) or "body-only", got {value!r}')
 
 
 def _profile(entry: Entry, value: Any) -> dict[str, Any]:

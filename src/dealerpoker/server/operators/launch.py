@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server import accounts
+from dealerpoker.server.accounts import REMOTE_KIND, REMOTE_PREFIX
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.operators.sql import run
@@ -33,10 +34,6 @@ from dealerpoker.server.schema import launch_tokens, operator_players, operator_
 from dealerpoker.server.schema import players as players_table
 
 LAUNCH_SECONDS = 60
-REMOTE_KIND = "remote"
-"""The account kind of an operator's real-money player: no balance kept here."""
-REMOTE_PREFIX = "o_"
-"""The id prefix of those players (the wallet routes on it without a look-up)."""
 
 
 class LaunchTokenError(DealerPokerError, ValueError):
@@ -59,6 +56,10 @@ class Launch:
     table: str | None = None
     language: str | None = None
     lobby_url: str | None = None
+    jurisdiction: str | None = None
+    """The player's market (None: the deployment's default profile)."""
+    cashier_url: str | None = None
+    """Where the page's ``cashier`` sends the player (the casino's page asks for it: page events)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,14 +91,17 @@ async def create_launch_token(database: Database, launch: Launch, *, now: dateti
 
 
 async def redeem(
-    database: Database, token: str, *, now: datetime, starting_balance: Callable[[str], int]
+    database: Database, token: str, *, now: datetime, starting_balance: Callable[[str], int],
+    new_client_seed: Callable[[], str],
 ) -> LaunchSession:
     """Use a launch token (once, before it expires): a new session of its player's account
-    (``starting_balance``: a new demo account's, by currency)."""
+    (``starting_balance``: a new demo account's, by currency; ``new_client_seed``: its first client
+    seed, from the server's generator)."""
     for attempt in range(2):
         try:
             async with database.transaction() as connection:
-                return await _redeem(connection, token, now=timestamp(now), starting_balance=starting_balance)
+                return await _redeem(connection, token, now=timestamp(now), starting_balance=starting_balance,
+                                     new_client_seed=new_client_seed)
         except IntegrityError:  # a concurrent launch created the same player first: it exists now
             if attempt:
                 raise
@@ -105,7 +109,8 @@ async def redeem(
 
 
 async def _redeem(
-    connection: Connection, token: str, *, now: str, starting_balance: Callable[[str], int]
+    connection: Connection, token: str, *, now: str, starting_balance: Callable[[str], int],
+    new_client_seed: Callable[[], str],
 ) -> LaunchSession:
     key = accounts.token_hash(token)
     used = await run(
@@ -122,7 +127,8 @@ async def _redeem(
         raise LaunchTokenError("unknown, used or expired launch token: ask the operator for a new launch")
     stored = await connection.scalar(select(launch_tokens.c.launch).where(launch_tokens.c.token_hash == key))
     launch = Launch(**json.loads(stored))
-    player_id = await _account(connection, launch, now=now, starting_balance=starting_balance)
+    player_id = await _account(connection, launch, now=now, starting_balance=starting_balance,
+                               new_client_seed=new_client_seed)
     session = secrets.token_urlsafe(32)
     await run(
         connection,
@@ -133,7 +139,8 @@ async def _redeem(
 
 
 async def _account(
-    connection: Connection, launch: Launch, *, now: str, starting_balance: Callable[[str], int]
+    connection: Connection, launch: Launch, *, now: str, starting_balance: Callable[[str], int],
+    new_client_seed: Callable[[], str],
 ) -> str:
     """The launched player's account here (created at its first launch); the operator's session
     token of this launch is kept for its wallet calls."""
@@ -145,7 +152,8 @@ async def _account(
     )
     found = await connection.scalar(select(operator_players.c.player_id).where(*key))
     if found is not None:
-        await run(connection, update(operator_players).where(*key).values(token=launch.token, updated_at=now))
+        await run(connection, update(operator_players).where(*key).values(
+            token=launch.token, updated_at=now, jurisdiction=launch.jurisdiction))
         return str(found)
     if launch.mode == "demo":
         player_id = (
@@ -154,6 +162,7 @@ async def _account(
                 starting_balance=starting_balance(launch.currency),
                 currency=launch.currency,
                 at=now,
+                client_seed=new_client_seed(),
             )
         ).player_id
     else:
@@ -175,7 +184,7 @@ async def _account(
             {
                 "id": player_id,
                 "token_hash": accounts.token_hash(secrets.token_urlsafe(32)),
-                "client_seed": secrets.token_hex(16),
+                "client_seed": new_client_seed(),
                 "nonce": 0,
                 "created_at": now,
             },
@@ -192,6 +201,7 @@ async def _account(
             "token": launch.token,
             "created_at": now,
             "updated_at": now,
+            "jurisdiction": launch.jurisdiction,
         },
     )
     return player_id

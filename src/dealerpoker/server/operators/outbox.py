@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -202,6 +203,8 @@ class Outbox:
             "game": row["game"],
             "round_closed": bool(row["round_closed"]),
         }
+        if kind == "win" and row.get("promo"):
+            body["promo"] = json.loads(str(row["promo"]))
         if kind == "rollback":
             body["reference_transaction_id"] = row["reference_transaction_id"]
             body["round_closed"] = False
@@ -219,7 +222,7 @@ class Outbox:
                 "status": "done" if done else "pending",
                 "attempts": attempts,
                 "next_attempt_at": None if done else timestamp(at + timedelta(seconds=backoff(attempts))),
-                "last_answer": answer.status or answer.detail,
+                "last_answer": answer.outcome,
                 "balance": answer.balance,
                 "updated_at": timestamp(at),
             })

@@ -19,9 +19,12 @@ from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 
+from dealerpoker.server.api.deps import error_responses
+from dealerpoker.server.api.models import Integer
 from dealerpoker.server.api.responsible import LimitsIn
 from dealerpoker.server.errors import NotFoundError
-from dealerpoker.server.operators.api import operator_of, parse
+from dealerpoker.server.operators.api import parse, signed_operation
+from dealerpoker.server.operators.signing import SignedByOperator, SignedRequest
 from dealerpoker.server.schema import operator_players
 from dealerpoker.server.services import Services
 
@@ -29,12 +32,15 @@ router = APIRouter(prefix="/operator/v1/players", tags=["operators"])
 
 
 class RestrictionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "not": {"required": ["until", "hours"],  # not both an end and a length
+                "properties": {"until": {"type": "string"}, "hours": {"type": "integer"}}}})
 
     kind: Literal["self_exclusion", "cool_off", "none"] = Field(
         description='"none" lifts the restriction in force')
-    until: AwareDatetime | None = Field(default=None, description="when it ends (ISO-8601 with a zone)")
-    hours: int | None = Field(default=None, ge=1, le=24 * 365 * 10, description="or: how long from now")
+    until: AwareDatetime | None = Field(default=None, strict=True,  # a text, never a number of seconds
+                                        description="when it ends (ISO-8601 with a zone), in the future")
+    hours: Integer | None = Field(default=None, ge=1, le=24 * 365 * 10, description="or: how long from now")
     reason: str | None = Field(default=None, max_length=200)
 
     @model_validator(mode="after")
@@ -57,20 +63,20 @@ async def accounts_of(services: Services, operator_id: str, player: str) -> list
     return rows
 
 
-async def _signed(request: Request, model: type[BaseModel], player: str
+async def _signed(request: Request, signed: SignedRequest, model: type[BaseModel], player: str
                   ) -> tuple[Services, str, Any, list[dict[str, Any]]]:
     """A signed request about ``player``: the services, who signed it, its body and the accounts."""
     services: Services = request.app.state.services
-    body = await request.body()
-    operator = operator_of(services, request, body)
-    found = parse(model, body)
+    operator = signed.operator
+    found = parse(model, signed.body)
     return services, f"operator:{operator.id}", found, await accounts_of(services, operator.id, player)
 
 
-@router.post("/{player}/restrictions")
-async def restrict(player: str, request: Request) -> JSONResponse:
+@router.post("/{player}/restrictions", responses=error_responses(401, 404),
+             openapi_extra=signed_operation(RestrictionIn))
+async def restrict(player: str, request: Request, signed: SignedByOperator) -> JSONResponse:
     """Self-exclusion or cool-off of the operator's player (every account of it), or its end."""
-    services, by, found, accounts = await _signed(request, RestrictionIn, player)
+    services, by, found, accounts = await _signed(request, signed, RestrictionIn, player)
     until: datetime | None = found.until
     if found.hours is not None:
         until = services.clock() + timedelta(hours=found.hours)
@@ -81,10 +87,10 @@ async def restrict(player: str, request: Request) -> JSONResponse:
     return JSONResponse({"player": player, "accounts": accounts, "restriction": restriction})
 
 
-@router.put("/{player}/limits")
-async def set_limits(player: str, request: Request) -> JSONResponse:
+@router.put("/{player}/limits", responses=error_responses(401, 404), openapi_extra=signed_operation(LimitsIn))
+async def set_limits(player: str, request: Request, signed: SignedByOperator) -> JSONResponse:
     """The operator's limits for its player (every account; amounts in each account's currency)."""
-    services, by, found, accounts = await _signed(request, LimitsIn, player)
+    services, by, found, accounts = await _signed(request, signed, LimitsIn, player)
     changes = {name: getattr(found, name) for name in found.model_fields_set}
     for account in accounts:
         await services.responsible.set_limits(account["player_id"], changes, source="operator", by=by)

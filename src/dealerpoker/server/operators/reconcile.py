@@ -9,6 +9,7 @@ reconcile``). Compare it with the operator's own ledger: every ``bet`` ``confirm
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -34,6 +35,7 @@ _COLUMNS = (
     "last_answer",
     "created_at",
     "updated_at",
+    "promo",
 )
 
 
@@ -47,7 +49,11 @@ def moment(value: str, name: str) -> str:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise InvalidPeriodError(f"{name}: expected YYYY-MM-DD or an ISO-8601 time, got {value!r}") from None
-    return timestamp(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
+    parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    try:
+        return timestamp(parsed)
+    except OverflowError:  # within hours of year 1 or 9999 in UTC: the bound is the first or last moment
+        return timestamp((datetime.min if parsed.year == 1 else datetime.max).replace(tzinfo=UTC))
 
 
 def window(day: str) -> tuple[str, str]:
@@ -61,9 +67,9 @@ def window(day: str) -> tuple[str, str]:
 
 
 async def transactions(database: Database, operator_id: str, since: str, until: str) -> dict[str, Any]:
-    """The operator's wallet transactions created in [since, until), and their summary."""
-    if since >= until:
-        raise InvalidPeriodError(f"since ({since}) must be before until ({until})")
+    """The operator's wallet transactions created in [since, until), and their summary. A period
+    that ends where or before it starts holds none (an answer, not an error: the OpenAPI schema
+    cannot say that ``until`` must follow ``since``, so a request it allows is answered)."""
     query = (
         select(wallet_transactions, operator_players.c.external_id)
         .join(operator_players, operator_players.c.player_id == wallet_transactions.c.player_id)
@@ -79,6 +85,8 @@ async def transactions(database: Database, operator_id: str, since: str, until: 
     found = [{"player": row["external_id"], **{name: row[name] for name in _COLUMNS}} for row in rows]
     for row in found:
         row["round_closed"] = bool(row["round_closed"])
+        row["promo"] = json.loads(row["promo"]) if row["promo"] else None
+    found = in_round_order(found)
     return {
         "operator": operator_id,
         "since": since,
@@ -88,16 +96,44 @@ async def transactions(database: Database, operator_id: str, since: str, until: 
     }
 
 
+_KIND_ORDER = {"bet": 0, "rollback": 1, "win": 2}
+
+
+def in_round_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each round's transactions together, the rounds in the order they began, and in a round its
+    bets (and their rollbacks) before its win: a win written at the settlement is never listed
+    before the round's last bet, whatever their times (a retried bet is written later).
+
+    >>> [r["transaction_id"] for r in in_round_order([
+    ...     {"round_id": "r1", "kind": "win", "created_at": "2", "transaction_id": "w"},
+    ...     {"round_id": "r2", "kind": "bet", "created_at": "3", "transaction_id": "b2"},
+    ...     {"round_id": "r1", "kind": "bet", "created_at": "4", "transaction_id": "b1~2"},
+    ...     {"round_id": "r1", "kind": "bet", "created_at": "1", "transaction_id": "b1"}])]
+    ['b1', 'b1~2', 'w', 'b2']
+    """
+    began: dict[str, str] = {}
+    for row in rows:
+        began[row["round_id"]] = min(began.get(row["round_id"], row["created_at"]), row["created_at"])
+    return sorted(rows, key=lambda row: (began[row["round_id"]], row["round_id"],
+                                         _KIND_ORDER.get(row["kind"], 3), row["created_at"],
+                                         row["transaction_id"]))
+
+
 def summary(found: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
     """Per currency: ``bets`` placed (confirmed), ``wins`` delivered, ``rollbacks`` answered, and
     ``pending`` (owed wins and rollbacks not yet answered, bets not yet resolved), each a count
-    and an amount; ``net`` is what moved to the player (wins less bets)."""
+    and an amount; ``net`` is what moved to the player (wins less bets). ``promo_wins``: the
+    delivered wins of free rounds (among ``wins``), which the operator books as promotional."""
     totals: dict[str, dict[str, dict[str, int]]] = {}
     for row in found:
         currency = totals.setdefault(
             row["currency"],
-            {key: {"count": 0, "amount": 0} for key in ("bets", "wins", "rollbacks", "pending")},
+            {key: {"count": 0, "amount": 0}
+             for key in ("bets", "wins", "promo_wins", "rollbacks", "pending")},
         )
+        if row["kind"] == "win" and row["status"] == "done" and row.get("promo"):
+            currency["promo_wins"]["count"] += 1
+            currency["promo_wins"]["amount"] += int(row["amount"])
         kind, status = row["kind"], row["status"]
         if status in ("pending", "sending"):
             key = "pending"

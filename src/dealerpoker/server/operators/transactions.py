@@ -5,6 +5,7 @@ SQLAlchemy's construction and execution of them was about a fifth of a seamless 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,7 +13,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.server.db import Connection
-from dealerpoker.server.ledger import Transfer
+from dealerpoker.server.ledger import SETTLE, Transfer
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.schema import accounts, operator_players, wallet_transactions
 from dealerpoker.server.wallet import Movement
@@ -74,6 +75,11 @@ def transaction_row(
         "balance": None,
         "created_at": movement.at,
         "updated_at": movement.at,
+        # A free round's promotional flag rides on its settlement's win only (a side bet's award,
+        # the jackpot's, is the player's own bet's win).
+        "promo": (json.dumps(movement.promo_of(transfer.player), separators=(",", ":"))
+                  if movement.promo_of(transfer.player) and kind == "win" and transfer.memo == SETTLE
+                  else None),
     }
 
 

@@ -31,11 +31,11 @@ from typing import Any
 from sqlalchemy import select, update
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
+from dealerpoker.server.accounts import REMOTE_PREFIX
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import Transfer
 from dealerpoker.server.operators.client import WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
-from dealerpoker.server.operators.launch import REMOTE_PREFIX
 from dealerpoker.server.operators.sql import one, run
 from dealerpoker.server.operators.transactions import (
     ACCOUNT,
@@ -349,11 +349,11 @@ class SeamlessWallet:
                     ),
                 )
             else:
-                await self._roll_back(connection, transaction_id, self.now(), answer.status or answer.detail)
+                await self._roll_back(connection, transaction_id, self.now(), answer.outcome)
         if answer.status is None or answer.status not in ("INSUFFICIENT_FUNDS", "INVALID_TOKEN"):
             self.wake()
             return WalletUnavailableError(
-                f"the operator's wallet did not take the bet ({answer.status or answer.detail})"
+                f"the operator's wallet did not take the bet ({answer.outcome})"
                 ": nothing was placed; try again"
             )
         if answer.status == "INVALID_TOKEN":

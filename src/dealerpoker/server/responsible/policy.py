@@ -53,12 +53,17 @@ class ResponsibleGamingError(DealerPokerError, ValueError):
     status = 403
 
     def __init__(self, message: str | None = None, *, reason: str = "", key: str | None = None,
-                 **params: Any) -> None:
+                 jurisdiction: str = "", **params: Any) -> None:
         super().__init__(message, key=key or (f"error.rg.{reason}" if reason else None), **params)
         self.reason = reason
+        self.jurisdiction = jurisdiction
+        """The jurisdiction whose profile set the rule (pace, reality check), when one did."""
 
     def details(self) -> dict[str, Any]:
-        return {"reason": self.reason}
+        found: dict[str, Any] = {"reason": self.reason}
+        if self.jurisdiction:
+            found.update(rule=self.reason, jurisdiction=self.jurisdiction)
+        return found
 
 
 class InvalidLimitError(DealerPokerError, ValueError):
@@ -85,6 +90,12 @@ class Profile:
     fast_play: bool = False
     """Whether the page may take the next action before a step's animations end (else it shows
     each step whole, with reduced motion too: fast play is the pace, not the look)."""
+    jurisdiction: str = ""
+    """The jurisdiction profile this profile was made stricter for (``server.jurisdiction``;
+    empty: none), named in the refusals its rules make."""
+    tracks_sessions: bool = False
+    """Whether every round marks the play session even with no check to make: the player's market
+    has the page show the session's time or net position (``display``), which count from it."""
 
     def __post_init__(self) -> None:
         for name in ("reality_check_minutes", "session_gap_minutes"):
@@ -104,15 +115,17 @@ class Profile:
 
     @property
     def checks_every_round(self) -> bool:
-        """Whether every round must be checked, limits or not (a reality check or a pace)."""
-        return self.reality_check_minutes > 0 or self.min_round_seconds > 0
+        """Whether every round must be checked, limits or not (a reality check, a pace, or a
+        session the page shows)."""
+        return self.reality_check_minutes > 0 or self.min_round_seconds > 0 or self.tracks_sessions
 
     def to_dict(self) -> dict[str, Any]:
         return {"reality_check_minutes": self.reality_check_minutes,
                 "cooling_off_hours": self.cooling_off_hours,
                 "session_gap_minutes": self.session_gap_minutes,
                 "min_round_seconds": self.min_round_seconds,
-                "autoplay": self.autoplay, "fast_play": self.fast_play}
+                "autoplay": self.autoplay, "fast_play": self.fast_play,
+                **({"jurisdiction": self.jurisdiction} if self.jurisdiction else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +316,8 @@ def check_opening(state: PlayerState, profile: Profile, usage: Usage, at_stake: 
         wait = profile.min_round_seconds - (now - usage.last_round_at).total_seconds()
         if wait > 0:
             raise ResponsibleGamingError(reason="too_fast", seconds=int(-(-wait // 1)),
-                                         min_seconds=profile.min_round_seconds)
+                                         min_seconds=profile.min_round_seconds,
+                                         jurisdiction=profile.jurisdiction)
     limits = state.limits(now)
     minutes = limits.get("session_minutes")
     if minutes is not None and now - session_start >= timedelta(minutes=minutes):
@@ -312,7 +326,8 @@ def check_opening(state: PlayerState, profile: Profile, usage: Usage, at_stake: 
     due = state.reality_check_at(session_start, profile)
     if due is not None and now >= due:
         played = int((now - session_start).total_seconds() // 60)
-        raise ResponsibleGamingError(reason="reality_check", minutes=played)
+        raise ResponsibleGamingError(reason="reality_check", minutes=played,
+                                     jurisdiction=profile.jurisdiction)
     checks = (("loss_day", usage.day_loss), ("loss_session", usage.session_loss),
               ("stake_day", usage.day_staked), ("stake_session", usage.session_staked))
     for kind, used in checks:

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, bindparam, case, func, insert, literal_column, select, update
+from sqlalchemy import BigInteger, bindparam, case, func, literal_column, select, update
 
+from dealerpoker.server.chained_log import append
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.jurisdiction import Jurisdictions, responsible_profile
 from dealerpoker.server.responsible.policy import (
     DAY,
     LIMIT_KINDS,
@@ -57,7 +59,6 @@ _STATE_FOR_UPDATE = select(players.c.responsible_gaming, accounts.c.currency) \
     .join(accounts, accounts.c.id == players.c.id).where(players.c.id == bindparam("player")) \
     .with_for_update()
 _WRITE_STATE = update(players).where(players.c.id == bindparam("player"))
-_LOG = insert(rg_events).inline()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,8 @@ class ResponsibleGaming:
 
     def __init__(self, database: Database, *, clock: Clock, profile: Profile,
                  profiles: Mapping[str, Profile] | None = None,
-                 operator_of: Callable[[str], Awaitable[str | None]] | None = None) -> None:
+                 operator_of: Callable[[str], Awaitable[str | None]] | None = None,
+                 jurisdictions: Jurisdictions | None = None) -> None:
         self.database = database
         self.clock = clock
         self.profile = profile
@@ -90,13 +92,19 @@ class ResponsibleGaming:
         # ``profiles`` by operator id, ``operator_of`` tells a player's operator (None: ours).
         self.profiles = dict(profiles or {})
         self.operator_of = operator_of
+        # The player's market makes their profile stricter where its regulator requires it.
+        self.jurisdictions = jurisdictions
 
     async def profile_of(self, player_id: str) -> Profile:
-        """The profile the player plays under: their operator's, else the deployment's."""
-        if not self.profiles or self.operator_of is None:  # nothing to read
-            return self.profile
-        operator = await self.operator_of(player_id)
-        return self.profile if operator is None else self.profiles.get(operator, self.profile)
+        """The profile the player plays under: their operator's, else the deployment's, as strict
+        as their jurisdiction requires."""
+        profile = self.profile
+        if self.profiles and self.operator_of is not None:
+            operator = await self.operator_of(player_id)
+            profile = self.profile if operator is None else self.profiles.get(operator, self.profile)
+        if self.jurisdictions is not None:
+            profile = responsible_profile(profile, await self.jurisdictions.of(player_id))
+        return profile
 
     @staticmethod
     def needs_check(state_json: str | None, profile: Profile) -> bool:
@@ -123,11 +131,13 @@ class ResponsibleGaming:
 
     async def check_live_bet(self, player_id: str, at_stake: int) -> None:
         """Before a live table accepts a player's bets (which it debits at no more bets)."""
+        profile = await self.profile_of(player_id)  # before the transaction: it may read
         async with self.database.transaction() as connection:
             row = await connection.one(_STATE_FOR_UPDATE, {"player": player_id})
             if row is None:
                 raise NotFoundError(f"no player {player_id!r}")
-            await self.check_opening(connection, player_id, row["responsible_gaming"], at_stake)
+            await self.check_opening(connection, player_id, row["responsible_gaming"], at_stake,
+                                     profile=profile)
 
     async def _snapshot(self, connection: Connection, player_id: str, state: PlayerState, now: datetime,
                         profile: Profile) -> Snapshot:
@@ -190,7 +200,15 @@ class ResponsibleGaming:
             "day": {"staked": usage.day_staked, "returned": usage.day_returned,
                     "net": usage.day_returned - usage.day_staked},
             "server_time": timestamp(now),
+            **(await self._market(player_id)),
         }
+
+    async def _market(self, player_id: str) -> dict[str, Any]:
+        """The player's jurisdiction and its profile (settings, clauses, version, links)."""
+        if self.jurisdictions is None:
+            return {}
+        market = await self.jurisdictions.of(player_id)
+        return {"jurisdiction": market.id, "jurisdiction_profile": market.page()}
 
     async def set_limits(self, player_id: str, changes: Mapping[str, int | None], *, source: str,
                          by: str) -> None:
@@ -274,5 +292,5 @@ class ResponsibleGaming:
     async def _save(connection: Connection, player_id: str, state: PlayerState, now: datetime, *,
                     by: str, kind: str, detail: Mapping[str, Any]) -> None:
         await connection.run(_WRITE_STATE, {"player": player_id, "responsible_gaming": state.to_json()})
-        await connection.run(_LOG, {"player_id": player_id, "at": timestamp(now), "by": by, "kind": kind,
-                                    "detail": json.dumps(detail, sort_keys=True)})
+        await append(connection, rg_events, {"player_id": player_id, "at": timestamp(now), "by": by,
+                                             "kind": kind, "detail": json.dumps(detail, sort_keys=True)})

@@ -3,6 +3,7 @@
 
 from dealerpoker.server.rounds.plan import ViewJSON
 from dealerpoker.server.rounds.service import RoundService
-from dealerpoker.server.rounds.store import RoundStore, round_store
+from dealerpoker.server.rounds.store import RoundStore
+from dealerpoker.server.rounds.stores import round_store
 
 __all__ = ["RoundService", "RoundStore", "ViewJSON", "round_store"]

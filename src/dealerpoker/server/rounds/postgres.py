@@ -25,24 +25,24 @@ serves only the embedded wallet's players: with operators (``SeamlessWallet``),
 step in one statement as well, whose CTEs write the seamless wallet's rows
 (``operators.postgres``; ``SqlRoundStore`` and the wallet's ``record`` took a transaction of
 seven to ten round trips: 2x the server CPU per seamless round, benchmarks/RESULTS.md).
-Statements go straight to asyncpg (its prepared-statement cache makes them cheap), on
-connections of its own.
+Statements go straight to asyncpg (its prepared-statement cache makes them cheap), on the
+connections of the process's bounded asyncpg pool (``Database.acquire``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import asyncpg
-from sqlalchemy.engine import make_url
+from cachetools import LRUCache
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games.currency import house_account
 from dealerpoker.server import ledger
 from dealerpoker.server.db import Database
-from dealerpoker.server.edge.metrics import count_postings
+from dealerpoker.server.observability.metrics import count_postings
 from dealerpoker.server.operators.postgres import Arguments, cast, postgres_record, record_values, results
 from dealerpoker.server.operators.wallet import SeamlessWallet, credits, is_remote, too_late
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
@@ -110,37 +110,11 @@ class PostgresRoundStore(SqlRoundStore):
 
     def __init__(self, database: Database, *, remember: bool = True) -> None:
         super().__init__(database, LedgerWallet(database))
-        parsed = make_url(database.url)
-        self._arguments = {"user": parsed.username, "password": parsed.password, "host": parsed.host,
-                           "port": parsed.port, "database": parsed.database}
-        self._idle: list[asyncpg.Connection] = []
-        self._keep = database.pool_size
         self._known = KnownRows(capacity=10_000 if remember else 0)
 
-    @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[Any]:
-        """A connection of the store's own (kept for the next step: a pool's checkout and
-        release would cost a tenth of a step's CPU)."""
-        connection = self._idle.pop() if self._idle else await asyncpg.connect(**self._arguments)
-        try:
-            yield connection
-        except Exception:
-            # An error of a statement (which PostgreSQL rolled back) leaves the connection usable.
-            if connection.is_closed() or connection.is_in_transaction():
-                connection.terminate()
-            else:
-                self._release(connection)
-            raise
-        except BaseException:  # cancelled mid-statement: its state is unknown
-            connection.terminate()
-            raise
-        self._release(connection)
-
-    def _release(self, connection: Any) -> None:
-        if len(self._idle) < self._keep:
-            self._idle.append(connection)
-        else:
-            connection.terminate()
+    def _connection(self) -> AbstractAsyncContextManager[Any]:
+        """A connection of the process's bounded asyncpg pool (``Database.acquire``)."""
+        return self.database.acquire()
 
     async def player(self, player_id: str, idempotency_key: str | None = None) -> PlayerRead | None:
         async with self._connection() as connection:
@@ -166,14 +140,15 @@ class PostgresRoundStore(SqlRoundStore):
 
     async def open(self, read: PlayerRead, opening: Planned, next_seed: str, debit: Debit,
                    check: Check | None = None) -> ViewJSON | None:
-        if check is not None:  # reads and writes more than one statement can: a transaction
+        if check is not None or opening.pool is not None:  # more than one statement can: a transaction
+            self._known.forget("", read.player_id)
             return await super().open(read, opening, next_seed, debit, check)
         columns = opening.columns
         money, balance = self._money(read.player_id, read.balance, opening)
         view = opening.render(balance)
         values = {**columns, "view": view}
         arguments = [*money, read.player_id, read.nonce, read.client_seed, read.next_server_seed, next_seed,
-                     *(values[name] for name in _ROUND_COLUMNS), read.responsible_gaming]
+                     *(values.get(name) for name in _ROUND_COLUMNS), read.responsible_gaming]
         if not await self._write(_OPEN, arguments):
             return None
         count_postings(opening.money.transfers)  # committed (ledger.post counts on the other paths)
@@ -182,6 +157,9 @@ class PostgresRoundStore(SqlRoundStore):
 
     async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
         player_id = str(read.row["player_id"])
+        if step.pool is not None:  # the jackpot's pool too: a transaction (SqlRoundStore's)
+            self._known.forget(step.round_id, player_id)
+            return await super().step(read, step, debit)
         money, balance = self._money(player_id, read.balance, step)
         view = step.render(balance)
         changes = {**step.columns, "view": view}
@@ -214,8 +192,7 @@ class PostgresRoundStore(SqlRoundStore):
                 return False
 
     async def close(self) -> None:
-        while self._idle:
-            await self._idle.pop().close()
+        """Nothing of its own to close: the pool is the ``Database``'s."""
 
 
 class SeamlessPostgresRoundStore(PostgresRoundStore):
@@ -236,17 +213,20 @@ class SeamlessPostgresRoundStore(PostgresRoundStore):
                    check: Check | None = None) -> ViewJSON | None:
         if not is_remote(read.player_id):
             return await super().open(read, opening, next_seed, debit, check)
-        if check is not None:  # reads and writes more than one statement can: a transaction
+        if check is not None or opening.pool is not None:  # more than one statement: a transaction
             return await self.seamless.open(read, opening, next_seed, debit, check)
         values = {"p_player": read.player_id, "p_nonce": read.nonce, "p_client_seed": read.client_seed,
                   "p_committed_seed": read.next_server_seed, "p_next_seed": next_seed,
-                  "p_responsible_gaming": read.responsible_gaming, **opening.columns}
+                  "p_responsible_gaming": read.responsible_gaming, "jurisdiction": None, "promo_reward": None,
+                  "promo": None, **opening.columns}
         return await self._remote(_SEAMLESS_OPEN, read.player_id, read.balance, opening, debit, values)
 
     async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
         player_id = str(read.row["player_id"])
         if not is_remote(player_id):
             return await super().step(read, step, debit)
+        if step.pool is not None:  # the jackpot's pool too: a transaction (SqlRoundStore's)
+            return await self.seamless.step(read, step, debit)
         values = {"round": step.round_id, "steps_read": read.row["steps"], **step.columns}
         return await self._remote(_SEAMLESS_STEP, player_id, read.balance, step, debit, values)
 
@@ -330,13 +310,13 @@ class KnownRows:
 
     Only a guess: the step's statement writes only if the round's steps and the balance in the
     database are still exactly these, else the step reads them and tries again. Bounded: the
-    oldest entries go first. Settled rounds are dropped.
+    least recently used go first (``capacity`` 0: nothing is kept). Settled rounds are dropped.
     """
 
     def __init__(self, capacity: int = 10_000) -> None:
-        self.capacity = capacity
-        self._rounds: dict[str, dict[str, Any]] = {}
-        self._balances: dict[str, int] = {}
+        self.keep = capacity > 0
+        self._rounds: LRUCache[str, dict[str, Any]] = LRUCache(max(capacity, 1))
+        self._balances: LRUCache[str, int] = LRUCache(max(capacity, 1))
 
     def round(self, round_id: str) -> RoundRead | None:
         row = self._rounds.get(round_id)
@@ -345,10 +325,12 @@ class KnownRows:
 
     def wrote(self, player_id: str, balance: int, row: Mapping[str, Any]) -> None:
         """The player's balance and a round of theirs as a committed statement left them."""
-        _put(self._balances, player_id, balance, self.capacity)
+        if not self.keep:
+            return
+        self._balances[player_id] = balance
         if row["status"] == "open":
             # Not the stored view (the largest column, which a step does not read).
-            _put(self._rounds, str(row["id"]), {k: v for k, v in row.items() if k != "view"}, self.capacity)
+            self._rounds[str(row["id"])] = {k: v for k, v in row.items() if k != "view"}
         else:
             self._rounds.pop(str(row["id"]), None)
 
@@ -358,12 +340,3 @@ class KnownRows:
     def forget(self, round_id: str, player_id: str) -> None:
         self._rounds.pop(round_id, None)
         self._balances.pop(player_id, None)
-
-
-def _put(entries: dict[str, Any], key: str, value: Any, capacity: int) -> None:
-    entries.pop(key, None)
-    if not capacity:
-        return
-    if len(entries) >= capacity:
-        del entries[next(iter(entries))]
-    entries[key] = value

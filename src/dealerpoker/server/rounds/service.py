@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
+
+from cachetools import LRUCache
 
 from dealerpoker.errors import DealerPokerError, InsufficientFundsError
 from dealerpoker.games import AnyGame, RoundState, payments
@@ -31,11 +32,21 @@ from dealerpoker.games.rules import Rules
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection
 from dealerpoker.server.dealing import Deal, committed_deal, draw_server_seed
-from dealerpoker.server.edge.metrics import count_round
 from dealerpoker.server.errors import ConflictError, ForbiddenError, NotFoundError
+from dealerpoker.server.jackpot import Jackpot, JackpotNotOfferedError, JackpotRefusedError
+from dealerpoker.server.jurisdiction import Jurisdictions
 from dealerpoker.server.ledger import BETS, Transfer, txid
-from dealerpoker.server.offer import Offer
+from dealerpoker.server.menu import Menu
+from dealerpoker.server.observability.metrics import count_round
 from dealerpoker.server.operators.limits import OperatorOf, no_operator
+from dealerpoker.server.promotions import (
+    ANTE_FIELD,
+    FreeRound,
+    FreeRoundError,
+    Promotions,
+    claim,
+    with_free_ante,
+)
 from dealerpoker.server.responsible.policy import Profile
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.rounds import plan
@@ -54,50 +65,50 @@ class RoundService:
     """Open, play, show and recover solo rounds."""
 
     def __init__(
-        self, store: RoundStore, wallet: Wallet, offer: Offer, *, rng: random.Random, clock: Clock,
+        self, store: RoundStore, wallet: Wallet, menu: Menu, *, rng: random.Random, clock: Clock,
         abandon_after_seconds: float, deal: DealFunction = committed_deal,
         responsible: ResponsibleGaming | None = None,
-        id_factory: Callable[[], str] = lambda: "r_" + secrets.token_hex(8),
+        id_factory: Callable[[], str] | None = None,
         operator_of: OperatorOf = no_operator,
+        jurisdictions: Jurisdictions | None = None,
+        before_open: Callable[[], None] = lambda: None,
+        promotions: Promotions | None = None,
+        jackpot: Jackpot | None = None,
     ) -> None:
+        #: Operators' free rounds (None: this server has none).
+        self.promotions = promotions
+        #: The deployment's progressive jackpot (None: no jackpot bet is offered).
+        self.jackpot = jackpot
+        #: Raises when no round may open now (the software verification halted play).
+        self.before_open = before_open
         self.store = store
         self.wallet = wallet
-        self.offer = offer
-        self.games = offer.games()
-        """The games in the default currency."""
+        self.menu = menu
+        """The games offered now (new rounds open with them; open rounds keep their engines)."""
         self.rng = rng
         self.clock = clock
         self.abandon_after = timedelta(seconds=abandon_after_seconds)
         self.deal = deal
         self.responsible = responsible
-        self.id_factory = id_factory
+        #: A new round's id: by default 64 bits of the injected generator (like every seed, so a
+        #: test's seeded generator repeats whole rounds, ids included).
+        self.id_factory = id_factory or (lambda: f"r_{self.rng.getrandbits(64):016x}")
         self.operator_of = operator_of
         """Player id -> their operator's id (None: the server's own player)."""
+        self.jurisdictions = jurisdictions
+        """Each player's jurisdiction profile, checked before a round opens and kept with it."""
         self._states = RecentStates()
-        # Each engine's rules fingerprint (a hash of its rules document: worth computing once).
-        self._fingerprints = {id(game): game.rules.fingerprint() for game in offer.all_engines()}
-        # Every engine offered since start, by rules fingerprint: an open round plays on under the
-        # rules it was opened with when the back office saves a new version (new rounds only).
-        self._engines = {game.rules.fingerprint(): game for game in offer.all_engines()}
         # A player's currency never changes: asked once per process.
-        self._currencies: dict[str, str] = {}
-
-    def use_offer(self, offer: Offer) -> None:
-        """New rounds from now on are opened with ``offer``'s engines (open rounds keep theirs)."""
-        for game in offer.all_engines():
-            fingerprint = game.rules.fingerprint()
-            self._fingerprints[id(game)] = fingerprint
-            self._engines.setdefault(fingerprint, game)
-        self.offer, self.games = offer, offer.games()
+        self._currencies: LRUCache[str, str] = LRUCache(100_000)
 
     def engine_of(self, row: Mapping[str, Any]) -> AnyGame:
         """The engine a stored round was opened with (by its rules fingerprint)."""
-        found = self._engines.get(str(row.get("rules_fingerprint")))
+        found = self.menu.engine(str(row.get("rules_fingerprint")))
         return found if found is not None else self.game(row["game"], row["currency"])
 
     def game(self, name: str, currency: str) -> AnyGame:
         """The engine of game ``name`` in ``currency`` (its limits and chips)."""
-        return self.offer.game(name, currency)
+        return self.menu.offer.game(name, currency)
 
     async def games_of(self, player_id: str) -> tuple[str, str | None]:
         """Which games the player is offered: their currency and their operator (None: this
@@ -111,13 +122,7 @@ class RoundService:
             read = await self.store.player(player_id)
             if read is None:
                 raise NotFoundError(f"no player {player_id!r}")
-            currency = self._remember_currency(player_id, read.currency)
-        return currency
-
-    def _remember_currency(self, player_id: str, currency: str) -> str:
-        if len(self._currencies) >= 100_000:
-            self._currencies.clear()
-        self._currencies[player_id] = currency
+            currency = self._currencies[player_id] = read.currency
         return currency
 
     async def account(self, player_id: str) -> tuple[int, str]:
@@ -126,13 +131,25 @@ class RoundService:
 
     # ---- commands ---------------------------------------------------------------------
     async def open_round(
-        self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None
+        self, player_id: str, game_name: str, bets: Mapping[str, object], idempotency_key: str | None = None,
+        free_round: str | None = None, *, jackpot: bool = False,
     ) -> ViewJSON:
-        """Validate, debit the opening stakes, shuffle, deal: the round's first view."""
-        game = self.offer.game(game_name, *await self.games_of(player_id))
+        """Validate, debit the opening stakes, shuffle, deal: the round's first view. ``free_round``:
+        a reward of the player's (``GET /api/free-rounds``) whose ante the operator pays.
+        ``jackpot``: the player adds the progressive jackpot bet (its stake in their currency)."""
+        self.before_open()
+        game = self.menu.offer.game(game_name, *await self.games_of(player_id))
+        free = None
+        if free_round is not None:
+            repeated = await self._repeated_free_round(player_id, game, bets, idempotency_key, free_round)
+            if repeated is not None:
+                return repeated
+            free, bets = await self._free_round(player_id, free_round, game, bets)
         valid = game.validate_bets(bets)
-        stake = payments.opening_stake(valid)
+        stake = payments.opening_stake(valid) - (0 if free is None else free.ante)
+        offered = await self._jackpot_for(player_id, jackpot, await self.currency_of(player_id))
         profile = None if self.responsible is None else await self.responsible.profile_of(player_id)
+        market = await self._market(player_id, game, valid)
         for _ in range(ATTEMPTS):
             player = await self.store.player(player_id, idempotency_key)
             if player is None:
@@ -141,20 +158,28 @@ class RoundService:
                 return await self._repeated(player_id, game, valid, str(idempotency_key), player.key_round)
             round_id, now = self.id_factory(), self.clock()
             at = timestamp(now)
-            taken = Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS)
-            stakes = Movement(round_id, game.name, player.currency, (taken,), at)
+            # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
+            # player who never asked gets a fresh one, whose commitment the first view shows.
+            server_seed = player.next_server_seed or draw_server_seed(self.rng)
+            deal = self.deal(server_seed, player.client_seed, player.nonce)
+            pool = await self._pool_if_won(offered, deal.deck, game.board_at_start >= 3)
+            taken = [Transfer(txid(round_id, player_id, BETS), player_id, -stake, BETS)]
+            if offered is not None:  # the jackpot bet: a transaction of its own
+                taken.append(offered.opening(round_id, player_id, player.currency)[0])
+            stakes = Movement(round_id, game.name, player.currency, tuple(taken), at)
             debit = await self._debit(player_id, stakes, {player_id: player.balance})
             try:
-                # The seed committed to before this bet (GET /api/fairness showed its SHA-256); a
-                # player who never asked gets a fresh one, whose commitment the first view shows.
-                server_seed = player.next_server_seed or draw_server_seed(self.rng)
                 opening = plan.opening(
                     game, round_id=round_id, player_id=player_id, currency=player.currency, bets=valid,
-                    deal=self.deal(server_seed, player.client_seed, player.nonce),
-                    client_seed=player.client_seed, nonce=player.nonce, idempotency_key=idempotency_key,
-                    rules_fingerprint=self._fingerprints[id(game)], at=at)
-                view = await self.store.open(player, opening, draw_server_seed(self.rng), debit,
-                                             self._responsible_check(player, game, valid, now, profile))
+                    deal=deal, client_seed=player.client_seed, nonce=player.nonce,
+                    idempotency_key=idempotency_key,
+                    rules_fingerprint=self.menu.fingerprint(game), at=at, jurisdiction=market,
+                    promo=None if free is None else free.promo, jackpot=offered, pool=pool)
+                side = 0 if offered is None else offered.stake_in(player.currency)  # the jackpot bet's
+                check = self._responsible_check(player, game, valid, now, profile, side)
+                if free is not None:
+                    check = _claiming(free, now, check)
+                view = await self.store.open(player, opening, draw_server_seed(self.rng), debit, check)
             except BaseException:
                 await self.wallet.rollback(debit)
                 raise
@@ -163,10 +188,73 @@ class RoundService:
                 return view
         raise _busy(f"player {player_id}")
 
+    async def _jackpot_for(self, player_id: str, wanted: bool, currency: str) -> Jackpot | None:
+        """The jackpot a round's bet goes to (None: the player placed none); refused where none
+        is offered, or where the player's jurisdiction profile does not allow it (``jackpots``)."""
+        if not wanted:
+            return None
+        return await self.check_jackpot(player_id, currency)
+
+    async def check_jackpot(self, player_id: str, currency: str) -> Jackpot:
+        """The jackpot a bet of ``player_id``'s goes to (solo or live), or the refusal naming why:
+        none offered, none in their currency, or their jurisdiction does not allow it."""
+        if self.jackpot is None:
+            raise JackpotNotOfferedError("this server offers no jackpot bet (serve --jackpot FILE)")
+        self.jackpot.stake_in(currency)  # refuses a currency without a rate
+        if self.jurisdictions is not None:
+            market = await self.jurisdictions.of(player_id)
+            if not market.value("jackpots"):
+                raise JackpotRefusedError(
+                    f"the jackpot bet is not allowed in jurisdiction {market.id} (profile setting jackpots)")
+        return self.jackpot
+
+    async def _pool_if_won(self, jackpot: Jackpot | None, deck: Sequence[int], dealt: bool) -> int | None:
+        """The pool as read now, when a jackpot bet settled now wins it (else None: not needed)."""
+        if jackpot is None or not dealt or not jackpot.wins_pool(deck):
+            return None
+        return await jackpot.amount()
+
+    async def _free_round(self, player_id: str, reward_id: str, game: AnyGame,
+                          bets: Mapping[str, object]) -> tuple[FreeRound, Mapping[str, object]]:
+        """The free round the player asked for, and the bets with its ante (the operator's)."""
+        if self.promotions is None:
+            raise FreeRoundError("this server has no free rounds (no operators)")
+        free = await self.promotions.prepare(player_id, reward_id, game.name)
+        return free, with_free_ante(free, bets)
+
+    async def _repeated_free_round(self, player_id: str, game: AnyGame, bets: Mapping[str, object],
+                                   key: str | None, reward_id: str) -> ViewJSON | None:
+        """The answer to a free round's opening sent again (its idempotency key opened a round
+        already: the free round it claimed), or None."""
+        if key is None:
+            return None
+        player = await self.store.player(player_id, key)
+        if player is None or player.key_round is None:
+            return None
+        existing = await self._owned(player_id, player.key_round)
+        ante = json.loads(existing["bets"]).get(ANTE_FIELD)
+        if existing["promo_reward"] != reward_id:
+            raise ConflictError(f"idempotency_key {key!r} was used for another round ({existing['id']})")
+        return await self._repeated(player_id, game, game.validate_bets({ANTE_FIELD: ante, **bets}), key,
+                                    player.key_round)
+
+    async def _market(self, player_id: str, game: AnyGame, bets: dict[str, int]) -> str | None:
+        """The player's jurisdiction profile checked for this round (a refusal names the rule),
+        as the round keeps it (None: the server has no jurisdictions)."""
+        if self.jurisdictions is None:
+            return None
+        market = await self.jurisdictions.of(player_id)
+        self.jurisdictions.check(market, game=game.name, mode="solo",
+                                 rules_fingerprint=self.menu.fingerprint(game),
+                                 stake=payments.most_at_stake(game, bets),
+                                 currency=await self.currency_of(player_id))
+        return self.jurisdictions.stored(market)
+
     def _responsible_check(self, player: PlayerRead, game: AnyGame, bets: dict[str, int],
-                           now: datetime, profile: Profile | None) -> Check | None:
+                           now: datetime, profile: Profile | None, side: int = 0) -> Check | None:
         """Responsible gaming's check of an opening at ``now``, where the player's state or their
-        ``profile`` asks for one (made in the opening's unit of work, the player's rows locked)."""
+        ``profile`` asks for one (made in the opening's unit of work, the player's rows locked);
+        ``side``: a side bet's stake beside the game's (the jackpot bet), counted too."""
         responsible = self.responsible
         if responsible is None or profile is None or not responsible.needs_check(
                 player.responsible_gaming, profile):
@@ -174,7 +262,8 @@ class RoundService:
 
         async def check(connection: Connection) -> None:
             await responsible.check_opening(connection, player.player_id, player.responsible_gaming,
-                                            payments.most_at_stake(game, bets), now=now, profile=profile)
+                                            payments.most_at_stake(game, bets) + side, now=now,
+                                            profile=profile)
 
         return check
 
@@ -224,7 +313,11 @@ class RoundService:
         round_id, player_id = str(row["id"]), str(row["player_id"])
         game = self.engine_of(row)
         state = self._states.recall(round_id, len(json.loads(row["steps"])))
-        planned = plan.next_step(game, row, action, source=source, at=timestamp(self.clock()), state=state)
+        jackpot = self.jackpot if plan.open_jackpot(row) is not None else None
+        # The first five cards come with the first decision (Texas Hold'em Bonus's flop, or its fold).
+        pool = await self._pool_if_won(jackpot, json.loads(row["deck"]), True)
+        planned = plan.next_step(game, row, action, source=source, at=timestamp(self.clock()), state=state,
+                                 jackpot=jackpot, pool=pool)
         debit = await self._debit(player_id, planned.money, {player_id: read.balance})
         try:
             view = await self.store.step(read, planned, debit)
@@ -280,7 +373,8 @@ class RoundService:
             try:
                 view = await self._step(read, payments.timer_action(game, state), source="timer")
             except InsufficientFundsError:  # the funds fell short of the rules' default
-                view = await self._step(read, payments.free_action(game, state), source="timer")
+                view = await self._step(read, payments.timer_action(game, state, stake_refused=True),
+                                        source="timer")
             if view is not None:
                 left = count + 1
         return False
@@ -329,6 +423,17 @@ class RoundService:
         return _owned_row(await self.store.round(round_id), player_id, round_id)
 
 
+def _claiming(free: FreeRound, now: datetime, check: Check | None) -> Check:
+    """The opening's checks in its unit of work, and the claim of its free round."""
+
+    async def claiming(connection: Connection) -> None:
+        if check is not None:
+            await check(connection)
+        await claim(connection, free, now)
+
+    return claiming
+
+
 def _owned_row(read: RoundRead | None, player_id: str, round_id: str) -> Mapping[str, Any]:
     if read is None:
         raise NotFoundError(f"no round {round_id!r}")
@@ -347,21 +452,18 @@ class RecentStates:
     Keyed by round id and the number of steps the state has seen: a state is used only when the
     stored round has exactly that many steps (another process may have moved the round on, or
     the transaction that made it may have rolled back), else the round is replayed from its
-    record. Bounded: the oldest entries go first. Settled rounds are dropped.
+    record. Bounded: the least recently used go first. Settled rounds are dropped.
     """
 
     def __init__(self, capacity: int = 10_000) -> None:
-        self.capacity = capacity
-        self._states: dict[str, tuple[int, RoundState]] = {}
+        self._states: LRUCache[str, tuple[int, RoundState]] = LRUCache(capacity)
 
     def recall(self, round_id: str, steps: int) -> RoundState | None:
         found = self._states.get(round_id)
         return found[1] if found is not None and found[0] == steps else None
 
     def remember(self, round_id: str, steps: int, state: RoundState) -> None:
-        self._states.pop(round_id, None)
         if state.settlement is not None:
-            return
-        if len(self._states) >= self.capacity:
-            del self._states[next(iter(self._states))]
-        self._states[round_id] = (steps, state)
+            self._states.pop(round_id, None)
+        else:
+            self._states[round_id] = (steps, state)

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from dealerpoker.server import jackpot
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
 from dealerpoker.server.rounds.store import Check, PlayerRead, RoundRead
@@ -84,8 +85,8 @@ class SqlRoundStore:
                 if check is not None:
                     await check(connection)
                 await connection.run(_INSERT_ROUND, {**opening.columns, "view": view})
-        except (_Changed, IntegrityError, sqlite3.IntegrityError):  # a concurrent request took the key
-            return None
+        except (_Changed, jackpot.PoolChanged, IntegrityError, sqlite3.IntegrityError):
+            return None  # a concurrent request took the key, or moved the pool a jackpot won
         return view
 
     async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
@@ -96,14 +97,17 @@ class SqlRoundStore:
                     "round": step.round_id, "steps_read": read.row["steps"], **step.columns, "view": view})
                 if written != 1:
                     raise _Changed
-        except _Changed:
+        except (_Changed, jackpot.PoolChanged):
             return None
         return view
 
     async def _record(self, connection: Connection, player_id: str, planned: Planned,
                       debit: Debit) -> ViewJSON:
-        """The step's money through the wallet; the view with the player's balance after it."""
+        """The step's money through the wallet, and the jackpot's pool moved; the view with the
+        player's balance after it."""
         balances = await self.wallet.record(connection, planned.money, debit)
+        if planned.pool is not None:  # after the player's row: every unit of work locks in that order
+            await jackpot.apply(connection, planned.pool, planned.money.at)
         balance = balances.get(player_id)
         if balance is None:  # nothing moved (a step without a stake)
             found = await connection.rows(_BALANCE, {"player": player_id})

@@ -1,4 +1,4 @@
-"""The RoundStore port: what solo rounds read and write, and the choice of implementation.
+"""The RoundStore port: what solo rounds read and write.
 
 Reads take no lock. A write applies only if what the step was computed from is unchanged
 (optimistic concurrency): an opening only if the player's nonce and seeds are still as read, a
@@ -6,7 +6,7 @@ step only if the round's steps and, where the store read it, the player's balanc
 nothing is written and the write answers None: the use case reads again and recomputes. Each
 write is one unit of work with its money (``Wallet.record``) and commits whole or not at all.
 
-Implementations (chosen once, at start, by :func:`round_store`):
+Implementations (chosen once, at start, by ``rounds.stores.round_store``):
 
 * ``SqlRoundStore`` (``rounds.sql``): any database, SQLAlchemy Core in one transaction; the
   transfers go through the wallet. SQLite always uses it.
@@ -19,13 +19,13 @@ Implementations (chosen once, at start, by :func:`round_store`):
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from dealerpoker.server.db import Connection, Database
+from dealerpoker.server.db import Connection
 from dealerpoker.server.rounds.plan import Planned, ViewJSON
-from dealerpoker.server.wallet import Debit, LedgerWallet, Wallet
+from dealerpoker.server.wallet import Debit
 
 Check = Callable[[Connection], Awaitable[None]]
 """A check made in the unit of work that opens a round."""
@@ -88,20 +88,3 @@ class RoundStore(Protocol):
         """Open rounds (id, player) untouched since before ``cutoff``, oldest first."""
 
     async def close(self) -> None: ...
-
-
-def round_store(database: Database, wallet: Wallet, *, without: Collection[str] = ()) -> RoundStore:
-    """The store for this database and wallet (``without``: the special paths not to take,
-    ``postgres_store`` and ``known_rows``, for the benchmark's comparison)."""
-    from dealerpoker.server.operators.wallet import SeamlessWallet
-    from dealerpoker.server.rounds.postgres import PostgresRoundStore, SeamlessPostgresRoundStore
-    from dealerpoker.server.rounds.sql import SqlRoundStore
-
-    remember = "known_rows" not in without
-    if database.is_sqlite or "postgres_store" in without:
-        return SqlRoundStore(database, wallet)
-    if isinstance(wallet, LedgerWallet):
-        return PostgresRoundStore(database, remember=remember)
-    if isinstance(wallet, SeamlessWallet):
-        return SeamlessPostgresRoundStore(database, wallet, remember=remember)
-    return SqlRoundStore(database, wallet)

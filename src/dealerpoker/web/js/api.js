@@ -87,7 +87,8 @@ export class Api {
     if (launch) {  // an operator's launch: this page plays as that operator's player
       const launched = await send("POST", "/api/session", { launch });
       this.storage.setItem(TOKEN_KEY, launched.token);
-      rememberLaunch({ lobby_url: launched.lobby_url ?? null });
+      rememberLaunch({ lobby_url: launched.lobby_url ?? null, cashier_url: launched.cashier_url ?? null,
+                       frame_origins: launched.frame_origins ?? [] });
       return launched.token;
     }
     if (this.token) return this.token;
@@ -131,8 +132,23 @@ export class Api {
     return this.call("GET", `/api/rounds${suffix}`);
   }
 
-  deal(game, bets, idempotencyKey) {
-    return this.call("POST", "/api/rounds", { game, bets, idempotency_key: idempotencyKey });
+  /** `jackpot`: add the progressive jackpot bet (GET /api/jackpot: its stake in the player's currency);
+   *  `freeRound`: one of the player's free rounds (GET /api/free-rounds): its ante is the operator's. */
+  deal(game, bets, idempotencyKey, { jackpot = false, freeRound = null } = {}) {
+    return this.call("POST", "/api/rounds", {
+      game, bets, idempotency_key: idempotencyKey, ...(jackpot ? { jackpot } : {}),
+      ...(freeRound ? { free_round: freeRound } : {}),
+    });
+  }
+
+  /** The jackpot bet and its pool now (GET /api/jackpot; 422 jackpot_not_offered without one). */
+  jackpot() {
+    return this.call("GET", "/api/jackpot");
+  }
+
+  /** The player's free rounds playable now in `game` (an operator's campaign; none elsewhere). */
+  freeRounds(game) {
+    return this.call("GET", `/api/free-rounds?game=${encodeURIComponent(game)}`);
   }
 
   /** `step` (the round's len(steps), required) makes a retry after a lost connection safe: no double action. */

@@ -2,6 +2,9 @@
 
 import { has, t } from "./i18n.js";
 
+// Keys for the decisions (F/B/C/R), solo and live; "call" is the engine's alias of "raise".
+export const DECISION_KEYS = { f: ["fold"], b: ["bet"], c: ["check", "call"], r: ["raise", "call"] };
+
 /** h("button.btn", {type: "button", onclick}, "DEAL") -> element. */
 export function h(tag, attrs = {}, ...children) {
   const [name, ...classes] = tag.split(".");
@@ -61,4 +64,13 @@ const ACTION_ORDER = ["fold", "check", "bet", "raise", "call"];
 export function orderActions(actions) {
   const rank = (a) => { const i = ACTION_ORDER.indexOf(a); return i < 0 ? ACTION_ORDER.length : i; };
   return [...(actions ?? [])].sort((a, b) => rank(a) - rank(b));
+}
+
+/** `text` as nodes in which each of `amounts` (formatted money) never breaks across lines. */
+export function keepAmounts(text, amounts) {
+  const wanted = [...new Set(amounts.filter(Boolean))].sort((a, b) => b.length - a.length);
+  if (!wanted.length) return [text];
+  const pattern = new RegExp(`(${wanted.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`);
+  return text.split(pattern).filter((part) => part !== "")
+    .map((part) => (wanted.includes(part) ? h("span.money", {}, part) : part));
 }

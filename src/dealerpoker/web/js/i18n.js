@@ -1,8 +1,7 @@
-// The message catalogues (web/i18n/{en,de,es}.json, see dealerpoker/messages.py) on the page:
+// The message catalogues (web/i18n/{en,de,es,sv,fr,da}.json, see dealerpoker/messages.py) on the page:
 // t(key, params) renders a key in the chosen language, with "{name}" placeholders and the
 // "_one"/"_other" plural keys, falling back to English for a key a language lacks.
-
-export const LANGUAGES = ["en", "de", "es"];
+export const LANGUAGES = ["en", "de", "es", "sv", "fr", "da"];
 const catalogues = {};
 let language = "en";
 

@@ -7,14 +7,14 @@ import { fillCards } from "./cards.js";
 import { actionTitle, gameTitle, h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { formatMoney } from "./money.js";
-import { settlementTable } from "./panels.js";
+import { historyEntry, settlementTable } from "./panels.js";
 import { fairnessCheck, signedLoader } from "./verify.js";
 
-const REVEAL_TITLES = {
+export const REVEAL_TITLES = {
   preflop: "live.reveal.preflop", flop: "live.reveal.flop", turn: "live.reveal.turn", showdown: "live.reveal.showdown",
 };
 // Why the timer chose for a player (the record's "reason"), and where a studio card went.
-const TIMER_REASONS = { timeout: "live.timer_reason.timeout", unpaid: "live.timer_reason.unpaid" };
+export const TIMER_REASONS = { timeout: "live.timer_reason.timeout", unpaid: "live.timer_reason.unpaid" };
 const PLACES = { player: "dealer.place.player", dealer: "dealer.place.dealer", board: "dealer.place.board" };
 
 function named(table, slug) {
@@ -42,9 +42,7 @@ export function liveRoundsList(rounds, onOpen) {
   if (!rounds.length) return h("p.empty", {}, t("live.rounds_empty"));
   return h("ol.history", {}, rounds.map((round) => h("li", {},
     h("button.btn.btn--link", { type: "button", dataset: { liveRound: round.round_id }, onclick: () => onOpen(round) },
-      t("history.round", { id: round.round_id }),
-      h("span.history__summary", {},
-        `${title(round.game)} · ${t("history.bet", { amount: formatMoney(round.total_stake) })} · ${signed(round.net)}`)))));
+      historyEntry({ when: round.settled_at, game: round.game, settlement: round.settlement, net: round.net })))));
 }
 
 /** A live round's record (the player's part) step by step, reveal by reveal, with the check. */

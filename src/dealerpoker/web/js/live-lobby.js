@@ -18,10 +18,14 @@ addLobbySection(async (api) => {
     if (error.status === 404) return null; // a server without live tables
     throw error;
   }
+  // A player plays in their account's currency: only the tables in it are offered.
+  const currency = await api.balance().then((answer) => answer.currency ?? null).catch(() => null);
+  const theirs = currency ? tables.filter((table) => (table.currency_format?.code ?? table.currency) === currency) : tables;
   return {
     id: "live",
     title: t("lobby.live_tables"),
-    entries: tables.map((table) => ({
+    note: tables.length && !theirs.length ? t("lobby.no_live_tables_currency", { currency }) : null,
+    entries: theirs.map((table) => ({
       id: `live-${table.id}`,
       kind: "live",
       title: table.dealing === "studio" ? t("lobby.studio_table", { title: table.title }) : table.title,

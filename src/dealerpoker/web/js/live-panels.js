@@ -17,6 +17,7 @@ export const livePanels = {
     }
     this.el.history.hidden = true;
     this.el.rules.hidden = true;
+    this.el.fairness.hidden = true;
     const close = h("div.panel__bar", {},
       h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, t("btn.close")));
     panel.replaceChildren(close, h("h2", {}, t("rg.limits_title")), await this.rg.panel());
@@ -31,6 +32,7 @@ export const livePanels = {
     }
     this.el.history.hidden = true;
     this.el.limits.hidden = true;
+    this.el.fairness.hidden = true;
     panel.replaceChildren(
       h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } },
         t("btn.close"))),
@@ -46,7 +48,16 @@ export const livePanels = {
     }
     this.el.rules.hidden = true;
     this.el.limits.hidden = true;
+    this.el.fairness.hidden = true;
     await this.showHistory();
+  },
+
+  /** The round's commitment and seeds (provably fair), one click away for every player. */
+  toggleFairness() {
+    const panel = this.el.fairness;
+    const open = panel.hidden;
+    for (const other of [this.el.rules, this.el.history, this.el.limits]) other.hidden = true;
+    panel.hidden = !open;
   },
 
   historyBar() {

@@ -3,14 +3,17 @@
 // Mixed into LiveTable (live-table.js); `this` is the table.
 
 import { fillCards } from "./cards.js";
+import { FeltPointer } from "./felt-pointer.js";
+import { fitFelt } from "./fit.js";
+import { followPointer, removeButton, wireField } from "./gestures.js";
 import { drawStack as drawChips, markSelected, trayChip } from "./chips.js";
 import { actionTitle, fieldTitle, h, orderActions } from "./dom.js";
 import { t } from "./i18n.js";
 import { handName, languageSwitch } from "./locale.js";
 import { formatMoney, sum } from "./money.js";
 import { soundSwitch } from "./motion.js";
-import { bonusText, limitSign, settlementTable } from "./panels.js";
-import { qualificationText, resultHeadline, sideFields } from "./result.js";
+import { bonusText, limitSign } from "./panels.js";
+import { fillResult, markWinningCards, sideFields } from "./result.js";
 import { dealingTitle, studioNote, studioVideo } from "./studio.js";
 
 const PHASE_TITLES = {
@@ -18,6 +21,7 @@ const PHASE_TITLES = {
   decision: "live.phase.decision", showdown: "live.phase.showdown", pause: "live.phase.pause", unknown: "live.phase.unknown",
 };
 const RING_LENGTH = 2 * Math.PI * 40;
+const BANNER_MS = 2000; // how long NO MORE BETS shows at least once the window closed
 
 export const liveView = {
   /** The countdown's label: a decision is named by the bet it decides (as the solo spots are). */
@@ -78,49 +82,79 @@ export const liveView = {
     for (const [name, limit] of Object.entries(config.limits)) {
       if (!this.game || this.game.fields.some((f) => f.name === name)) this.el.spots.append(this.spotFor(name, limit));
     }
-    this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.sendBets({}) }, t("btn.clear"));
+    this.el.clear = h("button.btn.btn--ghost", { type: "button", id: "clear", onclick: () => this.clearBets() }, t("btn.clear"));
+    this.el.rebet = h("button.btn.btn--action", { type: "button", id: "rebet", onclick: () => this.rebet(),
+      "aria-keyshortcuts": "R", title: t("play.key", { key: "R" }) }, t("btn.rebet"));
+    this.el.help = h("p.table-help", { id: "table-help" });
 
+    this.el.felt = h("div.felt", { dataset: { title: config.title } },
+      h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
+      h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
+      h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("live.player_hand_shared")), this.el.player,
+        this.el.playerHand, this.el.bonus),
+      h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("live.your_bets")),
+        h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
+      h("div.result-slot", {}, this.el.result));
+    const feltBox = h("div.felt-box", {}, studioVideo(config), this.el.felt);
     this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
-      h("header.hud", {},
-        h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link" }, t("btn.lobby")),
-        h("h1.hud__title", {}, config.title),
-        h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.toggleRules() }, t("btn.rules")),
-        h("button.btn.btn--ghost", { type: "button", id: "live-history-button", onclick: () => this.toggleHistory() },
-          t("live.my_rounds_button")),
-        h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.toggleLimits() },
-          t("btn.limits")),
-        soundSwitch(),
-        languageSwitch(),
-        h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
-          meter("last-win", t("meter.last_win")), meter("players", t("live.players")))),
-      h("div.live__status", {}, this.el.ring, this.el.phase, this.el.banner),
-      this.el.message,
-      this.hint?.el ?? null,
-      studioVideo(config),
-      h("div.felt", {},
-        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
-        h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
-        h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("live.player_hand_shared")), this.el.player,
-          this.el.playerHand, this.el.bonus),
-        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("live.your_bets")),
-          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
-        this.el.result),
-      h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear), this.el.tray),
-      this.el.fair,
+      h("div.stage", {},
+        h("header.hud", {},
+          h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link", title: t("btn.lobby") }, t("btn.lobby")),
+          h("h1.hud__title", {}, config.title),
+          h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
+            meter("last-win", t("meter.last_win")), meter("players", t("live.players"))),
+          h("div.hud__buttons", {},
+            h("button.btn.btn--ghost", { type: "button", id: "rules-button", title: t("btn.rules"), onclick: () => this.toggleRules() },
+              t("btn.rules")),
+            h("button.btn.btn--ghost", { type: "button", id: "live-history-button", title: t("live.my_rounds_button"),
+              onclick: () => this.toggleHistory() }, t("live.my_rounds_button")),
+            h("button.btn.btn--ghost", { type: "button", id: "limits-button", title: t("btn.limits"), onclick: () => this.toggleLimits() },
+              t("btn.limits")),
+            h("button.btn.btn--ghost", { type: "button", id: "fairness-button", title: t("btn.fairness"),
+              onclick: () => this.toggleFairness() }, t("btn.fairness")),
+            soundSwitch(),
+            languageSwitch())),
+        h("div.status.live__status", {}, this.el.ring, h("div.live__phases", {}, this.el.phase, this.el.banner), this.el.message),
+        this.buildLiveFreeRounds(),
+        this.hint?.el ?? null,
+        feltBox,
+        h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear, this.el.rebet), this.el.tray)),
+      this.el.help,
+      (this.el.fairness = h("aside.panel", { id: "fairness-panel", hidden: true, "aria-label": t("fair.panel_title") },
+        h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button",
+          onclick: () => { this.el.fairness.hidden = true; } }, t("btn.close"))),
+        h("h2", {}, t("fair.panel_title")), h("p", {}, t("fair.panel_intro_live")), this.el.fair)),
       this.el.rules,
       this.el.history,
       (this.el.limits = h("aside.panel", { id: "limits-panel", hidden: true, "aria-label": t("rg.limits_title") }))));
+    this.fit = fitFelt(feltBox, this.el.felt);
+    const table = this.root.querySelector(".table");
+    this.unfollow = followPointer(table, this.el.help, { mouse: FeltPointer.helpKey(config.game), touch: "help.bets_touch" });
+    this.pointer = new FeltPointer({
+      table, game: config.game,
+      open: () => this.betting() && !this.wrongCurrency,
+      chip: () => this.el.tray.children[this.selected] ?? null,
+      drawStack: (name, container) => this.drawStack(container, this.bets[name] ?? 0),
+      remove: (name) => this.removeAll(name),
+      say: (text) => this.say(text, "info"),
+    });
   },
 
   spotFor(name, limit) {
     const tip = h("span.spot__tip", { role: "tooltip" }, fieldTitle(name));
     const spot = h("button.spot", {
       type: "button", dataset: { field: name }, "aria-label": t("spot.field", { field: fieldTitle(name) }),
-      onclick: () => this.addChip(name),
-      oncontextmenu: (event) => { event.preventDefault(); this.removeLowest(name); },
     }, h("span.spot__name", {}, fieldTitle(name)), h("span.stack", {}), tip);
+    wireField(spot, {
+      add: () => this.addChip(name),
+      removeLast: () => this.removeLast(name),
+      removeLowest: () => this.removeLowest(name),
+      removeAll: () => this.removeAll(name),
+      lift: (event) => this.pointer?.lift(name, event) ?? false,
+    });
     const sign = limitSign(this.game ?? { fields: [] }, name, limit.min, limit.max);
-    return h("div.spot-wrap", { dataset: { spot: name } }, spot, sign);
+    return h("div.spot-wrap", { dataset: { spot: name } }, spot,
+      h("div.spot__under", {}, sign, removeButton(name, () => this.removeLast(name))));
   },
 
   tick() {
@@ -145,16 +179,32 @@ export const liveView = {
     table.dataset.phase = state.phase;
     table.dataset.round = state.round ?? "";
     this.el.phase.textContent = this.phaseTitle();
-    this.el.banner.hidden = !["closed", "dealing", "decision", "showdown"].includes(state.phase);
-    this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
+    // "No more bets" while the window closes and the hand is dealt up to its first decision, not
+    // over the decisions that follow (they are bets: the Flop bet, the raise). decision_bets lists
+    // the decision points in order.
+    // An RNG table deals at once: the banner then stays BANNER_MS after the window closed.
+    const firstPoint = Object.keys(this.config.decision_bets ?? {})[0];
+    if (this.renderedPhase === "betting" && state.phase !== "betting") {
+      this.bannerUntil = performance.now() + BANNER_MS;
+      setTimeout(() => this.render(), BANNER_MS + 50);
+    }
+    this.renderedPhase = state.phase;
+    this.el.banner.hidden = !(state.phase === "closed" || (state.phase === "dealing" && state.point === firstPoint)
+      || (state.phase !== "betting" && performance.now() < (this.bannerUntil ?? 0)));
+    this.el.balance.textContent = this.balance === null ? "—"
+      : formatMoney(this.balance, this.playerCurrency ? { currency: this.playerCurrency } : {});
     this.el.players.textContent = String(state.players ?? "—");
-    this.el["total-bet"].textContent = formatMoney(seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
+    this.el["total-bet"].textContent = formatMoney(this.pendingBets ? sum(Object.values(this.pendingBets))
+      : seat?.total_stake ?? sum(Object.values(seat?.bets ?? {})));
     this.el["last-win"].textContent = formatMoney(this.lastWin);
     markSelected(this.el.tray, this.selected);
     // A fold takes the main bets' chips off the table (side bets wait for their own result).
     const sides = sideFields(this.game?.fields);
+    // While bets are open, the chips clicked and not yet confirmed are drawn too (none is lost).
+    const placed = state.phase === "betting" ? this.bets : seat?.bets ?? {};
     const bets = this.folded() && !seat?.settlement
-      ? Object.fromEntries(Object.entries(seat?.bets ?? {}).filter(([name]) => sides.has(name))) : seat?.bets ?? {};
+      ? Object.fromEntries(Object.entries(seat?.bets ?? {}).filter(([name]) => sides.has(name))) : placed;
+    this.drawFreeRounds();
     this.el.timeout.hidden = !this.timeoutNote;
     this.el.timeout.textContent = this.timeoutNote ?? "";
     for (const wrap of this.el.spots.children) {
@@ -163,6 +213,7 @@ export const liveView = {
       wrap.querySelector(".spot__tip").textContent =
         bets[name] ? t("bet.placed", { field: fieldTitle(name), amount: formatMoney(bets[name]) }) : fieldTitle(name);
       wrap.querySelector(".spot").classList.toggle("is-open", state.phase === "betting");
+      wrap.querySelector(".spot__remove").classList.toggle("is-empty", !(state.phase === "betting" && bets[name] > 0));
     }
     const decided = this.folded() ? []
       : Object.entries(seat?.fields ?? {}).filter(([name, amount]) => !(name in bets) && amount > 0);
@@ -174,6 +225,8 @@ export const liveView = {
           h("span.spot__name", {}, fieldTitle(name)), stack));
     }));
     this.el.clear.hidden = state.phase !== "betting";
+    this.el.rebet.hidden = state.phase !== "betting" || !this.lastBets;
+    this.pointer?.refresh();
 
     const dealt = (state.player_cards ?? []).length > 0;
     fillCards(this.el.dealer, state.dealer_cards ?? [], dealt ? 2 : 0);
@@ -201,17 +254,16 @@ export const liveView = {
 
     this.el.result.hidden = !settlement;
     if (settlement) {
-      const net = settlement.net;
-      const qualification = qualificationText(settlement);
-      this.el.result.replaceChildren(...[
-        h("p.result__headline", { id: "result-headline" }, resultHeadline(settlement, sides)),
-        h("p.result__amount", { id: "result-net", dataset: { net } }, formatMoney(net, { signed: true })),
-        qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
-        settlementTable(settlement),
-        this.recordUrl ? h("button.btn.btn--small", {
+      fillResult(this.el.result, settlement, sides, {
+        amount: h("p.result__amount.money", { id: "result-net", dataset: { net: settlement.net } },
+          formatMoney(settlement.net, { signed: true })),
+        extra: this.recordUrl ? [h("button.btn.btn--small", {
           type: "button", id: "verify-round",
           onclick: () => { this.el.rules.hidden = true; this.el.history.hidden = false; this.openRecord({ record: this.recordUrl }); },
-        }, t("live.verify_round")) : null].filter(Boolean)); // replaceChildren would write "null"
+        }, t("live.verify_round"))] : [],
+      });
+    } else {
+      markWinningCards(this.el.felt, null);
     }
     const fairness = state.fairness;
     this.el.fair.textContent = state.dealing === "studio"
@@ -222,6 +274,7 @@ export const liveView = {
           + (fairness.server_seed ? ` · ${t("live.fair_server", { seed: fairness.server_seed })}` : "")
         : "";
     this.tick();
+    this.fit();
   },
 
   drawStack(container, amount) {

@@ -3,6 +3,7 @@
 
 import { fieldTitle, gameTitle, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { jackpotMeter } from "./jackpot.js";
 import { errorText, languageSwitch } from "./locale.js";
 import { formatMoney } from "./money.js";
 
@@ -32,7 +33,7 @@ export async function renderLobby(root, api, context) {
   root.replaceChildren(h("section.lobby", {},
     h("header.hud", {},
       h("h1.hud__title", {}, t("lobby.title")),
-      h("div.meters", {}, h("div.meter", {}, h("span.meter__label", {}, t("meter.balance")), balance)),
+      h("div.meters", {}, h("div.meter", {}, h("span.meter__label", {}, t("meter.balance")), balance), jackpotMeter()),
       h("div.hud__buttons", {}, languageSwitch())),
     h("p.lobby__intro", {}, t("lobby.intro")),
     list));
@@ -40,9 +41,10 @@ export async function renderLobby(root, api, context) {
   for (const loader of sections) {
     try {
       const section = await loader(api, context);
-      if (!section || !section.entries.length) continue;
+      if (!section || (!section.entries.length && !section.note)) continue;
       list.append(h("section.lobby__section", { dataset: { section: section.id ?? "" } },
         h("h2", {}, section.title),
+        section.note ? h("p.lobby__note", { id: `lobby-note-${section.id}` }, section.note) : null,
         h("ul.lobby__tables", {}, section.entries.map((entry) => h("li", {},
           h("a.lobby__table", { href: entry.href, dataset: { table: entry.id ?? "", kind: entry.kind ?? "" } },
             entry.kind ? h("span.lobby__kind", {}, t(entry.kind === "live" ? "lobby.kind_live" : "lobby.kind_solo")) : null,

@@ -9,7 +9,7 @@ import { formatMoney, setMoneyFormat } from "./money.js";
 
 export const LANGUAGE_KEY = "dealerpoker.language";
 const LAUNCH_KEY = "dealerpoker.launch";
-const LANGUAGE_NAMES = { en: "English", de: "Deutsch", es: "Español" };
+const LANGUAGE_NAMES = { en: "English", de: "Deutsch", es: "Español", sv: "Svenska", fr: "Français", da: "Dansk" };
 
 /** What the page was opened with: `?lang=`, `?currency=` (kept for the tab's later pages). */
 export function launch() {
@@ -60,7 +60,10 @@ export function languageSwitch() {
   select.id = "language";
   select.setAttribute("aria-label", t("page.language"));
   for (const code of LANGUAGES) {
-    const option = new Option(LANGUAGE_NAMES[code], code, false, code === currentLanguage());
+    // On a phone the closed switch shows the language's code (EN, DE, ES): the header has no room.
+    const narrow = window.matchMedia?.("(max-width: 640px), (max-height: 520px)").matches;
+    const option = new Option(narrow ? code.toUpperCase() : LANGUAGE_NAMES[code], code, false, code === currentLanguage());
+    option.title = LANGUAGE_NAMES[code];
     option.lang = code;
     select.append(option);
   }
@@ -121,7 +124,8 @@ const RANK_ORDER = "23456789TJQKA";
 export function handName(hand) {
   if (!hand?.category) return "";
   const cards = hand.best_five ?? [];
-  if (!has(`hand.${hand.category}`) || cards.length !== 5) return hand.name ?? "";
+  // Five cards, or before the flop the two hole cards (a pair or the high card).
+  if (!has(`hand.${hand.category}`) || (cards.length !== 5 && cards.length !== 2)) return hand.name ?? "";
   const counts = new Map();
   for (const card of cards) counts.set(card[0], (counts.get(card[0]) ?? 0) + 1);
   const ranks = [...counts.keys()].sort((a, b) =>

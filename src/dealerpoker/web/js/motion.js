@@ -53,6 +53,12 @@ export function play(kind) {
   return true;
 }
 
+/** Turns the sound on or off (the casino's page may ask: js/embed.js), as the switch shows. */
+export function setSound(on) {
+  localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+  document.dispatchEvent(new CustomEvent("dealerpoker:sound"));
+}
+
 /** The HUD's sound switch: SOUND ON / SOUND OFF, remembered. */
 export function soundSwitch() {
   const button = h("button.btn.btn--ghost", { type: "button", id: "sound-switch" });
@@ -65,6 +71,7 @@ export function soundSwitch() {
     show();
     play("chip");
   });
+  document.addEventListener("dealerpoker:sound", show);
   show();
   return button;
 }
@@ -96,11 +103,13 @@ export function fly(from, to, chips, kind = "to-field") {
   return Math.min(MOST_CHIPS, chips.length);
 }
 
-/** A settled round's chips: back to the player (`player`: the balance meter) on a win, to the dealer on a loss. */
-export function settleFlight(felt, settlement, { player, dealer }) {
+/**
+ * A settled round's chips: back to the player (`player`: the balance meter) on a win, to the dealer
+ * on a loss; `chips` the ones to send (default: those on the felt now).
+ */
+export function settleFlight(felt, settlement, { player, dealer, chips = [...felt.querySelectorAll(".spot .stack .chip")] }) {
   if (!settlement) return;
   const net = settlement.net ?? 0;
-  const chips = [...felt.querySelectorAll(".spot .stack .chip")];
   const source = felt.querySelector(".bets-row") ?? felt;
   if (net > 0) fly(source, player, chips, "to-player");
   else if (net < 0) fly(source, dealer, chips, "to-dealer");

@@ -4,6 +4,7 @@
 import { fillCards } from "./cards.js";
 import { actionTitle, fieldTitle, gameTitle, h } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { complaintSection } from "./jurisdiction.js";
 import { handName, localParams } from "./locale.js";
 import { formatMoney } from "./money.js";
 import { handRanking } from "./ranking.js";
@@ -48,6 +49,11 @@ function pays(value) {
   return value === "push" ? t("paytable.push") : String(value);
 }
 
+/** A paytable line starts with a capital ("Ases o mejor": the catalogue's ranks are lower-case in Spanish). */
+function capitalized(text) {
+  return text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text;
+}
+
 export function paytableTable(field, raw) {
   const rows = paytableRows(raw);
   const note = paytableNote(raw);
@@ -55,16 +61,52 @@ export function paytableTable(field, raw) {
     h("table", {},
       h("caption", {}, t("paytable.caption", { field: fieldTitle(field) })),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("paytable.hand")), h("th", { scope: "col" }, t("paytable.pays_header")))),
-      h("tbody", {}, rows.map((row) => h("tr", {}, h("td", {}, row.hand), h("td", {}, pays(row.pays)))))),
+      h("tbody", {}, rows.map((row) => h("tr", {}, h("td", {}, capitalized(row.hand)), h("td", {}, pays(row.pays)))))),
     note ? h("p.paytable__note", {}, note) : null);
 }
 
-/** A field's Min/Max sign (solo and live): its limits, and its paytable on hover and on focus. */
+/** Opens a Min/Max sign's paytable (closing any other), or closes it. */
+function toggleSign(sign, open = !sign.classList.contains("is-open")) {
+  for (const other of document.querySelectorAll(".minmax.is-open")) {
+    other.classList.remove("is-open");
+    other.setAttribute("aria-expanded", "false");
+  }
+  sign.classList.toggle("is-open", open);
+  sign.setAttribute("aria-expanded", String(open));
+}
+
+let signsWatched = false;
+
+/** Esc, or a click anywhere but on a sign, closes an open paytable (installed once per page). */
+function closeSignsOnEscape() {
+  if (signsWatched) return;
+  signsWatched = true;
+  const closeAll = () => {
+    for (const sign of document.querySelectorAll(".minmax.is-open")) toggleSign(sign, false);
+    if (document.activeElement?.classList.contains("minmax")) document.activeElement.blur(); // keyboard focus shows it too
+  };
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeAll(); });
+  document.addEventListener("pointerdown", (event) => {
+    if (!(event.target instanceof Element) || !event.target.closest(".minmax")) closeAll();
+  }, true);
+}
+
+/** A field's Min/Max sign (solo and live): its limits, and its paytable on hover, click, tap or Enter. */
 export function limitSign(game, name, min, max) {
   const paytable = paytableOf(game, name);
+  closeSignsOnEscape();
   return h("div.minmax", {
-    tabindex: "0", dataset: { minmax: name },
+    tabindex: "0", dataset: { minmax: name }, role: paytable ? "button" : undefined,
+    "aria-expanded": paytable ? "false" : undefined,
     "aria-label": t("spot.limits", { field: fieldTitle(name), min: formatMoney(min), max: formatMoney(max) }),
+    // A click or a tap (or Enter) opens the paytable and closes it again; it never stays open by itself.
+    onclick: paytable ? (event) => toggleSign(event.currentTarget) : undefined,
+    onkeydown: paytable ? (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        toggleSign(event.currentTarget);
+      }
+    } : undefined,
   },
   h("span.minmax__row", {}, t("spot.min", { amount: formatMoney(min) })),
   h("span.minmax__row", {}, t("spot.max", { amount: formatMoney(max) })),
@@ -127,7 +169,6 @@ export function ruleSettings(rules, table = null) {
 export function rulesPanel(game, { table = null } = {}) {
   const settings = ruleSettings(game.rules ?? {}, table);
   return h("div.panel__body", {},
-    h("p", { id: "rules-version" }, t("rules.version", { game: gameTitle(game), version: game.rules?.rules_version ?? "?" })),
     h("h3", {}, t("rules.limits_title")),
     h("table.limits", {},
       h("thead", {}, h("tr", {}, ["rules.bet", "rules.min", "rules.max", "rules.rtp"].map((key) => h("th", { scope: "col" }, t(key))))),
@@ -145,15 +186,33 @@ export function rulesPanel(game, { table = null } = {}) {
     handRanking(),
     settings.length ? h("h3", {}, t("rules.settings")) : null,
     settings.length ? h("dl.settings", { id: "rules-settings" }, settings.flatMap(([label, value]) =>
-      [h("dt", {}, label), h("dd", {}, value)])) : null);
+      [h("dt", {}, label), h("dd", {}, value)])) : null,
+    complaintSection(),
+    // The rules' version is for a dispute or an auditor: the panel's footer, not the player's view.
+    h("p.panel__footer", { id: "rules-version" },
+      t("rules.version", { game: gameTitle(game), version: game.rules?.rules_version ?? "?" })));
 }
 
-function roundSummary(round) {
-  const settlement = round.settlement;
-  const net = settlement ? settlement.net : null;
-  return `${gameTitle({ id: round.game, title: round.game })}`
-    + ` · ${t("history.bet", { amount: formatMoney(Object.values(round.bets ?? {}).reduce((a, b) => a + b, 0)) })}`
-    + (net === null ? ` · ${t("history.open")}` : ` · ${formatMoney(net, { signed: true })}`);
+/** When a round was played, in the player's language ("03.12.26, 14:05"). */
+export function playedAt(iso) {
+  const when = typeof iso === "string" ? new Date(iso) : null;
+  if (!when || Number.isNaN(when.getTime())) return "";
+  return new Intl.DateTimeFormat(document.documentElement.lang || "en", { dateStyle: "short", timeStyle: "short" })
+    .format(when);
+}
+
+/**
+ * A history entry as a player reads it: when, which game, both hands and the net ("3/12/26,
+ * 14:05 · Casino Hold'em · You: Pair of Sixes · Dealer: High Card, King · +€10.00"), never an id.
+ */
+export function historyEntry({ when, game, settlement, net }) {
+  const you = settlement?.player_hand?.name ? t("result.your_hand", { hand: handName(settlement.player_hand) }) : null;
+  const dealer = settlement?.dealer_hand?.name ? t("result.dealer_hand", { hand: handName(settlement.dealer_hand) }) : null;
+  return [
+    h("span.history__when", {}, playedAt(when)),
+    h("span.history__summary", {}, [gameTitle({ id: game, title: game }), you, dealer,
+      net === null || net === undefined ? t("history.open") : formatMoney(net, { signed: true })].filter(Boolean).join(" · ")),
+  ];
 }
 
 /** The history list; `onOpen(round)` opens its replay. */
@@ -161,7 +220,8 @@ export function historyList(rounds, onOpen) {
   if (!rounds.length) return h("p.empty", {}, t("history.empty"));
   return h("ol.history", {}, rounds.map((round) => h("li", {},
     h("button.btn.btn--link", { type: "button", dataset: { round: round.id }, onclick: () => onOpen(round) },
-      t("history.round", { id: round.id }), h("span.history__summary", {}, roundSummary(round))))));
+      historyEntry({ when: round.updated_at ?? round.created_at, game: round.game, settlement: round.settlement,
+        net: round.settlement ? round.settlement.net : null })))));
 }
 
 /**
@@ -201,7 +261,8 @@ export function replayView(round, api = null) {
   const next = h("button.btn", { type: "button", onclick: () => { index += 1; show(); } }, t("replay.next"));
   const settlement = round.settlement;
   const view = h("div.replay", { dataset: { replayRound: round.id } },
-    h("p", {}, roundSummary(round)),
+    h("p.replay__summary", {}, historyEntry({ when: round.updated_at ?? round.created_at, game: round.game,
+      settlement: round.settlement, net: round.settlement ? round.settlement.net : null })),
     h("div.replay__table", {},
       h("span.replay__label", {}, t("zone.dealer")), cards.dealer,
       h("span.replay__label", {}, t("zone.board")), cards.board,
@@ -220,7 +281,7 @@ export function replayView(round, api = null) {
 /** The winning lines and amounts of a settlement. */
 export function settlementTable(settlement) {
   return h("table.lines", {},
-    h("thead", {}, h("tr", {}, ["rules.bet", "lines.stake", "lines.returned", "lines.net"]
+    h("thead", {}, h("tr", {}, ["lines.field", "lines.stake", "lines.returned", "lines.net"]
       .map((key) => h("th", { scope: "col" }, t(key))))),
     h("tbody", {}, (settlement.lines ?? []).map((line) =>
       h(`tr.${line.net > 0 ? "line--win" : line.net < 0 ? "line--lose" : "line--push"}`, { dataset: { line: line.field } },

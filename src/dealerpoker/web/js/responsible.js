@@ -3,7 +3,9 @@
 // limits panel where the player sets loss and stake limits per day and session and a session time.
 
 import { h } from "./dom.js";
+import { emit } from "./embed.js";
 import { t } from "./i18n.js";
+import { showJurisdiction } from "./jurisdiction.js";
 import { errorText, formatTime } from "./locale.js";
 import { formatMoney, moneyFormat } from "./money.js";
 
@@ -31,10 +33,12 @@ export function parseAmount(text) {
 }
 
 export class Responsible {
-  /** `idle()`: whether the table is between rounds (the reality check never interrupts a round). */
-  constructor(api, { idle = () => true } = {}) {
+  /** `idle()`: whether the table is between rounds (the reality check never interrupts a round);
+   * `recall`: which rounds the jurisdiction's recall shows, "solo" or "live" (the table's kind). */
+  constructor(api, { idle = () => true, recall = "solo" } = {}) {
     this.api = api;
     this.idle = idle;
+    this.recall = recall;
     this.status = null;
     this.timer = null;
     this.dialog = null;
@@ -53,6 +57,7 @@ export class Responsible {
       return null;
     }
     this.schedule();
+    showJurisdiction(this.status, this.api, this.recall); // what the player's market requires the page to show
     if (this.status.session?.reality_check_due && this.idle()) this.showRealityCheck();
     return this.status;
   }
@@ -70,6 +75,7 @@ export class Responsible {
   showRealityCheck() {
     if (this.dialog?.isConnected) return;
     const session = this.status.session ?? {};
+    emit("reality_check", { minutes: session.minutes ?? 0, staked: session.staked ?? 0, net: session.net ?? 0 });
     const answer = async (choice) => {
       try {
         this.status = await this.api.call("POST", `${PATH}/reality-check`, { choice });

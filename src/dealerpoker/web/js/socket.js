@@ -34,9 +34,14 @@ export class TableSocketClient {
     this.receive(message);
   }
 
+  /** Sends `message`; false (and the player is told) when the socket is not open. */
   send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    else this.say(t(this.notSent), "error");
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    this.say(t(this.notSent), "error");
+    return false;
   }
 
   /** `reconnect()` after a wait that grows with each attempt (0.5 s, 1 s... at most 5 s). */

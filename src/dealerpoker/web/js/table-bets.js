@@ -101,7 +101,9 @@ export const tableBets = {
   /** Right-click on a lifted stack: every chip of the field goes. */
   removeStack(name) {
     if (this.busy || this.phase !== "betting") return;
+    if (!this.pending[name]) return this.refuse(name, t("bet.nothing_to_remove", { field: fieldTitle(name) }));
     this.setAmount(name, 0, []);
+    this.message(t("bet.stack_removed", { field: fieldTitle(name) }));
   },
 
   clear() {

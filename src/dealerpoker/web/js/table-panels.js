@@ -17,11 +17,14 @@ export const tablePanels = {
         t("btn.history")),
       h("button.btn.btn--small", { type: "button", dataset: { panelTab: "limits" }, onclick: () => this.showPanel("limits") },
         t("btn.limits")),
+      h("button.btn.btn--small", { type: "button", dataset: { panelTab: "fairness" }, onclick: () => this.showPanel("fairness") },
+        t("btn.fairness")),
       h("button.btn.btn--small.panel__close", { type: "button", onclick: () => { panel.hidden = true; } }, t("btn.close")));
   },
 
   panelOf(which) {
-    return { rules: this.el.rulesPanel, history: this.el.historyPanel, limits: this.el.limitsPanel }[which];
+    return { rules: this.el.rulesPanel, history: this.el.historyPanel, limits: this.el.limitsPanel,
+      fairness: this.el.fairnessPanel }[which];
   },
 
   async togglePanel(which) {
@@ -35,9 +38,12 @@ export const tablePanels = {
 
   async showPanel(which) {
     const panel = this.panelOf(which);
-    for (const other of ["rules", "history", "limits"]) if (other !== which) this.panelOf(other).hidden = true;
+    for (const other of ["rules", "history", "limits", "fairness"]) if (other !== which) this.panelOf(other).hidden = true;
     const bar = this.panelBar(panel);
-    if (which === "limits") {
+    if (which === "fairness") {
+      // The next deal's commitment (it lives here, one click away, for every player).
+      panel.replaceChildren(bar, h("h2", {}, t("fair.panel_title")), h("p", {}, t("fair.panel_intro")), this.el.nextDeal);
+    } else if (which === "limits") {
       panel.replaceChildren(bar, h("h2", {}, t("rg.limits_title")), await this.rg.panel());
     } else if (which === "rules") {
       try {

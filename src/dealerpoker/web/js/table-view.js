@@ -1,20 +1,22 @@
 // The solo table's view: builds the felt once and redraws it from the table's state (the round
 // the server sent, the chips not yet dealt). Mixed into Table (table.js); `this` is the table.
 
+import { emit } from "./embed.js";
 import { fillCards } from "./cards.js";
 import { drawStack as drawChips, markSelected, trayChip } from "./chips.js";
-import { actionTitle, fieldTitle, gameTitle, h, orderActions } from "./dom.js";
+import { DECISION_KEYS, actionTitle, fieldTitle, gameTitle, h, keepAmounts, orderActions } from "./dom.js";
 import { FeltPointer } from "./felt-pointer.js";
+import { fitFelt } from "./fit.js";
+import { followPointer, removeButton, wireField } from "./gestures.js";
+import { jackpotMeter, jackpotSwitch } from "./jackpot.js";
 import { soundSwitch } from "./motion.js";
 import { t } from "./i18n.js";
 import { handName, languageSwitch } from "./locale.js";
 import { formatMoney, sum } from "./money.js";
-import { bonusText, limitSign, settlementTable } from "./panels.js";
-import { qualificationText, resultHeadline, sideFields } from "./result.js";
+import { bonusText, limitSign } from "./panels.js";
+import { fillResult, markWinningCards, sideFields } from "./result.js";
 import { nextDealLine } from "./verify.js";
 
-// Keys for the decisions (F/B/C/R); "call" is the engine's alias of "raise".
-export const DECISION_KEYS = { f: ["fold"], b: ["bet"], c: ["check", "call"], r: ["raise", "call"] };
 const HOLE_CARDS = 2;
 const BOARD_CARDS = 5;
 
@@ -41,6 +43,8 @@ export const tableView = {
     this.el.rulesPanel = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("play.rules") });
     this.el.historyPanel = h("aside.panel", { id: "history-panel", hidden: true, "aria-label": t("play.history") });
     this.el.limitsPanel = h("aside.panel", { id: "limits-panel", hidden: true, "aria-label": t("rg.limits_title") });
+    this.el.fairnessPanel = h("aside.panel", { id: "fairness-panel", hidden: true, "aria-label": t("fair.panel_title") },
+      this.el.nextDeal);
 
     for (const field of game.fields) this.el.spots.append(this.spotFor(field));
     game.chips.forEach((chip, index) => {
@@ -48,35 +52,45 @@ export const tableView = {
       this.el.tray.append(trayChip(game.chips, index, { label, title: label, onclick: () => this.selectChip(index) }));
     });
 
+    this.el.felt = h("div.felt", { dataset: { title: gameTitle(game) } },
+      h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
+      h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
+      h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("zone.you")), this.el.player, this.el.playerHand, this.el.bonus),
+      h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("zone.bets")),
+        h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
+      h("div.result-slot", {}, this.el.result));
+    const feltBox = h("div.felt-box", {}, this.el.felt);
     this.root.replaceChildren(h(`section.table.table--${game.id}`, { dataset: { game: game.id } },
-      h("header.hud", {},
-        h("a.btn.btn--ghost", { href: "#/", id: "lobby-link" }, t("btn.lobby")),
-        h("h1.hud__title", {}, gameTitle(game)),
-        h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")), meter("last-win", t("meter.last_win"))),
-        h("div.hud__buttons", {},
-          h("button.btn.btn--ghost", { type: "button", id: "rules-button", onclick: () => this.togglePanel("rules") },
-            t("btn.rules")),
-          h("button.btn.btn--ghost", { type: "button", id: "history-button", onclick: () => this.togglePanel("history") },
-            t("btn.history")),
-          h("button.btn.btn--ghost", { type: "button", id: "limits-button", onclick: () => this.togglePanel("limits") },
-            t("btn.limits")),
-          soundSwitch(),
-          languageSwitch())),
-      this.el.message,
-      this.hint?.el ?? null,
-      this.el.nextDeal,
-      h("div.felt", {},
-        h("div.zone.zone--dealer", {}, h("h2.zone__title", {}, t("zone.dealer")), this.el.dealer, this.el.dealerHand),
-        h("div.zone.zone--board", {}, h("h2.zone__title", {}, t("zone.board")), this.el.board),
-        h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("zone.you")), this.el.player, this.el.playerHand, this.el.bonus),
-        h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("zone.bets")),
-          h("div.bets-row", {}, this.el.spots, this.el.decisionSpots)),
-        this.el.result),
-      h("div.rail", {}, this.el.controls, this.el.tray),
-      h("p.table-help", { id: "table-help" }, t(FeltPointer.helpKey(game.id))),
+      h("div.stage", {},
+        h("header.hud", {},
+          h("a.btn.btn--ghost", { href: "#/", id: "lobby-link", title: t("btn.lobby") }, t("btn.lobby")),
+          h("h1.hud__title", {}, gameTitle(game)),
+          h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")), meter("last-win", t("meter.last_win")),
+            jackpotMeter()),
+          h("div.hud__buttons", {},
+            jackpotSwitch(this.api, this.jackpot),
+            h("button.btn.btn--ghost", { type: "button", id: "rules-button", title: t("btn.rules"), onclick: () => this.togglePanel("rules") },
+              t("btn.rules")),
+            h("button.btn.btn--ghost", { type: "button", id: "history-button", title: t("btn.history"), onclick: () => this.togglePanel("history") },
+              t("btn.history")),
+            h("button.btn.btn--ghost", { type: "button", id: "limits-button", title: t("btn.limits"), onclick: () => this.togglePanel("limits") },
+              t("btn.limits")),
+            h("button.btn.btn--ghost", { type: "button", id: "fairness-button", title: t("btn.fairness"),
+              onclick: () => this.togglePanel("fairness") }, t("btn.fairness")),
+            soundSwitch(),
+            languageSwitch())),
+        h("div.status", {}, this.el.message, this.buildFreeRounds()),
+        this.hint?.el ?? null,
+        feltBox,
+        h("div.rail", {}, this.el.controls, this.el.tray)),
+      (this.el.help = h("p.table-help", { id: "table-help" })),
+      this.el.fairnessPanel,
       this.el.rulesPanel,
       this.el.historyPanel,
       this.el.limitsPanel));
+    this.fit = fitFelt(feltBox, this.el.felt);
+    this.unfollow = followPointer(this.root.querySelector(".table"), this.el.help,
+      { mouse: FeltPointer.helpKey(game.id), touch: "help.bets_touch" });
     this.pointer = new FeltPointer({
       table: this.root.querySelector(".table"), game: game.id,
       open: () => this.phase === "betting" && !this.busy,
@@ -92,18 +106,17 @@ export const tableView = {
     const spot = h("button.spot", {
       type: "button", dataset: { field: field.name }, "aria-describedby": `tip-${field.name}`,
       "aria-label": t("spot.field", { field: fieldTitle(field.name) }),
-      onclick: (event) => {
-        if (event.ctrlKey || event.metaKey) this.removeLastChip(field.name);
-        else if (!this.pointer.lift(field.name, event)) this.placeChip(field.name);
-      },
-      oncontextmenu: (event) => {
-        event.preventDefault();
-        if (event.ctrlKey) this.removeLastChip(field.name);
-        else this.removeLowestChip(field.name);
-      },
     }, h("span.spot__name", {}, fieldTitle(field.name)), h("span.stack", {}), tip);
+    wireField(spot, {
+      add: () => this.placeChip(field.name),
+      removeLast: () => this.removeLastChip(field.name),
+      removeLowest: () => this.removeLowestChip(field.name),
+      removeAll: () => this.removeStack(field.name),
+      lift: (event) => this.pointer.lift(field.name, event),
+    });
     const sign = limitSign(this.game, field.name, field.min, field.max);
-    return h("div.spot-wrap", { dataset: { spot: field.name } }, spot, sign);
+    return h("div.spot-wrap", { dataset: { spot: field.name } }, spot,
+      h("div.spot__under", {}, sign, removeButton(field.name, () => this.removeLastChip(field.name))));
   },
 
   // ---------------------------------------------------------------- rendering
@@ -113,9 +126,14 @@ export const tableView = {
     const round = this.round;
     this.root.querySelector(".table").dataset.phase = phase;
     this.el.balance.textContent = this.balance === null ? "—" : formatMoney(this.balance);
-    const bets = phase === "betting" ? this.pending : round.bets ?? {};
-    this.el["total-bet"].textContent = formatMoney(sum(Object.values(bets)));
+    // A fold takes the main bets' chips off the felt, as at the live table (a side bet stays for its result).
+    const folded = (round?.steps ?? []).some((step) => step.action === "fold");
+    const sides = sideFields(this.game.fields);
+    const bets = phase === "betting" ? this.pending
+      : Object.fromEntries(Object.entries(round.bets ?? {}).filter(([name]) => !folded || sides.has(name)));
+    this.el["total-bet"].textContent = formatMoney(sum(Object.values(phase === "betting" ? this.pending : round.bets ?? {})));
     this.el["last-win"].textContent = formatMoney(this.lastWin);
+    this.drawFreeRounds();
     // Only once the table has its session: a second session started here would race it.
     if (this.api.token) this.el.nextDeal.show(round);
 
@@ -128,6 +146,7 @@ export const tableView = {
       wrap.querySelector(".spot__tip").textContent =
         amount ? `${fieldTitle(name)}: ${formatMoney(amount)}` : fieldTitle(name);
       wrap.querySelector(".spot").classList.toggle("is-open", phase === "betting" && this.closedReason(name) === null);
+      wrap.querySelector(".spot__remove").classList.toggle("is-empty", !(phase === "betting" && amount > 0));
     }
     this.el.decisionSpots.replaceChildren(...Object.keys(bets)
       .filter((name) => !this.openingFields.includes(name) && bets[name] > 0)
@@ -161,6 +180,7 @@ export const tableView = {
     this.hint?.show(round);
     this.renderRefusals();
     this.pointer.refresh();
+    this.fit();
   },
 
   /** A refused field keeps its red border until its problem is fixed. */
@@ -195,21 +215,14 @@ export const tableView = {
     if (!settlement) {
       this.el.result.hidden = true;
       this.el.result.replaceChildren();
+      markWinningCards(this.el.felt, null);
       return;
     }
-    const headline = resultHeadline(settlement, sideFields(this.game.fields));
-    const qualification = qualificationText(settlement);
-    const net = settlement.net;
-    this.el.result.replaceChildren(...[
-      h("p.result__headline", { id: "result-headline" }, headline),
-      h("p.result__amount", { id: "result-amount" },
-        t("result.returned", { returned: formatMoney(settlement.total_returned), stake: formatMoney(settlement.total_stake),
-          net: formatMoney(net, { signed: true }) })),
-      qualification ? h("p.result__note.result__qualification", { id: "dealer-qualification" }, qualification) : null,
-      settlement.dealer_hand?.name ? h("p.result__note", {}, t("result.dealer_hand", { hand: handName(settlement.dealer_hand) })) : null,
-      settlement.player_hand?.name ? h("p.result__note", {}, t("result.your_hand", { hand: handName(settlement.player_hand) })) : null,
-      settlementTable(settlement)].filter(Boolean));
-    this.el.result.classList.toggle("is-win", net > 0);
+    const amounts = { returned: formatMoney(settlement.total_returned), stake: formatMoney(settlement.total_stake),
+      net: formatMoney(settlement.net, { signed: true }) };
+    fillResult(this.el.result, settlement, sideFields(this.game.fields), {
+      amount: h("p.result__amount", { id: "result-amount" }, ...keepAmounts(t("result.returned", amounts), Object.values(amounts))),
+    });
     this.el.result.hidden = false;
   },
 
@@ -242,6 +255,7 @@ export const tableView = {
   },
 
   message(text, kind = "info") {
+    if (kind === "error") emit("error", { code: this.lastError ?? "refused", message: text });
     this.el.message.textContent = text;
     this.el.message.dataset.kind = kind;
     this.el.message.setAttribute("role", kind === "error" ? "alert" : "status");

@@ -5,15 +5,18 @@
 // table-view.js, the chips before the deal are table-bets.js's, the panels table-panels.js's.
 
 import { ApiError, newIdempotencyKey } from "./api.js";
-import { actionTitle } from "./dom.js";
+import { DECISION_KEYS, actionTitle } from "./dom.js";
 import { STEP_MS, settleFlight } from "./motion.js";
 import { t } from "./i18n.js";
 import { StrategyHint } from "./hint.js";
+import { jackpotLine } from "./jackpot.js";
 import { errorText } from "./locale.js";
 import { Responsible } from "./responsible.js";
+import { freeRounds } from "./free-rounds.js";
+import { tableEmbed } from "./table-embed.js";
 import { tableBets } from "./table-bets.js";
 import { tablePanels } from "./table-panels.js";
-import { DECISION_KEYS, tableView } from "./table-view.js";
+import { tableView } from "./table-view.js";
 
 export class Table {
   /** `hint`: the server offers the strategy hint (GET /api/games says strategy_hint). */
@@ -34,8 +37,18 @@ export class Table {
     this.dealKey = null;
     this.dealtAt = null; // when this page's last round started (the profile's pace between rounds)
     this.refusals = new Map(); // field -> what clears its red border: "closed", "deal" or "change"
+    this.jackpot = { on: false }; // whether each deal adds the progressive jackpot bet (jackpot.js)
     this.onKey = (event) => this.handleKey(event);
     this.rg = new Responsible(api, { idle: () => this.phase !== "playing" && !this.busy });
+  }
+
+  /** A round of this player's is in play (the casino's pause waits for its end). */
+  embedInRound() {
+    return this.phase === "playing" || this.busy;
+  }
+
+  embedSay(text, kind) {
+    this.message(text, kind);
   }
 
   get phase() {
@@ -51,16 +64,21 @@ export class Table {
 
   async start() {
     this.build();
+    this.message(t("play.place_bets")); // the status line is never an empty strip
     document.addEventListener("keydown", this.onKey);
     this.render();
     await this.resync({ quiet: true });
     await this.rg.refresh();
+    await this.refreshFreeRounds();
+    this.startEmbed({ game: this.game.id, balance: this.balance, currency: this.game.currency ?? null });
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     this.pointer?.destroy();
+    this.unfollow?.();
     this.rg.destroy();
+    this.unembed?.();
   }
   // ---------------------------------------------------------------- the profile's pace
 
@@ -112,11 +130,16 @@ export class Table {
     const settledNow = view.status === "settled" && this.round?.status !== "settled";
     this.round = view;
     if (settledNow) {
-      // Once drawn: the round's chips go back to the player or to the dealer.
-      setTimeout(() => settleFlight(this.el.spots.closest(".felt"), view.settlement,
-        { player: this.el.balance, dealer: this.el.dealer }), 0);
+      // Once drawn: the round's chips go back to the player or to the dealer. They are taken now,
+      // before this view is drawn: a fold's drawing takes the main bets' chips off the felt.
+      const felt = this.el.spots.closest(".felt");
+      const chips = [...felt.querySelectorAll(".spot .stack .chip")];
+      setTimeout(() => settleFlight(felt, view.settlement,
+        { player: this.el.balance, dealer: this.el.dealer, chips }), 0);
     }
     if (typeof view.balance === "number") this.balance = view.balance;
+    if (settledNow) this.postRoundEnded?.(view.id, view.total_stake ?? 0, view.total_returned ?? 0);
+    this.postBalance?.();
     if (view.status === "open" && view.bonus?.returned > 0) {
       this.lastWin = view.bonus.returned; // the Bonus is paid at the deal: that is this round's win so far
     } else if (view.status === "settled" && view.settlement) {
@@ -159,8 +182,9 @@ export class Table {
   }
 
 
-  async deal(bets = this.pending, { what = t("bet.deal_refused") } = {}) {
+  async deal(bets = this.pending, { what = t("bet.deal_refused"), freeRound = null } = {}) {
     if (this.busy || this.phase === "playing") return;
+    if (this.held) return this.refuse(null, `${what}: ${t("embed.paused")}`);
     const problem = this.checkBets(bets);
     if (problem) return this.refuse(problem[0], `${what}: ${problem[1]}`, "deal");
     // The server refuses it too (too_fast); said here, nothing is sent.
@@ -169,15 +193,19 @@ export class Table {
     this.dealKey ??= newIdempotencyKey();
     try {
       await this.request(async () => {
-        const view = await this.api.deal(this.game.id, { ...bets }, this.dealKey);
+        const view = await this.api.deal(this.game.id, { ...bets }, this.dealKey,
+          { jackpot: this.jackpot.on, freeRound });
         this.dealKey = null;
         this.dealtAt = Date.now();
         this.pending = {};
         this.placed = {};
+        this.postRoundStarted?.(view.id, view.total_stake, Boolean(freeRound));
         this.showRound(view);
-        this.message(view.status === "settled" ? t("play.settled") : t("play.dealt"));
+        this.message(withJackpot(view, view.status === "settled" ? t("play.settled")
+          : freeRound ? t("free.dealt") : t("play.dealt")));
         await this.present();
       });
+      if (freeRound) await this.refreshFreeRounds();
       // Once the table is idle again: a reality check due shows between rounds.
       if (this.round?.status === "settled") this.rg.refresh();
     } catch (error) {
@@ -204,7 +232,8 @@ export class Table {
       await this.request(async () => {
         const view = await this.api.act(id, action, this.round.steps.length);
         this.showRound(view);
-        this.message(view.status === "settled" ? t("play.settled") : t("play.next_decision", { action: actionTitle(action) }));
+        this.message(withJackpot(view, view.status === "settled" ? t("play.settled")
+          : t("play.next_decision", { action: actionTitle(action) })));
         await this.present();
       });
       if (this.round?.status === "settled") this.rg.refresh();
@@ -251,6 +280,7 @@ export class Table {
       this.el.rulesPanel.hidden = true;
       this.el.historyPanel.hidden = true;
       this.el.limitsPanel.hidden = true;
+      this.el.fairnessPanel.hidden = true;
       return;
     }
     if (/^[1-9]$/.test(key)) {
@@ -281,4 +311,10 @@ export class Table {
   }
 }
 
-Object.assign(Table.prototype, tableView, tableBets, tablePanels);
+Object.assign(Table.prototype, tableView, tableBets, tablePanels, freeRounds, tableEmbed);
+
+/** The status line with what the round's jackpot bet did, once it is settled. */
+function withJackpot(view, text) {
+  const line = jackpotLine(view);
+  return line ? `${text} · ${line}` : text;
+}

@@ -4,6 +4,7 @@
 
 import { h } from "/js/dom.js";
 import { currentLanguage } from "/js/i18n.js";
+import { cardLabel } from "/js/cards.js";
 import { currencyOf } from "/js/money.js";
 
 let formats = new Map();
@@ -47,4 +48,36 @@ export function cell(value, className = "") {
 
 export function field(label, input) {
   return h("label.field", {}, h("span", {}, label), input);
+}
+
+/** The currency's formats offered here (for a currency chooser). */
+export function currencyCodes() {
+  return [...formats.keys()];
+}
+
+/** "12.5" (major units, as a person types it, "," or "." as decimal mark) -> 1250 minor units of
+ *  `currency` (exactly: no floats); "" -> ""; null when it is not an amount of that currency. */
+export function minorOf(text, currency) {
+  const value = String(text ?? "").trim().replace(",", ".");
+  if (value === "") return "";
+  const digits = currencyOf(formats.get(currency) ?? currency).exponent;
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(value);
+  if (!match || (match[2] ?? "").length > digits) return null;
+  const minor = `${match[1]}${(match[2] ?? "").padEnd(digits, "0")}`.replace(/^0+(?=\d)/, "");
+  return minor;
+}
+
+/** A card ("Kh") as a small face: rank and suit pip, red or black, named for screen readers. */
+export function playingCard(text) {
+  const suit = text.slice(-1);
+  const rank = text.slice(0, -1);
+  const pips = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  return h(`span.playing-card.${suit === "h" || suit === "d" ? "red" : "black"}`,
+    { dataset: { card: text }, role: "img", "aria-label": cardLabel(text), title: cardLabel(text) },
+    `${rank === "T" ? "10" : rank}${pips[suit] ?? suit}`);
+}
+
+/** A row of cards (none: "—"). */
+export function cardRow(list) {
+  return list?.length ? h("span.cards", {}, ...list.map(playingCard)) : h("span.cards", {}, "—");
 }

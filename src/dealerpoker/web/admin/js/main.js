@@ -9,7 +9,12 @@ import { PAGES } from "./pages.js";
 import { can, errorText, session } from "./state.js";
 
 const LANGUAGE_KEY = "dealerpoker.admin.language";
-const LANGUAGE_NAMES = { en: "admin.language.en", de: "admin.language.de", es: "admin.language.es" };
+const LANGUAGE_NAMES = {
+  en: "admin.language.en", de: "admin.language.de", es: "admin.language.es", sv: "admin.language.sv", fr: "admin.language.fr",
+  da: "admin.language.da",
+};
+// the back office's texts are in these catalogues (the players' pages may offer more languages)
+const ADMIN_LANGUAGES = LANGUAGES.filter((code) => code in LANGUAGE_NAMES);
 const ROLE_NAMES = { admin: "admin.role.admin", support: "admin.role.support", auditor: "admin.role.auditor" };
 const app = document.getElementById("app");
 
@@ -43,7 +48,7 @@ function signInForm() {
   }, h("h1", {}, t("admin.title")),
   field(t("admin.sign_in.name"), name), field(t("admin.sign_in.password"), password),
   field(t("admin.sign_in.code"), code),
-  h("button.btn", { type: "submit" }, t("admin.sign_in.submit")), message);
+  h("button.btn", { type: "submit" }, t("admin.sign_in.submit")), message, languageSwitch());
   return form;
 }
 
@@ -75,8 +80,8 @@ function languageSwitch() {
       await useLanguage(select.value);
       route();
     },
-  }, ...LANGUAGES.map((code) => h("option", { value: code }, t(LANGUAGE_NAMES[code]))));
-  select.value = document.documentElement.lang;
+  }, ...ADMIN_LANGUAGES.map((code) => h("option", { value: code }, t(LANGUAGE_NAMES[code]))));
+  select.value = ADMIN_LANGUAGES.includes(document.documentElement.lang) ? document.documentElement.lang : "en";
   return select;
 }
 
@@ -122,7 +127,8 @@ async function route() {
 }
 
 async function start() {
-  await useLanguage(preferredLanguage(LANGUAGE_KEY));
+  const preferred = preferredLanguage(LANGUAGE_KEY);
+  await useLanguage(ADMIN_LANGUAGES.includes(preferred) ? preferred : "en");
   try {
     signedIn(await get("/session"));
   } catch {

@@ -3,7 +3,7 @@
 // adjustments; an admin adjusts a balance with a mandatory reason (its own ledger entry).
 
 import { h } from "/js/dom.js";
-import { t } from "/js/i18n.js";
+import { has, t } from "/js/i18n.js";
 import { cell, field, money, table } from "./format.js";
 import { get, post, query } from "./http.js";
 import { roundRows } from "./rounds.js";
@@ -43,10 +43,15 @@ export async function playersPage(container) {
     results);
 }
 
+/** "loss_day" -> "Loss limit per 24 hours": a limit by its name, as the player's page names it. */
+function limitName(kind) {
+  return has(`rg.limit.${kind}`) ? t(`rg.limit.${kind}`) : kind;
+}
+
 function limitsTable(status) {
   return table([t("admin.players.limit"), t("admin.players.applies"), t("admin.players.set_by_player"),
     t("admin.players.set_by_operator")],
-  Object.entries(status.limits).map(([kind, entry]) => h("tr", {}, cell(kind), cell(entry.applies ?? "—"),
+  Object.entries(status.limits).map(([kind, entry]) => h("tr", {}, cell(limitName(kind)), cell(entry.applies ?? "—"),
     cell(entry.player ?? "—"), cell(entry.operator ?? "—"))));
 }
 
@@ -68,7 +73,7 @@ function historySide(event, side, currency) {
   return Object.entries(value).map(([kind, view]) => {
     const pending = view.pending_at
       ? ` (${t("admin.players.pending", { amount: limitValue(kind, view.pending, currency), at: view.pending_at })})` : "";
-    return `${kind}: ${limitValue(kind, view.amount, currency)}${pending}`;
+    return `${limitName(kind)}: ${limitValue(kind, view.amount, currency)}${pending}`;
   }).join("; ");
 }
 
@@ -111,6 +116,24 @@ function adjustForm(playerId, account, done) {
   field(t("admin.players.reason"), reason), h("button.btn", { type: "submit" }, t("admin.players.adjust")), message);
 }
 
+const PERIOD_NAMES = { today: "admin.players.period.today", "7_days": "admin.players.period.7_days",
+  "30_days": "admin.players.period.30_days", lifetime: "admin.players.period.lifetime" };
+
+/** The player's totals per period, in their currency: rounds, turnover, returned, the player's
+ *  net, the house's GGR, sessions, misdeals; then the rounds still open. */
+function totalsTable(totals, currency) {
+  const grid = table([t("admin.players.period"), t("admin.reports.rounds"), t("admin.players.turnover"),
+    t("admin.rounds.returned"), t("admin.players.net"), t("admin.reports.ggr"), t("admin.players.sessions"),
+    t("admin.reports.misdeals")],
+  Object.entries(totals.periods).map(([name, p]) => h("tr", { dataset: { period: name } }, cell(t(PERIOD_NAMES[name])),
+    cell(p.rounds, "num"), cell(money(p.staked, currency), "num"), cell(money(p.returned, currency), "num"),
+    cell(money(p.net, currency), `num${p.net < 0 ? ".bad" : ""}`), cell(money(p.ggr, currency), "num"),
+    cell(p.sessions, "num"), cell(p.misdeals, "num"))));
+  grid.classList.add("player-totals");
+  return h("div.totals", {}, grid, totals.open.rounds ? h("p.open-rounds", {}, t("admin.players.open_rounds",
+    { rounds: totals.open.rounds, staked: money(totals.open.staked, currency) })) : null);
+}
+
 export async function playerPage(container, playerId) {
   const page = await get(`/players/${encodeURIComponent(playerId)}`);
   const { account } = page;
@@ -120,6 +143,7 @@ export async function playerPage(container, playerId) {
       { balance: money(account.balance, account.currency) })),
     h("p.operator", {}, page.operator ? t("admin.players.of_operator", { operator: page.operator.operator,
       player: page.operator.operator_player, mode: page.operator.mode }) : t("admin.players.embedded")),
+    h("h3", {}, t("admin.players.totals")), totalsTable(page.totals, account.currency),
     h("h3", {}, t("admin.players.rounds")), page.rounds.length ? roundRows(page.rounds) : h("p", {}, t("admin.rounds.none")),
     h("p", {}, h("a", { href: `#rounds` }, t("admin.players.all_rounds"))),
     h("h3", {}, t("admin.players.limits")), limitsTable(rg),

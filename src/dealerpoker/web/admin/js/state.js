@@ -20,7 +20,9 @@ export function errorText(error) {
     const key = `error.code.${error.code}`;
     const text = t(key);
     if (text === key) return error.message;
-    return error.message ? `${text} (${error.message})` : text;
+    const same = (a) => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    // the server's own words only where they add something (not "Wrong name. (wrong name)")
+    return error.message && same(error.message) !== same(text) ? `${text} (${error.message})` : text;
   }
   return t("admin.error.connection");
 }

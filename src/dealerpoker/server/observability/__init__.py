@@ -1,0 +1,1 @@
+"""Observability: metrics and structured logs, which every layer of the server may use."""

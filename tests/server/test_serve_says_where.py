@@ -1,0 +1,32 @@
+"""``dealerpoker serve`` says in plain words where it serves, and refuses a port already in use
+(another serve, such as ``make run`` on 8000) saying so, instead of a traceback in JSON lines
+(issue 33, the operator walkthrough)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from tests.support.servers import DEALERPOKER, ServeProcess
+
+import dealerpoker.tables
+
+
+def test_serve_says_where_it_serves_and_refuses_a_port_in_use(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    tables = tmp_path / "tables.toml"
+    tables.write_text((Path(dealerpoker.tables.__file__).parent / "tables.toml").read_text("utf-8"), "utf-8")
+    first = ServeProcess(f"sqlite:///{tmp_path}/first.db", log=log,
+                         extra=["--no-rtp", "--tables", str(tables)])
+    try:
+        second = subprocess.run([DEALERPOKER, "serve", "--port", str(first.port), "--no-rtp",
+                                 "--database", f"sqlite:///{tmp_path}/second.db"],
+                                capture_output=True, text=True, timeout=120)
+    finally:
+        first.stop()
+    assert second.returncode == 2
+    assert f"port {first.port} on 127.0.0.1 is already in use" in second.stderr
+    assert f"--port {first.port + 1}" in second.stderr and "Traceback" not in second.stderr
+    said = log.read_text()
+    assert f"dealerpoker serve: serving the casino at http://127.0.0.1:{first.port}/" in said
+    assert f"live tables from {tables} only: the shipped example tables are not served" in said
