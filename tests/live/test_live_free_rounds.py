@@ -15,8 +15,11 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_seat, is_table, live_server
+from tests.live.studio_support import STUDIO_TABLES
+from tests.live.studio_support import Dealer as StudioDealer
 from tests.support.dealing import Dealer, player_wins
 from tests.support.operator import OperatorDemo, client_now, operator_headers
 from tests.support.operators_file import demo_entry
@@ -54,12 +57,14 @@ def seated(base: str, app: Any, operator: OperatorDemo, name: str, table: str) -
     return LivePlayer(base, table, same_as=found)  # type: ignore[arg-type]
 
 
-def campaign(base: str, app: Any, name: str, rounds: int, players: list[str]) -> tuple[dict[str, Any], str]:
-    """A campaign of ``rounds`` free rounds of ANTE at both games, granted to ``players``: it and the
-    first player's reward."""
+def campaign(base: str, app: Any, name: str, rounds: int, players: list[str],
+             max_win: int | None = None) -> tuple[dict[str, Any], str]:
+    """A campaign of ``rounds`` free rounds of ANTE at both games (winnings capped at ``max_win``),
+    granted to ``players``: it and the first player's reward."""
     created = signed(base, app, "POST", "/operator/v1/campaigns", {
         "campaign_id": name, "games": ["texas-bonus", "casino-holdem"], "ante": {"EUR": ANTE},
-        "rounds": rounds, "valid_from": "2020-01-01T00:00:00Z", "valid_until": "2100-01-01T00:00:00Z"})
+        "rounds": rounds, "valid_from": "2020-01-01T00:00:00Z", "valid_until": "2100-01-01T00:00:00Z",
+        **({} if max_win is None else {"max_win": {"EUR": max_win}})})
     assert created.status_code in (200, 201), created.text
     found = created.json()
     granted = signed(base, app, "POST", f"/operator/v1/campaigns/{found['id']}/grants", {"players": players})
@@ -170,14 +175,19 @@ async def campaign_use(url: str) -> dict[str, dict[str, dict[str, int]]]:
         await database.dispose()
 
 
-def test_one_free_round_bet_at_two_tables_is_played_at_one(served_database: str, tmp_path: Path) -> None:
-    """The last free round of a reward bet at two tables in the same window: the deal that claims
-    it first plays it; the other table's deal finds it used and seats nobody for it (told why)."""
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_one_free_round_bet_at_two_tables_is_played_at_one(served_database: str, tmp_path: Path,
+                                                           rounds: int) -> None:
+    """A reward bet at two tables in the same window: the deal that claims it first plays it; the
+    other table's deal finds it claimed since its bet and seats nobody for it (told why). With
+    its last round, because none is left; with rounds left too, because the cap on winnings the
+    seat was given at its bet no longer holds (both seats were given the whole cap: playing both
+    could win twice what the operator allowed)."""
     clock = ManualClock()
     with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo") as operator, \
             live_server(served_database, clock=clock, operators=parse_operators(demo_entry(operator))) \
             as (base, app):
-        found, reward = campaign(base, app, "live-once", 1, ["bob"])
+        found, reward = campaign(base, app, f"live-once-{rounds}", rounds, ["bob"], max_win=10 * ANTE)
         casino = seated(base, app, operator, "bob", "casino-fast")
         texas = LivePlayer(base, "texas-fast", same_as=casino)
         try:
@@ -217,3 +227,38 @@ async def free_seats(url: str, reward: str) -> list[tuple[str, int]]:
             return [(str(table), int(number)) for table, number in rows]
     finally:
         await database.dispose()
+
+
+def test_a_free_round_a_studio_misdeal_cancelled_is_given_back(served_database: str, tmp_path: Path) -> None:
+    """A free round claimed at a studio table's deal, then cancelled by the dealer's misdeal (every
+    stake returned): the player played nothing with it, so the reward has it back to play again."""
+    clock = ManualClock()
+    with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo") as operator, \
+            live_server(served_database, clock=clock, operators=parse_operators(demo_entry(operator)),
+                        extra_tables=STUDIO_TABLES) as (base, app):
+        found, reward = campaign(base, app, "misdealt", 1, ["carol"])
+        player = seated(base, app, operator, "carol", "studio-casino")
+        dealer = StudioDealer(base, "studio-casino")
+        try:
+            window = player.until(is_table("betting_open"))
+            placed = player.reply({"type": "bet", "bets": {"ante": ANTE}, "free_round": reward})
+            assert placed["type"] == "you" and placed["seat"]["free_round"]["reward"] == reward, placed
+            clock.reach(window)
+            player.until(is_table("dealing"))
+            shown = signed(base, app, "GET", f"/operator/v1/campaigns/{found['id']}").json()
+            assert shown["rounds_used"] == 1
+            assert dealer.reply({"type": "misdeal", "reason": "card exposed"})["type"] == "accepted"
+            player.until(is_table("misdeal"))
+            seat = player.until(lambda m: m["type"] == "you" and m["phase"] == "pause")["seat"]
+            assert seat["settlement"]["outcome"] == "misdeal"
+        finally:
+            player.close()
+            dealer.close()
+        assert signed(base, app, "GET", f"/operator/v1/campaigns/{found['id']}").json()["rounds_used"] == 0
+        again = LivePlayer(base, "studio-casino", same_as=player)
+        try:  # offered again when the player sits down
+            offered = again.until(lambda m: m["type"] == "welcome")["free_rounds"]
+        finally:
+            again.close()
+        assert [(o["reward"], o["rounds_left"]) for o in offered] == [(reward, 1)], offered
+        assert sum(t["amount"] for t in operator.transactions("carol") if t["kind"] == "bet") == 0

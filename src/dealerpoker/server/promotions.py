@@ -92,6 +92,18 @@ class FreeRound:
     promo: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class FreeRoundClaim:
+    """A seat's free round, claimed at the deal: its reward, and the reward's ``rounds_used`` when
+    the bet was accepted (None: a seat restored from a record written before it was kept). The
+    claim moves ``rounds_used`` on only from that value, as a solo round's does, so the cap left
+    the seat was given is still the cap left when it plays."""
+
+    reward: str
+    rounds_used: int | None
+
+
+
 def body_fingerprint(body: bytes) -> str:
     """The SHA-256 of a request's canonical JSON: the same campaign sent with other spacing or
     key order is the same body."""
@@ -374,12 +386,22 @@ async def claim(connection: Connection, free: FreeRound, at: datetime) -> None:
                              "or no longer valid (ask GET /api/free-rounds again)")
 
 
-async def claim_at_table(connection: Connection, reward_id: str, at: str) -> bool:
-    """Claim one free round of ``reward_id`` in the unit of work of a live table's deal (the
+async def claim_at_table(connection: Connection, seat: FreeRoundClaim, at: str) -> bool:
+    """Claim one free round of ``seat.reward`` in the unit of work of a live table's deal (the
     commit that debits the seats' stakes): whether it was claimed (rounds left, campaign active
-    and valid at ``at``). The deal commits once per round (a retry after a refusal rolled the
-    claim back with everything else; a resumed table is past its deal), so no seat claims twice."""
-    return await _claimed(connection, reward_id, at, None)
+    and valid at ``at``, and no other round of the reward claimed since the bet was accepted,
+    here, at another table or solo: the cap left the seat was given still holds). The deal
+    commits once per round (a retry after a refusal rolled the claim back with everything else;
+    a resumed table is past its deal), so no seat claims twice."""
+    return await _claimed(connection, seat.reward, at, seat.rounds_used)
+
+
+async def release_at_table(connection: Connection, reward_id: str) -> None:
+    """Give back the free round of ``reward_id`` a studio misdeal cancelled, in the unit of work
+    that settles the cancellation (it returned every stake: the player played nothing with it)."""
+    await connection.execute(
+        update(promo_rewards).where(promo_rewards.c.id == reward_id, promo_rewards.c.rounds_used > 0)
+        .values(rounds_used=promo_rewards.c.rounds_used - 1))
 
 
 async def _claimed(connection: Connection, reward_id: str, now: str, rounds_used: int | None) -> bool:

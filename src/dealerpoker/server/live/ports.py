@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from dealerpoker.server.promotions import FreeRoundClaim
+
 #: The step name of a player's pending opening bets; pending decisions use their point's name.
 BETS = "bets"
 
@@ -58,7 +60,7 @@ class LiveStore(Protocol):
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                     game: str = "", claims: Mapping[str, str] | None = None,
+                     game: str = "", claims: Mapping[str, FreeRoundClaim] | None = None,
                      promos: Mapping[str, Mapping[str, Any]] | None = None,
                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                      in_transaction: Callable[[Any, str], Awaitable[None]] | None = None,
@@ -70,7 +72,7 @@ class LiveStore(Protocol):
         A txid already posted is not posted again. The money goes through the wallet (``game``:
         the table's, for it). If some players cannot cover their debit, or the wallet refused
         them, nothing is committed and those players are returned (the caller drops them and
-        commits again). ``claims`` (player -> reward, at the deal): each seat's free round, claimed
+        commits again). ``claims`` (player -> its claim, at the deal): each seat's free round, claimed
         in the same transaction (a claim that fails refuses its player the same way); ``promos``
         (player -> promo, at the settlement): the free rounds' wins, flagged promotional.
         ``extra_debits`` (``{other_step: {player: amount}}``, the jackpot bets' stakes at the deal)
@@ -145,7 +147,7 @@ class MemoryStore:
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                     game: str = "", claims: Mapping[str, str] | None = None,
+                     game: str = "", claims: Mapping[str, FreeRoundClaim] | None = None,
                      promos: Mapping[str, Mapping[str, Any]] | None = None,
                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                      in_transaction: Callable[[Any, str], Awaitable[None]] | None = None,

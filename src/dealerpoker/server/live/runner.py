@@ -53,6 +53,7 @@ from dealerpoker.server.live.jackpot_seats import JackpotSettlement, settle_jack
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
 from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
 from dealerpoker.server.observability.metrics import count_round
+from dealerpoker.server.promotions import FreeRoundClaim, release_at_table
 from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import TableConfig
@@ -437,7 +438,8 @@ class TableRunner(DealerDesk):
         assert rnd is not None
         cancelled = studio.misdeal(rnd, self.game, self.table, by=by, reason=reason, now=now)
         await self._commit(to_record(cancelled, self.fairness), step="settle", debits={},
-                           credits=core.returns(cancelled), promos=_promos(cancelled))
+                           credits=core.returns(cancelled), promos=_promos(cancelled),
+                           in_transaction=_giving_back_free_rounds(cancelled))
         self.round = cancelled
         await self._ended("misdeal")
 
@@ -463,7 +465,7 @@ class TableRunner(DealerDesk):
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
                       extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                      claims: Mapping[str, str] | None = None,
+                      claims: Mapping[str, FreeRoundClaim] | None = None,
                       promos: Mapping[str, Mapping[str, Any]] | None = None,
                       extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                       in_transaction: Callable[[Any, str], Awaitable[None]] | None = None) -> frozenset[str]:
@@ -565,9 +567,28 @@ def _moving(change: PoolChange | None) -> Callable[[Any, str], Awaitable[None]] 
     return move
 
 
-def _claims(rnd: LiveRound) -> dict[str, str]:
-    """The free rounds the deal claims: player -> reward."""
-    return {player: str(seat.free["reward"]) for player, seat in rnd.seats.items() if seat.free is not None}
+def _giving_back_free_rounds(rnd: LiveRound) -> Callable[[Any, str], Awaitable[None]] | None:
+    """What a misdeal's commit does for its free rounds in its transaction: gives each back."""
+    rewards = [str(seat.free["reward"]) for seat in rnd.seats.values() if seat.free is not None]
+    if not rewards:
+        return None
+
+    async def give_back(connection: Any, _at: str) -> None:
+        for reward in rewards:
+            await release_at_table(connection, reward)
+
+    return give_back
+
+
+def _claims(rnd: LiveRound) -> dict[str, FreeRoundClaim]:
+    """The free rounds the deal claims: player -> the reward, from its ``rounds_used`` at the bet."""
+    return {player: FreeRoundClaim(str(seat.free["reward"]), _rounds_used(seat.free))
+            for player, seat in rnd.seats.items() if seat.free is not None}
+
+
+def _rounds_used(free: Mapping[str, Any]) -> int | None:
+    used = free.get("rounds_used")
+    return used if isinstance(used, int) else None
 
 
 def _promos(rnd: LiveRound) -> dict[str, dict[str, Any]]:

@@ -270,7 +270,8 @@ class LiveTables:
         if promotions is None:
             raise FreeRoundError("this server has no free rounds (no operators)")
         free = await promotions.prepare(player_id, reward_id, runner.table.game)
-        return dict(free.promo), with_free_ante(free, bets)
+        # rounds_used as read: the deal claims the round only if no other was claimed since
+        return {**free.promo, "rounds_used": free.rounds_used}, with_free_ante(free, bets)
 
     async def free_rounds(self, table_id: str, player_id: str) -> list[dict[str, Any]]:
         """The free rounds the player can use at this table now (its game, their currency)."""

@@ -26,6 +26,7 @@ from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, chunks, txid
 from dealerpoker.server.live.ports import Pending, StaleLeaseError
+from dealerpoker.server.promotions import FreeRoundClaim
 from dealerpoker.server.schema import live_leases, live_pending, live_rounds, live_seats
 from dealerpoker.server.wallet import LedgerWallet, Movement, Wallet
 
@@ -38,19 +39,19 @@ out at once; those unanswered by then are refused, their players sit the round o
 
 SeatJurisdictions = Callable[[Collection[str]], Awaitable[Mapping[str, str]]]
 """Players -> what each one's new seat keeps of the jurisdiction profile they play under."""
-FreeRoundClaim = Callable[[Connection, str, str], Awaitable[bool]]
-"""(the deal's connection, reward, at) -> whether one free round of the reward was claimed
-(``server.promotions.claim_at_table``)."""
+ClaimFreeRound = Callable[[Connection, FreeRoundClaim, str], Awaitable[bool]]
+"""(the deal's connection, the seat's claim, at) -> whether one free round of the reward was
+claimed (``server.promotions.claim_at_table``)."""
 
 
-async def no_free_rounds(_connection: Connection, reward_id: str, _at: str) -> bool:
+async def no_free_rounds(_connection: Connection, _claim: FreeRoundClaim, _at: str) -> bool:
     return False  # a server without operators has no free rounds: a seat naming one sits out
 
 
 class SqlStore:
     def __init__(self, database: Database, now: Callable[[], str], *, wallet: Wallet | None = None,
                  seat_jurisdictions: SeatJurisdictions | None = None,
-                 claim_free_round: FreeRoundClaim = no_free_rounds) -> None:
+                 claim_free_round: ClaimFreeRound = no_free_rounds) -> None:
         self.database = database
         self.claim_free_round = claim_free_round
         self.now = now
@@ -156,7 +157,7 @@ class SqlStore:
     async def commit(self, record: dict[str, Any], *, fence: int, step: str, debits: Mapping[str, int],
                      credits: Mapping[str, int],
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
-                     game: str = "", claims: Mapping[str, str] | None = None,
+                     game: str = "", claims: Mapping[str, FreeRoundClaim] | None = None,
                      promos: Mapping[str, Mapping[str, Any]] | None = None,
                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                      in_transaction: Callable[[Connection, str], Awaitable[None]] | None = None,
@@ -291,12 +292,12 @@ class _FreeRoundsTaken(Exception):
         self.players = players
 
 
-async def _claim_free_rounds(connection: Connection, claims: Mapping[str, str], at: str,
-                             claim: FreeRoundClaim) -> None:
-    """Claim each seat's free round (player -> reward) in the deal's unit of work, or raise
+async def _claim_free_rounds(connection: Connection, claims: Mapping[str, FreeRoundClaim], at: str,
+                             claim: ClaimFreeRound) -> None:
+    """Claim each seat's free round (player -> its claim) in the deal's unit of work, or raise
     :class:`_FreeRoundsTaken` naming the seats whose claim failed (the transaction rolls back)."""
-    taken = frozenset([player for player, reward in claims.items()
-                       if not await claim(connection, reward, at)])
+    taken = frozenset([player for player, seat_claim in claims.items()
+                       if not await claim(connection, seat_claim, at)])
     if taken:
         raise _FreeRoundsTaken(taken)
 
