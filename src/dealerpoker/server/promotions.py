@@ -36,6 +36,7 @@ from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.errors import ConflictError, NotFoundError
 from dealerpoker.server.jurisdiction import Jurisdictions
+from dealerpoker.server.live.ports import FreeRoundClaim
 from dealerpoker.server.schema import (
     live_rounds,
     live_seats,
@@ -90,18 +91,6 @@ class FreeRound:
     """The reward's ``rounds_used`` as read (the claim moves it on only from this)."""
     ante: int
     promo: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class FreeRoundClaim:
-    """A seat's free round, claimed at the deal: its reward, and the reward's ``rounds_used`` when
-    the bet was accepted (None: a seat restored from a record written before it was kept). The
-    claim moves ``rounds_used`` on only from that value, as a solo round's does, so the cap left
-    the seat was given is still the cap left when it plays."""
-
-    reward: str
-    rounds_used: int | None
-
 
 
 def body_fingerprint(body: bytes) -> str:

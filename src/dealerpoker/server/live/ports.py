@@ -10,8 +10,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from dealerpoker.server.promotions import FreeRoundClaim
-
 #: The step name of a player's pending opening bets; pending decisions use their point's name.
 BETS = "bets"
 
@@ -26,6 +24,18 @@ class StaleLeaseError(RuntimeError):
     def __init__(self, table_id: str, token: int, epoch: int) -> None:
         super().__init__(f"table {table_id}: lease token {token} is stale (the table is at {epoch})")
         self.table_id, self.token, self.epoch = table_id, token, epoch
+
+
+@dataclass(frozen=True, slots=True)
+class FreeRoundClaim:
+    """A seat's free round, claimed at the deal: its reward, and the reward's ``rounds_used`` when
+    the bet was accepted (None: a seat restored from a record written before it was kept). The
+    claim moves ``rounds_used`` on only from that value, as a solo round's does, so the cap left
+    the seat was given is still the cap left when it plays."""
+
+    reward: str
+    rounds_used: int | None
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +72,7 @@ class LiveStore(Protocol):
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
                      game: str = "", claims: Mapping[str, FreeRoundClaim] | None = None,
                      promos: Mapping[str, Mapping[str, Any]] | None = None,
+                     releases: Sequence[str] = (),
                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                      in_transaction: Callable[[Any, str], Awaitable[None]] | None = None,
                      ) -> frozenset[str]:
@@ -74,7 +85,9 @@ class LiveStore(Protocol):
         them, nothing is committed and those players are returned (the caller drops them and
         commits again). ``claims`` (player -> its claim, at the deal): each seat's free round, claimed
         in the same transaction (a claim that fails refuses its player the same way); ``promos``
-        (player -> promo, at the settlement): the free rounds' wins, flagged promotional.
+        (player -> promo, at the settlement): the free rounds' wins, flagged promotional;
+        ``releases`` (rewards, at a misdeal's settlement): free rounds given back in the same
+        transaction.
         ``extra_debits`` (``{other_step: {player: amount}}``, the jackpot bets' stakes at the deal)
         are stakes with txids of their own; ``in_transaction(connection, at)`` runs in the same
         transaction (the jackpot's pool moved with the step; raising rolls everything back).
@@ -149,6 +162,7 @@ class MemoryStore:
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
                      game: str = "", claims: Mapping[str, FreeRoundClaim] | None = None,
                      promos: Mapping[str, Mapping[str, Any]] | None = None,
+                     releases: Sequence[str] = (),
                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                      in_transaction: Callable[[Any, str], Awaitable[None]] | None = None,
                      ) -> frozenset[str]:

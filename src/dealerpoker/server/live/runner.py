@@ -38,7 +38,7 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -51,9 +51,8 @@ from dealerpoker.server.jackpot import apply as apply_pool
 from dealerpoker.server.live.dealer import LAST_ROUNDS, DealerDesk
 from dealerpoker.server.live.jackpot_seats import JackpotSettlement, settle_jackpots
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
-from dealerpoker.server.live.ports import BETS, LiveStore, Pending, Publisher, StaleLeaseError
+from dealerpoker.server.live.ports import BETS, FreeRoundClaim, LiveStore, Pending, Publisher, StaleLeaseError
 from dealerpoker.server.observability.metrics import count_round
-from dealerpoker.server.promotions import FreeRoundClaim, release_at_table
 from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import TableConfig
@@ -439,7 +438,8 @@ class TableRunner(DealerDesk):
         cancelled = studio.misdeal(rnd, self.game, self.table, by=by, reason=reason, now=now)
         await self._commit(to_record(cancelled, self.fairness), step="settle", debits={},
                            credits=core.returns(cancelled), promos=_promos(cancelled),
-                           in_transaction=_giving_back_free_rounds(cancelled))
+                           releases=[str(seat.free["reward"]) for seat in cancelled.seats.values()
+                                     if seat.free is not None])
         self.round = cancelled
         await self._ended("misdeal")
 
@@ -467,12 +467,14 @@ class TableRunner(DealerDesk):
                       extra_credits: Mapping[str, Mapping[str, int]] | None = None,
                       claims: Mapping[str, FreeRoundClaim] | None = None,
                       promos: Mapping[str, Mapping[str, Any]] | None = None,
+                      releases: Sequence[str] = (),
                       extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                       in_transaction: Callable[[Any, str], Awaitable[None]] | None = None) -> frozenset[str]:
         record["currency"] = self.currency  # stored with the round: its ledger's house account
         refused = await self.store.commit(record, fence=self._fence(), step=step, debits=debits,
                                           credits=credits, extra_credits=extra_credits, game=self.table.game,
-                                          claims=claims, promos=promos, extra_debits=extra_debits,
+                                          claims=claims, promos=promos, releases=releases,
+                                          extra_debits=extra_debits,
                                           in_transaction=in_transaction)
         if record["phase"] == "betting":
             self._balances = {}
@@ -565,19 +567,6 @@ def _moving(change: PoolChange | None) -> Callable[[Any, str], Awaitable[None]] 
         await apply_pool(connection, change, at)
 
     return move
-
-
-def _giving_back_free_rounds(rnd: LiveRound) -> Callable[[Any, str], Awaitable[None]] | None:
-    """What a misdeal's commit does for its free rounds in its transaction: gives each back."""
-    rewards = [str(seat.free["reward"]) for seat in rnd.seats.values() if seat.free is not None]
-    if not rewards:
-        return None
-
-    async def give_back(connection: Any, _at: str) -> None:
-        for reward in rewards:
-            await release_at_table(connection, reward)
-
-    return give_back
 
 
 def _claims(rnd: LiveRound) -> dict[str, FreeRoundClaim]:

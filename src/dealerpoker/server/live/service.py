@@ -31,7 +31,7 @@ from dealerpoker.server.live.ports import StaleLeaseError
 from dealerpoker.server.live.runner import TableRunner
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.menu import describe_game
-from dealerpoker.server.promotions import FreeRoundError, claim_at_table, with_free_ante
+from dealerpoker.server.promotions import FreeRoundError, claim_at_table, release_at_table, with_free_ante
 from dealerpoker.server.services import Services
 from dealerpoker.tables.config import TableConfig
 
@@ -59,7 +59,7 @@ class LiveTables:
         jurisdictions = services.jurisdictions
         self.store = SqlStore(services.database, services.now, wallet=services.wallet,
                               seat_jurisdictions=None if jurisdictions is None else jurisdictions.stored_of,
-                              claim_free_round=claim_at_table)
+                              claim_free_round=claim_at_table, give_back_free_round=release_at_table)
         self.engines: dict[str, AnyGame] = {}
         self.runners = {table.id: self._runner(table) for table in settings.tables}
         self.limits = PlayerLimits(((r.table, r.currency) for r in self.runners.values()), services.offer,

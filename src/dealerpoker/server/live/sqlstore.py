@@ -25,8 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, chunks, txid
-from dealerpoker.server.live.ports import Pending, StaleLeaseError
-from dealerpoker.server.promotions import FreeRoundClaim
+from dealerpoker.server.live.ports import FreeRoundClaim, Pending, StaleLeaseError
 from dealerpoker.server.schema import live_leases, live_pending, live_rounds, live_seats
 from dealerpoker.server.wallet import LedgerWallet, Movement, Wallet
 
@@ -42,18 +41,27 @@ SeatJurisdictions = Callable[[Collection[str]], Awaitable[Mapping[str, str]]]
 ClaimFreeRound = Callable[[Connection, FreeRoundClaim, str], Awaitable[bool]]
 """(the deal's connection, the seat's claim, at) -> whether one free round of the reward was
 claimed (``server.promotions.claim_at_table``)."""
+GiveBackFreeRound = Callable[[Connection, str], Awaitable[None]]
+"""(the misdeal's connection, reward): give one free round of the reward back
+(``server.promotions.release_at_table``)."""
 
 
 async def no_free_rounds(_connection: Connection, _claim: FreeRoundClaim, _at: str) -> bool:
     return False  # a server without operators has no free rounds: a seat naming one sits out
 
 
+async def nothing_to_give_back(_connection: Connection, _reward: str) -> None:
+    return None
+
+
 class SqlStore:
     def __init__(self, database: Database, now: Callable[[], str], *, wallet: Wallet | None = None,
                  seat_jurisdictions: SeatJurisdictions | None = None,
-                 claim_free_round: ClaimFreeRound = no_free_rounds) -> None:
+                 claim_free_round: ClaimFreeRound = no_free_rounds,
+                 give_back_free_round: GiveBackFreeRound = nothing_to_give_back) -> None:
         self.database = database
         self.claim_free_round = claim_free_round
+        self.give_back_free_round = give_back_free_round
         self.now = now
         self.wallet = wallet or LedgerWallet(database)
         # Read when a seat is first written, outside the commit's transaction (SQLite's one lock).
@@ -159,6 +167,7 @@ class SqlStore:
                      extra_credits: Mapping[str, Mapping[str, int]] | None = None,
                      game: str = "", claims: Mapping[str, FreeRoundClaim] | None = None,
                      promos: Mapping[str, Mapping[str, Any]] | None = None,
+                     releases: Sequence[str] = (),
                      extra_debits: Mapping[str, Mapping[str, int]] | None = None,
                      in_transaction: Callable[[Connection, str], Awaitable[None]] | None = None,
                      ) -> frozenset[str]:
@@ -182,6 +191,8 @@ class SqlStore:
             async with self.database.transaction() as connection:
                 await self._fence(connection, key[0], fence)
                 await _claim_free_rounds(connection, claims or {}, at, self.claim_free_round)
+                for reward in releases:
+                    await self.give_back_free_round(connection, reward)
                 if in_transaction is not None:  # the jackpot's pool, moved with this step
                     await in_transaction(connection, at)
                 balances = await self.wallet.record(connection, money, debit)
