@@ -211,15 +211,17 @@ def is_table(event: str) -> Any:
     return lambda m: m["type"] == "table" and m.get("event") == event
 
 
-def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 5) -> dict[str, Any]:
+def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 5,
+                    **more: Any) -> dict[str, Any]:
     """Place ``bets`` at a table on the real clock; returns the betting window they went into.
+    ``more``: the bet message's other fields (``jackpot=True``, ``free_round=reward``).
 
     On a loaded machine a window may close before the bet arrives (``no_more_bets``): then the
     bet goes into the next window, up to ``windows`` of them.
     """
     for _ in range(windows):
         window = player.until(is_table("betting_open"))
-        reply = player.reply({"type": "bet", "bets": bets})
+        reply = player.reply({"type": "bet", "bets": bets, **more})
         if reply["type"] == "you" and reply["seat"] is not None:
             return window
         assert reply.get("error") == "no_more_bets", reply
