@@ -228,9 +228,11 @@ def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 
     raise AssertionError(f"no betting window took the bets {bets} in {windows} tries")
 
 
-def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: int = 5) -> dict[str, int]:
+def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: int = 5,
+                 **more: Any) -> dict[str, int]:
     """Every player places ``bets`` in the same betting window of a table on the real clock;
-    returns their balances from just before that window.
+    returns their balances from just before that window. ``more``: the bet message's other
+    fields (``jackpot=True``).
 
     On a loaded machine a window may close before every bet arrives (``no_more_bets``): then,
     once that round is over (those who got in play it out on the timers), the next window.
@@ -238,7 +240,7 @@ def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: in
     for _ in range(windows):
         window = players[0].until(is_table("betting_open"))
         start = {p.id: p.balance() for p in players}  # debits come at the window's close
-        replies = [p.reply({"type": "bet", "bets": bets}) for p in players]
+        replies = [p.reply({"type": "bet", "bets": bets, **more}) for p in players]
         if all(r["type"] == "you" and r["seat"] is not None for r in replies):
             return start
         assert all(r["type"] == "you" or r.get("error") == "no_more_bets" for r in replies), replies
