@@ -73,18 +73,22 @@ class Cluster:
 
 
 @contextmanager
-def two_processes(directory: Path, tables: str, *, label: str = "live",
-                  extra: tuple[str, ...] = ()) -> Iterator[Cluster]:
+def two_processes(directory: Path, tables: str, *, label: str = "live", extra: tuple[str, ...] = (),
+                  more_tables: str = "") -> Iterator[Cluster]:
     """``first`` and ``second`` serving the tables file ``tables`` on a fresh database
     ``dp_{label}_...`` (``extra``: more ``serve`` options, e.g. ``--operators FILE``); on leaving,
-    the clients closed, both stopped (a killed one too) and the prefix's keys deleted."""
+    the clients closed, both stopped (a killed one too) and the prefix's keys deleted.
+
+    ``more_tables``: tables only ``second`` serves. ``first``, started first, takes every lease
+    of its tables; ``second`` takes these: each process then owns the clock of some tables."""
     prefix = new_prefix()
-    path = directory / "tables.toml"
-    path.write_text(tables)
+    paths = {"first": directory / "tables.toml", "second": directory / "tables-second.toml"}
+    paths["first"].write_text(tables)
+    paths["second"].write_text(tables + more_tables)
     with fresh_database(label) as database:
         started: list[ServeProcess] = []
         try:
-            for name in ("first", "second"):
+            for name, path in paths.items():
                 started.append(ServeProcess(directory, database, path, name, redis=REDIS_URL, prefix=prefix,
                                             extra=extra))
             cluster = Cluster(started[0], started[1], database, prefix)

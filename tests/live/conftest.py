@@ -132,7 +132,9 @@ class ServeProcess(_ServeProcess):
                  prefix: str = "dealerpoker:", extra: tuple[str, ...] = ()) -> None:
         env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
         env.pop("DEALERPOKER_REDIS_URL", None)
-        options = ["--tables", str(tables), *(["--redis", redis] if redis else []), *extra]
+        # --no-rtp: no exact analysis in the background (13 s of a core and 700 MB on a cold cache,
+        # per process): no live test reads the games' RTPs, and CI's 2 cores are shared.
+        options = ["--tables", str(tables), "--no-rtp", *(["--redis", redis] if redis else []), *extra]
         super().__init__(database, log=tmp / f"{name}.log", extra=options, env=env)
         self.base = self.url
 
@@ -211,24 +213,28 @@ def is_table(event: str) -> Any:
     return lambda m: m["type"] == "table" and m.get("event") == event
 
 
-def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 5) -> dict[str, Any]:
+def bet_in_a_window(player: LivePlayer, bets: dict[str, int], *, windows: int = 5,
+                    **more: Any) -> dict[str, Any]:
     """Place ``bets`` at a table on the real clock; returns the betting window they went into.
+    ``more``: the bet message's other fields (``jackpot=True``, ``free_round=reward``).
 
     On a loaded machine a window may close before the bet arrives (``no_more_bets``): then the
     bet goes into the next window, up to ``windows`` of them.
     """
     for _ in range(windows):
         window = player.until(is_table("betting_open"))
-        reply = player.reply({"type": "bet", "bets": bets})
+        reply = player.reply({"type": "bet", "bets": bets, **more})
         if reply["type"] == "you" and reply["seat"] is not None:
             return window
         assert reply.get("error") == "no_more_bets", reply
     raise AssertionError(f"no betting window took the bets {bets} in {windows} tries")
 
 
-def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: int = 5) -> dict[str, int]:
+def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: int = 5,
+                 **more: Any) -> dict[str, int]:
     """Every player places ``bets`` in the same betting window of a table on the real clock;
-    returns their balances from just before that window.
+    returns their balances from just before that window. ``more``: the bet message's other
+    fields (``jackpot=True``).
 
     On a loaded machine a window may close before every bet arrives (``no_more_bets``): then,
     once that round is over (those who got in play it out on the timers), the next window.
@@ -236,7 +242,7 @@ def bet_together(players: list[LivePlayer], bets: dict[str, int], *, windows: in
     for _ in range(windows):
         window = players[0].until(is_table("betting_open"))
         start = {p.id: p.balance() for p in players}  # debits come at the window's close
-        replies = [p.reply({"type": "bet", "bets": bets}) for p in players]
+        replies = [p.reply({"type": "bet", "bets": bets, **more}) for p in players]
         if all(r["type"] == "you" and r["seat"] is not None for r in replies):
             return start
         assert all(r["type"] == "you" or r.get("error") == "no_more_bets" for r in replies), replies

@@ -38,9 +38,11 @@ ANTE = 100
 
 
 def signed(base: str, app: Any, method: str, target: str, body: Any = None) -> httpx.Response:
-    """A request of the operator's to dealerpoker, signed at the time of the app's clock."""
+    """A request of the operator's to dealerpoker, signed at the time of the app's clock (``app``
+    None: a `dealerpoker serve` process, on the real clock)."""
     raw = b"" if body is None else json.dumps(body).encode()
-    headers = operator_headers(SECRET, method, target, raw, now=client_now(SimpleNamespace(app=app)))
+    now = None if app is None else client_now(SimpleNamespace(app=app))
+    headers = operator_headers(SECRET, method, target, raw, now=now)
     return httpx.request(method, f"{base}{target}", content=raw or None, headers=headers, timeout=WAIT)
 
 

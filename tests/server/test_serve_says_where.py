@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from tests.support.servers import DEALERPOKER, ServeProcess
+from tests.support.servers import DEALERPOKER, ServeProcess, answers
 
 import dealerpoker.tables
 
@@ -30,3 +30,16 @@ def test_serve_says_where_it_serves_and_refuses_a_port_in_use(tmp_path: Path) ->
     said = log.read_text()
     assert f"dealerpoker serve: serving the casino at http://127.0.0.1:{first.port}/" in said
     assert f"live tables from {tables} only: the shipped example tables are not served" in said
+
+
+def test_serve_writes_its_threads_stacks_on_sigusr1_and_goes_on(tmp_path: Path) -> None:
+    """``kill -USR1`` makes a server that seems hung say where each thread is (in its log), and
+    it goes on serving: what the tests' start-up deadline shows before it kills a silent server."""
+    server = ServeProcess(f"sqlite:///{tmp_path}/casino.db", log=tmp_path / "serve.log", extra=["--no-rtp"])
+    try:
+        server.dump_stacks()
+        assert server.stacks_written(since=0), server.output()
+        assert "uvicorn" in server.output()  # the main thread's stack: serving
+        assert answers(server.url)
+    finally:
+        server.stop()

@@ -73,6 +73,31 @@ def audit(database_url: str) -> Any:
     return run_apart(run())
 
 
+def entries_of(database_url: str, account_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
+    """Each account's ledger entries ``(txid, amount)``, in the order written, read by URL (e.g.
+    after a server was killed, or beside running ones)."""
+    from sqlalchemy import select
+
+    from dealerpoker.server.db import Database
+    from dealerpoker.server.schema import ledger_entries
+
+    async def run() -> dict[str, list[tuple[str, int]]]:
+        database = Database(database_url)
+        try:
+            async with database.reading() as connection:
+                rows = await connection.execute(
+                    select(ledger_entries.c.account_id, ledger_entries.c.txid, ledger_entries.c.amount)
+                    .where(ledger_entries.c.account_id.in_(account_ids)).order_by(ledger_entries.c.id))
+                found: dict[str, list[tuple[str, int]]] = {account: [] for account in account_ids}
+                for account, txid, amount in rows:
+                    found[str(account)].append((str(txid), int(amount)))
+                return found
+        finally:
+            await database.dispose()
+
+    return run_apart(run())
+
+
 @contextmanager
 def fresh_database_beside_redis(label: str) -> Iterator[str]:
     """``fresh_database`` for tests of several ``serve`` processes, which also need Redis: the test

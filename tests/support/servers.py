@@ -104,13 +104,29 @@ class ServeProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"dealerpoker serve exited ({self.process.returncode}):\n{self.output()}")
             if time.monotonic() > deadline:
+                self.dump_stacks()
                 self.kill()
-                raise RuntimeError(f"dealerpoker serve did not answer within {START_TIMEOUT:.0f} s:\n"
-                                   f"{self.output()}")
+                raise RuntimeError(f"dealerpoker serve did not answer within {START_TIMEOUT:.0f} s "
+                                   f"(its threads' stacks at the end):\n{self.output()}")
             time.sleep(0.1)  # poll until the deadline
 
     def output(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
+        return self.log_path.read_text(errors="replace")[-6000:]
+
+    def dump_stacks(self) -> None:
+        """Ask the process for its threads' Python stacks (``dealerpoker`` writes them to its log on
+        SIGUSR1) and wait a little for them: where a server that does not answer is stuck."""
+        if self.process.poll() is not None:
+            return
+        size = self.log_path.stat().st_size
+        self.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not self.stacks_written(since=size):
+            time.sleep(0.1)  # poll until the stacks are written or the deadline
+
+    def stacks_written(self, *, since: int) -> bool:
+        """Whether the log has a thread's stack after ``since`` ("Thread 0x..." or "Current thread 0x...")."""
+        return "thread 0x" in self.log_path.read_text(errors="replace")[since:].lower()
 
     def kill(self) -> None:
         """kill -9: no shutdown, no flush."""

@@ -14,7 +14,9 @@ so ``import dealerpoker.cli`` and ``dealerpoker settle`` load none of them.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -61,6 +63,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None and hasattr(signal, "SIGUSR1"):
+        # `kill -USR1 PID` writes every thread's Python stack to stderr: a process that seems hung
+        # (a server that does not answer) says where it is, and goes on.
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     words = sys.argv[1:] if argv is None else list(argv)
     chosen = next((word for word in words if not word.startswith("-")), None)
     parser = build_parser(chosen if chosen in SUBCOMMANDS else None)

@@ -18,8 +18,8 @@ from sqlalchemy import RowMapping, insert, select, update
 
 from dealerpoker.server.backoffice import audit
 from dealerpoker.server.backoffice.analyses import Analyses
+from dealerpoker.server.backoffice.four_eyes import mark_decided, pending_request
 from dealerpoker.server.backoffice.rules_changes import (
-    FourEyesError,
     UnknownJurisdictionError,
     approvals,
     in_force,
@@ -27,7 +27,6 @@ from dealerpoker.server.backoffice.rules_changes import (
     version_row,
 )
 from dealerpoker.server.db import Connection
-from dealerpoker.server.errors import ConflictError, NotFoundError
 from dealerpoker.server.schema import game_rules_versions, jurisdiction_requests
 from dealerpoker.server.services import Services
 
@@ -100,22 +99,12 @@ async def decide(services: Services, game: str, request_id: int, *, actor: str,
     author may withdraw (reject) their own but not approve it."""
     now = services.now()
     async with services.database.transaction() as connection:
-        row = (await connection.execute(select(jurisdiction_requests).where(
-            jurisdiction_requests.c.id == request_id,
-            jurisdiction_requests.c.game == game))).mappings().first()
-        if row is None:
-            raise NotFoundError(f"no request {request_id} to change the jurisdictions of a {game} version")
-        if row["status"] != "pending":
-            raise ConflictError(f"request {request_id} was already {row['status']} by {row['decided_by']}")
-        if row["requested_by"] == actor and approve:
-            raise FourEyesError(f"{actor} asked for this change of approvals: another admin must approve it")
+        row = await pending_request(connection, jurisdiction_requests, game, request_id, actor=actor,
+                                    approve=approve, what=f"change the jurisdictions of a {game} version")
         version = await version_row(connection, game, int(row["version_id"]))
         codes = json.loads(row["jurisdictions"])
-        changed = await connection.execute(update(jurisdiction_requests).where(
-            jurisdiction_requests.c.id == request_id, jurisdiction_requests.c.status == "pending").values(
-            status="approved" if approve else "rejected", decided_by=actor, decided_at=now))
-        if changed.rowcount != 1:
-            raise ConflictError(f"request {request_id} was decided meanwhile")
+        await mark_decided(connection, jurisdiction_requests, request_id, approve=approve, actor=actor,
+                           now=now)
         before = _approved(version)
         if approve:
             await connection.execute(update(game_rules_versions)

@@ -40,6 +40,7 @@ from dealerpoker.errors import DealerPokerError
 from dealerpoker.games import GAMES
 from dealerpoker.server.backoffice import audit, paytables
 from dealerpoker.server.backoffice.analyses import Analyses
+from dealerpoker.server.backoffice.four_eyes import mark_decided, pending_request
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Connection
 from dealerpoker.server.errors import ConflictError, NotFoundError
@@ -52,13 +53,6 @@ _log = logging.getLogger(__name__)
 
 CONFIGURED = "(configured)"
 """The name recorded for the rules a game was started with, stored as its first version."""
-
-
-class FourEyesError(DealerPokerError, ValueError):
-    """The admin who asked for a version to go live tried to approve it too."""
-
-    code = "four_eyes"
-    status = 403
 
 
 class BadScheduleError(DealerPokerError, ValueError):
@@ -181,23 +175,13 @@ async def decide(services: Services, analyses: Analyses, game: str, request_id: 
     at its scheduled time."""
     now = services.now()
     async with services.database.transaction() as connection:
-        row = (await connection.execute(select(rules_activations).where(
-            rules_activations.c.id == request_id, rules_activations.c.game == game))).mappings().first()
-        if row is None:
-            raise NotFoundError(f"no request {request_id} to make a {game} version live")
-        if row["status"] != "pending":
-            raise ConflictError(f"request {request_id} was already {row['status']} by {row['decided_by']}")
-        if row["requested_by"] == actor and approve:
-            raise FourEyesError(f"{actor} asked for this version to go live: another admin must approve it")
+        row = await pending_request(connection, rules_activations, game, request_id, actor=actor,
+                                    approve=approve, what=f"make a {game} version live")
         version = await version_row(connection, game, int(row["version_id"]))
         found = await _checked_figures(services, analyses, game, version) if approve else None
         effective = max(now, row["live_from"] or now) if approve else None
-        changed = await connection.execute(update(rules_activations).where(
-            rules_activations.c.id == request_id, rules_activations.c.status == "pending").values(
-            status="approved" if approve else "rejected", decided_by=actor, decided_at=now,
-            effective_at=effective))
-        if changed.rowcount != 1:
-            raise ConflictError(f"request {request_id} was decided meanwhile")
+        await mark_decided(connection, rules_activations, request_id, approve=approve, actor=actor, now=now,
+                           effective_at=effective)
         await audit.record(connection, at=now, actor=actor, target=game,
                            action="rules_change.approve" if approve else "rules_change.reject",
                            before={"request": request_id, "status": "pending"},
