@@ -12,7 +12,8 @@ from pathlib import Path
 
 import httpx
 from tests.jackpot.support import jackpot_file, pool_audit, pool_events
-from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server
+from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server, table_entry
+from tests.live.studio_support import STUDIO_TABLES
 from tests.live.test_live_free_rounds import SECRET, START, seated
 from tests.support.dealing import Dealer
 from tests.support.operator import OperatorDemo, ledger_net
@@ -136,3 +137,26 @@ def test_a_live_jackpot_award_is_a_wallet_transaction_of_its_own(served_database
     net = ledger_net(list(by_id.values()))
     assert net == -100 - 100 + 5000  # the ante (folded), the stake, the award
     assert balance == START + net
+
+
+def test_the_welcome_says_which_tables_offer_the_jackpot_bet(tmp_path: Path) -> None:
+    """The page's JACKPOT switch follows the welcome's ``jackpot``: an RNG table in a currency of
+    the jackpot offers it (its stake there); a studio table does not (the server refuses the bet
+    there: a misdeal would have to take its contribution back out of the shared pool), nor a
+    table in a currency without a rate."""
+    kronor = table_entry("sek-casino", "casino-holdem", 'currency = "SEK"')  # no rate for SEK
+    euro = {"stake": 100, "currency": "EUR", "pool_category": "four-of-a-kind"}
+    path = jackpot_file(tmp_path)
+    with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock(), jackpot_file=path,
+                     extra_tables=STUDIO_TABLES + kronor) as (base, _app):
+        for table, offer in (("casino-fast", euro), ("studio-casino", None), ("sek-casino", None)):
+            player = LivePlayer(base, table, currency="SEK" if table == "sek-casino" else "EUR")
+            try:
+                welcome = player.until(lambda m: m["type"] == "welcome")
+                assert welcome["jackpot"] == offer, table
+                if table == "studio-casino":
+                    player.until(is_table("betting_open"))
+                    refused = player.reply({"type": "bet", "bets": {"ante": 100}, "jackpot": True})
+                    assert (refused["type"], refused["error"]) == ("error", "jackpot_not_offered"), refused
+            finally:
+                player.close()

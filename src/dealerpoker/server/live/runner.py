@@ -132,6 +132,15 @@ class TableRunner(DealerDesk):
             message["fairness"] = self.fairness.public(reveal_seed=self.round.phase is Phase.PAUSE)
         return message
 
+    def jackpot_stake(self) -> int | None:
+        """What the jackpot bet costs at this table (its currency), None where it offers none: no
+        jackpot, none in the table's currency, or a studio table (its deal is the dealer's and a
+        misdeal would have to take the bets' contributions back out of the shared pool)."""
+        jackpot = self.jackpot
+        if jackpot is None or self.table.studio is not None or not jackpot.offered_in(self.currency):
+            return None
+        return jackpot.stake_in(self.currency)
+
     def seat_message(self, player_id: str) -> dict[str, Any]:
         view = views.seat_view(self.round, self.game, player_id) if self.round is not None else None
         message = {"type": "you", "currency": self.currency,
@@ -173,9 +182,10 @@ class TableRunner(DealerDesk):
                 raise LiveTableError(code="software_unverified", key="error.software.halted")
             entry = None
             if jackpot and bets:
-                if self.jackpot is None or self.table.studio is not None:
+                if self.jackpot_stake() is None:
                     raise JackpotNotOfferedError("this table offers no jackpot bet (RNG tables of a server "
-                                                 "with a jackpot do)")
+                                                 "with a jackpot in the table's currency do)")
+                assert self.jackpot is not None
                 entry = self.jackpot.opening(self.round.round_id, player_id, self.currency)[2]
             updated = core.place_bets(self.round, self.game, player_id, bets, now=self.clock(), free=free,
                                       jackpot=entry)

@@ -211,6 +211,8 @@ class LiveTables:
                                     "player_currency_format": self.services.offer.currency(
                                         currency).to_dict(),
                                     "process": self.cluster.process_id,
+                                    # the jackpot bet this table offers (its stake), for the page's switch
+                                    "jackpot": _jackpot_offer(runner),
                                     # "N free rounds of X ante": the player chooses one for a round
                                     "free_rounds": await self.free_rounds(table_id, player_id)}
         if self.cluster.owns(table_id):
@@ -304,3 +306,13 @@ class LiveTables:
 def _payouts(rules: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in rules.items()
             if key not in {"limits", "chips", "timeout_actions", "title", "rules_version"}}
+
+
+def _jackpot_offer(runner: TableRunner) -> dict[str, Any] | None:
+    """The welcome's ``jackpot``: the bet's stake at this table and the hand that wins the pool
+    (None: the table offers no jackpot bet)."""
+    stake = runner.jackpot_stake()
+    if stake is None or runner.jackpot is None:
+        return None
+    return {"stake": stake, "currency": runner.currency,
+            "pool_category": runner.jackpot.rules.pool_category.slug}

@@ -1,7 +1,8 @@
 // The progressive jackpot on the player's pages: the pool's ticker (GET /api/jackpot once, then
 // /ws/jackpot, which sends the pool each time it changes, the same figure on every table and
-// server), written in the player's currency at the jackpot's rates; and the solo table's switch
-// that adds the jackpot bet to each deal.
+// server), written in the player's currency at the jackpot's rates; and the tables' switch that
+// adds the jackpot bet to each deal (solo) or to the player's bets of each round (live).
+// Neither shows where the player's jurisdiction profile says `jackpots = false` (allowJackpots).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -56,21 +57,44 @@ export function jackpotMeter() {
   return meter;
 }
 
-/** The solo table's switch for the jackpot bet: `state.on` says whether the next deal adds it. */
-export function jackpotSwitch(api, state) {
+/** Whether the player's jurisdiction allows the jackpot (its profile's `jackpots`; a server
+ *  without profiles: allowed). Every ticker and switch of the page follows it (casino.css hides
+ *  them until the profile is known and where it says false); the server refuses the bet anyway. */
+export function allowJackpots(profile) {
+  document.body.dataset.jackpots = profile?.settings?.jackpots?.value === false ? "off" : "on";
+}
+
+/** The solo tables' offer: GET /api/jackpot's stake in the player's currency (null: none in it). */
+export function soloOffer(api) {
+  return (api.jackpot?.() ?? Promise.resolve(null)).then((document) => {
+    const stake = document?.stake?.[moneyFormat().code];
+    return typeof stake === "number" ? { stake, pool_category: document.pool_category } : null;
+  });
+}
+
+/** Draw the switch as on or off. */
+export function markSwitch(button, on) {
+  button.setAttribute("aria-pressed", String(on));
+  button.classList.toggle("is-on", on);
+}
+
+/** The switch for the jackpot bet: `state.on` says whether the next bets add it. `offer`: a
+ *  promise of `{stake, pool_category}` in the table's currency, or of null where the table offers
+ *  none (the switch stays hidden); `onChange(on)`: called after each press. */
+export function jackpotSwitch(offer, state, onChange = () => {}) {
   const button = h("button.btn.btn--ghost.jackpot-switch", {
     type: "button", id: "jackpot-switch", hidden: true, "aria-pressed": "false",
     onclick: () => {
       state.on = !state.on;
-      button.setAttribute("aria-pressed", String(state.on));
-      button.classList.toggle("is-on", state.on);
+      markSwitch(button, state.on);
+      onChange(state.on);
     },
   }, t("btn.jackpot"));
-  api.jackpot?.().then((document) => {
-    const stake = document?.stake?.[moneyFormat().code];
-    if (typeof stake !== "number") return;
-    button.textContent = t("btn.jackpot_stake", { stake: formatMoney(stake) });
-    button.title = t("help.jackpot", { stake: formatMoney(stake), hand: t(`category.${document.pool_category}`) });
+  markSwitch(button, state.on);
+  Promise.resolve(offer).then((bet) => {
+    if (typeof bet?.stake !== "number") return;
+    button.textContent = t("btn.jackpot_stake", { stake: formatMoney(bet.stake) });
+    button.title = t("help.jackpot", { stake: formatMoney(bet.stake), hand: t(`category.${bet.pool_category}`) });
     button.hidden = false;
   }).catch(() => {});
   return button;
@@ -85,4 +109,10 @@ export function jackpotLine(view) {
     return t(bet.pool_award ? "play.jackpot_won_pool" : "play.jackpot_won", { hand, amount: formatMoney(bet.award) });
   }
   return t("play.jackpot_lost", { hand });
+}
+
+/** The status line with what the round's jackpot bet did, once it is settled. */
+export function withJackpot(view, text) {
+  const line = jackpotLine(view);
+  return line ? `${text} · ${line}` : text;
 }

@@ -8,6 +8,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { allowJackpots } from "./jackpot.js";
 import { formatMoney } from "./money.js";
 
 const LINK_KEYS = {
@@ -49,6 +50,7 @@ function tick() {
  * the table's, "solo" or "live": its recall shows the player's rounds of that kind. */
 export function showJurisdiction(status, api, kind = "solo") {
   const profile = status?.jurisdiction_profile;
+  allowJackpots(profile); // the profile may forbid the jackpot: its tickers and switches go
   if (!profile) return;
   const offset = Date.parse(status.server_time) - Date.now();
   current = { profile, session: status.session ?? {}, offset: Number.isFinite(offset) ? offset : 0, api, kind };
@@ -85,6 +87,17 @@ export function showJurisdiction(status, api, kind = "solo") {
   tick();
   clearInterval(ticker);
   ticker = setInterval(tick, 1000);
+}
+
+/** Where the page draws no strip (the lobby): read the profile for what it allows the page to
+ *  show (the jackpot). */
+export async function readJurisdiction(api) {
+  try {
+    const status = await api.call("GET", "/api/responsible-gaming");
+    allowJackpots(status?.jurisdiction_profile);
+  } catch {
+    // unknown: the jackpot stays hidden (the server refuses a bet its profile forbids anyway)
+  }
 }
 
 /** The complaint procedure for the rules panel (null where the profile has none). */

@@ -13,6 +13,7 @@ import { liveView } from "./live-view.js";
 import { errorText, launch, useCurrency } from "./locale.js";
 import { formatMoney, stackFor } from "./money.js";
 import { StrategyHint } from "./hint.js";
+import { withJackpot } from "./jackpot.js";
 import { fly, play, settleFlight } from "./motion.js";
 import { bonusText } from "./panels.js";
 import { Responsible } from "./responsible.js";
@@ -45,6 +46,9 @@ export class LiveTable extends TableSocketClient {
     this.unanswered = 0;
     this.placed = {}; // each field's chips in the order placed (Ctrl+click takes back the last)
     this.lastBets = null; // the opening bets of this player's last round (REBET)
+    this.lastJackpot = false; // whether they carried the jackpot bet (REBET repeats it)
+    this.jackpot = { on: false }; // the JACKPOT switch: this player's bets carry the jackpot bet (jackpot.js)
+    this.jackpotOffer = null; // the jackpot bet this table offers ({stake, pool_category}), from the welcome
     this.onKey = (event) => this.handleKey(event);
     // The reality check between rounds: never while this player has a decision open.
     this.rg = new Responsible(api, { idle: () => !(this.seat?.legal_actions ?? []).length, recall: "live" });
@@ -103,6 +107,7 @@ export class LiveTable extends TableSocketClient {
           && message.player_currency !== message.currency)
           ? t("live.wrong_currency_table", { table: message.currency, currency: message.player_currency }) : null;
         this.freeOffer = (message.free_rounds ?? [])[0] ?? null; // "N free rounds of X ante"
+        this.jackpotOffer = message.jackpot ?? null;
         this.build();
         if (this.wrongCurrency) this.say(this.wrongCurrency, "error");
         this.rg.refresh();
@@ -169,7 +174,10 @@ export class LiveTable extends TableSocketClient {
     if (message.round && this.state.round && message.round !== this.state.round) return;
     this.seat = message.seat;
     // What REBET repeats: this round's opening bets, once they are in play.
-    if (message.phase !== "betting" && Object.keys(this.seat?.bets ?? {}).length) this.lastBets = { ...this.seat.bets };
+    if (message.phase !== "betting" && Object.keys(this.seat?.bets ?? {}).length) {
+      this.lastBets = { ...this.seat.bets };
+      this.lastJackpot = Boolean(this.seat.jackpot);
+    }
     this.recordUrl = message.record ?? null; // the settled round's audit record (your part)
     this.followLedger(message); // the balance, the won Bonus's credit included
     // The Bonus is paid at the deal: say so (once per round).
@@ -205,8 +213,8 @@ export class LiveTable extends TableSocketClient {
       this.say(t("live.misdeal_returned", { amount: formatMoney(settlement.total_returned) }), "info");
     } else if (settlement && message.phase === "pause") {
       const net = settlement.net;
-      this.say(net > 0 ? t("live.you_win", { amount: formatMoney(net) }) : net < 0
-        ? t("live.you_lose", { amount: formatMoney(-net) }) : t("live.push"), net > 0 ? "win" : "info");
+      this.say(withJackpot(this.seat, net > 0 ? t("live.you_win", { amount: formatMoney(net) }) : net < 0
+        ? t("live.you_lose", { amount: formatMoney(-net) }) : t("live.push")), net > 0 ? "win" : "info");
     }
   }
 
@@ -335,13 +343,22 @@ export class LiveTable extends TableSocketClient {
     if (!this.betting()) return this.say(t("live.bets_closed"), "error");
     if (!this.lastBets) return this.say(t("bet.no_rebet"), "error");
     this.placed = {};
+    if (this.jackpotOffer) this.jackpot.on = this.lastJackpot; // the last round's jackpot bet too
     return this.sendBets({ ...this.lastBets });
+  }
+
+  /** The JACKPOT switch pressed: bets already on the table are sent again with (or without) it;
+   * otherwise it applies to the next bets. */
+  jackpotChanged() {
+    if (this.betting() && Object.keys(this.bets).length) this.sendBets(this.bets);
+    else this.render();
   }
 
   sendBets(bets) {
     if (this.held) return this.say(t("embed.paused"), "error"); // the casino's pause: no new round
     const message = { type: "bet", bets };
     if (this.freeReward && Object.keys(bets).length) message.free_round = this.freeReward; // a free round chosen
+    if (this.jackpot.on && this.jackpotOffer && Object.keys(bets).length) message.jackpot = true;
     if (!this.send(message)) return; // not connected: said so, nothing pending
     this.pendingBets = { ...bets };
     this.unanswered += 1;

@@ -9,6 +9,7 @@ import { followPointer, removeButton, wireField } from "./gestures.js";
 import { drawStack as drawChips, markSelected, trayChip } from "./chips.js";
 import { actionTitle, fieldTitle, h, orderActions } from "./dom.js";
 import { t } from "./i18n.js";
+import { jackpotLine, jackpotMeter, jackpotSwitch, markSwitch } from "./jackpot.js";
 import { handName, languageSwitch } from "./locale.js";
 import { formatMoney, sum } from "./money.js";
 import { soundSwitch } from "./motion.js";
@@ -75,6 +76,10 @@ export const liveView = {
     this.el.history = h("aside.panel", { id: "live-history-panel", hidden: true, "aria-label": t("live.my_rounds") });
     this.el.rules = h("aside.panel", { id: "rules-panel", hidden: true, "aria-label": t("btn.rules") });
     this.el.timeout = h("p.live__timeout", { id: "timeout-note", role: "status", hidden: true });
+    // The jackpot bet where the table offers it: the switch beside CLEAR and REBET, the bet on the seat.
+    this.el.jackpot = jackpotSwitch(this.jackpotOffer, this.jackpot, () => this.jackpotChanged());
+    this.el.jackpotSlot = h("span.jackpot-slot", {}, this.el.jackpot);
+    this.el.jackpotSeat = h("p.jackpot-seat", { id: "jackpot-seat", hidden: true });
     this.el.tray = h("div.chip-tray", { id: "chip-tray", role: "radiogroup", "aria-label": t("play.chips") });
     config.chips.forEach((chip, index) => this.el.tray.append(trayChip(config.chips, index, {
       label: t("play.chip", { amount: formatMoney(chip) }), onclick: () => { this.selected = index; this.render(); },
@@ -93,7 +98,7 @@ export const liveView = {
       h("div.zone.zone--player", {}, h("h2.zone__title", {}, t("live.player_hand_shared")), this.el.player,
         this.el.playerHand, this.el.bonus),
       h("div.zone.zone--bets", {}, h("h2.zone__title", {}, t("live.your_bets")),
-        h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.timeout),
+        h("div.bets-row", {}, this.el.spots, this.el.decisionSpots), this.el.jackpotSeat, this.el.timeout),
       h("div.result-slot", {}, this.el.result));
     const feltBox = h("div.felt-box", {}, studioVideo(config), this.el.felt);
     this.root.replaceChildren(h(`section.table.table--${config.game}.live`, { dataset: { game: config.game, table: config.id } },
@@ -102,7 +107,8 @@ export const liveView = {
           h("a.btn.btn--ghost", { href: "./#/", id: "lobby-link", title: t("btn.lobby") }, t("btn.lobby")),
           h("h1.hud__title", {}, config.title),
           h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")),
-            meter("last-win", t("meter.last_win")), meter("players", t("live.players"))),
+            meter("last-win", t("meter.last_win")), meter("players", t("live.players")),
+            this.jackpotOffer ? jackpotMeter() : null),
           h("div.hud__buttons", {},
             h("button.btn.btn--ghost", { type: "button", id: "rules-button", title: t("btn.rules"), onclick: () => this.toggleRules() },
               t("btn.rules")),
@@ -118,7 +124,7 @@ export const liveView = {
         this.buildLiveFreeRounds(),
         this.hint?.el ?? null,
         feltBox,
-        h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.clear, this.el.rebet), this.el.tray)),
+        h("div.rail", {}, h("div.controls", {}, this.el.decisions, this.el.jackpotSlot, this.el.clear, this.el.rebet), this.el.tray)),
       this.el.help,
       (this.el.fairness = h("aside.panel", { id: "fairness-panel", hidden: true, "aria-label": t("fair.panel_title") },
         h("div.panel__bar", {}, h("button.btn.btn--small.panel__close", { type: "button",
@@ -226,6 +232,14 @@ export const liveView = {
     }));
     this.el.clear.hidden = state.phase !== "betting";
     this.el.rebet.hidden = state.phase !== "betting" || !this.lastBets;
+    this.el.jackpotSlot.hidden = state.phase !== "betting";
+    markSwitch(this.el.jackpot, this.jackpot.on);
+    const jackpot = seat?.jackpot;
+    this.el.jackpotSeat.hidden = !jackpot;
+    this.el.jackpotSeat.classList.toggle("is-win", jackpot?.status === "won");
+    if (jackpot) {
+      this.el.jackpotSeat.textContent = jackpotLine(seat) ?? t("live.jackpot_placed", { stake: formatMoney(jackpot.stake) });
+    }
     this.pointer?.refresh();
 
     const dealt = (state.player_cards ?? []).length > 0;

@@ -4,6 +4,7 @@
 import { fieldTitle, gameTitle, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { jackpotMeter } from "./jackpot.js";
+import { readJurisdiction } from "./jurisdiction.js";
 import { errorText, languageSwitch } from "./locale.js";
 import { formatMoney } from "./money.js";
 
@@ -38,6 +39,7 @@ export async function renderLobby(root, api, context) {
     h("p.lobby__intro", {}, t("lobby.intro")),
     list));
   api.balance().then(({ balance: b }) => { balance.textContent = formatMoney(b); }).catch(() => {});
+  readJurisdiction(api); // the jackpot's ticker only where the player's profile allows it
   for (const loader of sections) {
     try {
       const section = await loader(api, context);

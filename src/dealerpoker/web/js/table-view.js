@@ -8,7 +8,7 @@ import { DECISION_KEYS, actionTitle, fieldTitle, gameTitle, h, keepAmounts, orde
 import { FeltPointer } from "./felt-pointer.js";
 import { fitFelt } from "./fit.js";
 import { followPointer, removeButton, wireField } from "./gestures.js";
-import { jackpotMeter, jackpotSwitch } from "./jackpot.js";
+import { jackpotMeter, jackpotSwitch, soloOffer } from "./jackpot.js";
 import { soundSwitch } from "./motion.js";
 import { t } from "./i18n.js";
 import { handName, languageSwitch } from "./locale.js";
@@ -68,7 +68,7 @@ export const tableView = {
           h("div.meters", {}, meter("balance", t("meter.balance")), meter("total-bet", t("meter.total_bet")), meter("last-win", t("meter.last_win")),
             jackpotMeter()),
           h("div.hud__buttons", {},
-            jackpotSwitch(this.api, this.jackpot),
+            jackpotSwitch(soloOffer(this.api), this.jackpot),
             h("button.btn.btn--ghost", { type: "button", id: "rules-button", title: t("btn.rules"), onclick: () => this.togglePanel("rules") },
               t("btn.rules")),
             h("button.btn.btn--ghost", { type: "button", id: "history-button", title: t("btn.history"), onclick: () => this.togglePanel("history") },

@@ -9,7 +9,7 @@ import { DECISION_KEYS, actionTitle } from "./dom.js";
 import { STEP_MS, settleFlight } from "./motion.js";
 import { t } from "./i18n.js";
 import { StrategyHint } from "./hint.js";
-import { jackpotLine } from "./jackpot.js";
+import { withJackpot } from "./jackpot.js";
 import { errorText } from "./locale.js";
 import { Responsible } from "./responsible.js";
 import { freeRounds } from "./free-rounds.js";
@@ -312,9 +312,3 @@ export class Table {
 }
 
 Object.assign(Table.prototype, tableView, tableBets, tablePanels, freeRounds, tableEmbed);
-
-/** The status line with what the round's jackpot bet did, once it is settled. */
-function withJackpot(view, text) {
-  const line = jackpotLine(view);
-  return line ? `${text} · ${line}` : text;
-}
