@@ -2,7 +2,7 @@
 the deal (the ante, the jackpot stake and the pool's contribution committed) and before the
 settlement; restarted on the same database, it settles the round once: the stake debited once,
 the award credited once, and the pool exactly its seed plus the contribution less its awards, in
-the database and at ``GET /api/jackpot``. Both databases.
+the database and at ``GET /api/jackpot``; the seat's signed record verifies. Both databases.
 
 A served process deals at random (``serve`` offers no chosen cards), so the jackpot file pays
 every first five a known amount: a fixed award for each hand below the pool's (a royal flush),
@@ -24,6 +24,8 @@ from tests.support.databases import audit, entries_of
 
 from dealerpoker.cards import parse_cards
 from dealerpoker.cards.encoding import card_to_index
+from dealerpoker.fairness.signature import public_key_from_text
+from dealerpoker.fairness.verify import verify_record
 from dealerpoker.games.jackpot import first_five_result, load_jackpot
 
 pytestmark = pytest.mark.slow
@@ -91,6 +93,9 @@ def test_a_jackpot_bet_killed_between_its_deal_and_its_settlement_settles_once(
         mine = player.until(lambda m: m["type"] == "you" and m.get("round") == window["round"]
                             and m["phase"] == "pause")
         end, pool_after = player.balance(), pool_shown(server.base)
+        record = httpx.get(f"{server.base}/api/tables/casino-fast/rounds/{window['number']}/record",
+                           headers=player.headers, timeout=WAIT).json()  # the seat's, signed
+        key = public_key_from_text(httpx.get(f"{server.base}/api/fairness/public-key", timeout=WAIT).text)
     finally:
         player.close()
         server.stop()
@@ -111,5 +116,11 @@ def test_a_jackpot_bet_killed_between_its_deal_and_its_settlement_settles_once(
     posted = [(txid.rsplit(":", 1)[1], amount) for txid, amount in entries
               if txid.startswith(f"{window['round']}:")]
     assert sorted(posted) == sorted([("bets", -ANTE), ("jackpot", -STAKE), ("jackpot-award", award)]), posted
+    (seat,) = record["seats"]  # written across the restart, signed after it
+    assert seat["jackpot"]["status"] == "won" and seat["jackpot"]["award"] == award
+    assert sorted((e["txid"].rsplit(":", 1)[-1], e["amount"]) for e in seat["jackpot"]["ledger"]
+                  if e["account"] == player.id) == [("jackpot", -STAKE), ("jackpot-award", award)]
+    findings = verify_record(record, public_key=key)
+    assert all(f.ok for f in findings), [str(f) for f in findings if not f.ok]
     report = audit(database)
     assert report.ok, report
