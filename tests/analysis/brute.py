@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -21,13 +22,20 @@ I64 = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _eval5(ranks: I64, suits: I64) -> int:
-    r = np.sort(ranks)[::-1].copy()
+def _eval5(ranks: I64, suits: I64, r: I64, counts: I64, order: I64) -> int:
+    """The value of five cards; ``r``, ``counts`` and ``order`` are scratch space (5, 13 and 5
+    long) that the caller lends, so that the millions of calls allocate nothing."""
+    for i in range(5):  # r: the ranks, descending (insertion sort)
+        j = i
+        while j > 0 and r[j - 1] < ranks[i]:
+            r[j] = r[j - 1]
+            j -= 1
+        r[j] = ranks[i]
     flush = True
     for i in range(1, 5):
         if suits[i] != suits[0]:
             flush = False
-    counts = np.zeros(13, dtype=np.int64)
+    counts[:] = 0
     for i in range(5):
         counts[r[i]] += 1
     distinct = 0
@@ -41,7 +49,6 @@ def _eval5(ranks: I64, suits: I64) -> int:
         elif r[0] == 12 and r[1] == 3 and r[2] == 2 and r[3] == 1 and r[4] == 0:
             top = 3
     # groups ordered by (count, rank) descending
-    order = np.empty(5, dtype=np.int64)
     n = 0
     for count in range(4, 0, -1):
         for rank in range(12, -1, -1):
@@ -85,12 +92,15 @@ def _eval_best(cards: I64, rank: I64, suit: I64) -> int:
     best = -1
     rs = np.empty(5, dtype=np.int64)
     ss = np.empty(5, dtype=np.int64)
+    r = np.empty(5, dtype=np.int64)
+    counts = np.empty(13, dtype=np.int64)
+    order = np.empty(5, dtype=np.int64)
     idx = np.arange(5)
     while True:
         for i in range(5):
             rs[i] = rank[cards[idx[i]]]
             ss[i] = suit[cards[idx[i]]]
-        v = _eval5(rs, ss)
+        v = _eval5(rs, ss, r, counts, order)
         if v > best:
             best = v
         i = 4
@@ -163,6 +173,18 @@ def _index5(cards: I64, binom: I64) -> int:
 
 
 @njit(cache=True)
+def _unused(used: npt.NDArray[np.bool_], free: I64) -> int:
+    """Writes the cards not yet dealt into ``free``, ascending (each dealer holding is then
+    a pair ``free[i] < free[j]``, once); returns how many."""
+    left = 0
+    for card in range(used.shape[0]):
+        if not used[card]:
+            free[left] = card
+            left += 1
+    return left
+
+
+@njit(cache=True)
 def _texas_net(x: int, y: int, outcome: int, player_category: int, qualifier: int) -> int:
     """Net of ante 1, flop 2, turn x, river y: outcome 1 win, 0 tie, -1 loss (the seed's clauses)."""
     if outcome == 0:
@@ -174,16 +196,39 @@ def _texas_net(x: int, y: int, outcome: int, player_category: int, qualifier: in
 
 
 @njit(cache=True)
-def texas_brute(n: int, rank: I64, suit: I64, qualifier: int, hand_class: I64) -> I64:
-    """Per starting-hand class: [sum of net after a flop bet, sum of squares, turn bets, river bets]."""
+def _binomials(n: int) -> I64:
     binom = np.zeros((n + 1, 8), dtype=np.int64)
     for i in range(n + 1):
         binom[i, 0] = 1
         for k in range(1, 8):
             binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k] if i > 0 else 0
-    values = _value_table(n, rank, suit, binom)
-    out = np.zeros((169, 4), dtype=np.int64)
+    return binom
+
+
+@lru_cache(maxsize=4)
+def _values_of(n: int, ranks: tuple[int, ...], suits: tuple[int, ...]) -> npt.NDArray[np.int32]:
+    """The seven-card value table of one deck, built once per process: it depends on the deck
+    alone, and each enumeration below reads it (building it takes seconds)."""
+    table = _value_table(n, np.array(ranks, dtype=np.int64), np.array(suits, dtype=np.int64),
+                         _binomials(n))
+    return table.astype(np.int32)  # every value fits (below 1 << 24); half the memory to read
+
+
+def value_table(deck: Any) -> npt.NDArray[np.int32]:
+    return _values_of(deck.size, tuple(deck.rank_array().tolist()), tuple(deck.suit_array().tolist()))
+
+
+@njit(cache=True)
+def texas_brute(n: int, values: npt.NDArray[np.int32], qualifiers: I64, hand_class: I64) -> I64:
+    """Per ante qualifier q (``qualifiers[q]``) and starting-hand class: [sum of net after a flop
+    bet, sum of squares, turn bets, river bets]. One enumeration serves every qualifier: each
+    dealer holding is classed (player wins, dealer wins, tie), which no qualifier changes; each
+    qualifier then prices the classes by the clauses of ``_texas_net`` and decides each bet itself."""
+    binom = _binomials(n)
+    tables = qualifiers.shape[0]
+    out = np.zeros((tables, 169, 4), dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
+    free = np.empty(n, dtype=np.int64)
     used = np.zeros(n, dtype=np.bool_)
     for b in range(n):
         for a in range(b):
@@ -195,15 +240,15 @@ def texas_brute(n: int, rank: I64, suit: I64, qualifier: int, hand_class: I64) -
                         if used[f0] or used[f1] or used[f2]:
                             continue
                         used[f0] = used[f1] = used[f2] = True
-                        turn_sum = np.zeros(2, dtype=np.int64)
-                        turn_sq = np.zeros(2, dtype=np.int64)
-                        river_bets = np.zeros(2, dtype=np.int64)
+                        turn_sum = np.zeros((tables, 2), dtype=np.int64)
+                        turn_sq = np.zeros((tables, 2), dtype=np.int64)
+                        river_bets = np.zeros((tables, 2), dtype=np.int64)
                         for t in range(n):
                             if used[t]:
                                 continue
                             used[t] = True
-                            sums = np.zeros((2, 2), dtype=np.int64)
-                            squares = np.zeros((2, 2), dtype=np.int64)
+                            sums = np.zeros((tables, 2, 2), dtype=np.int64)
+                            squares = np.zeros((tables, 2, 2), dtype=np.int64)
                             for r in range(n):
                                 if used[r]:
                                     continue
@@ -212,54 +257,64 @@ def texas_brute(n: int, rank: I64, suit: I64, qualifier: int, hand_class: I64) -
                                 row = _index5(board, binom)
                                 pv = values[row, h]
                                 pc = _category(pv)
-                                for d1 in range(n):
-                                    for d0 in range(d1):
-                                        if used[d0] or used[d1]:
-                                            continue
+                                won = lost = 0
+                                left = _unused(used, free)
+                                for j in range(left):
+                                    for i in range(j):
+                                        d0, d1 = free[i], free[j]
                                         dv = values[row, d1 * (d1 - 1) // 2 + d0]
-                                        outcome = 1 if pv > dv else (-1 if pv < dv else 0)
-                                        for x in range(2):
-                                            for y in range(2):
-                                                net = _texas_net(x, y, outcome, pc, qualifier)
-                                                sums[x, y] += net
-                                                squares[x, y] += net * net
+                                        if pv > dv:
+                                            won += 1
+                                        elif pv < dv:
+                                            lost += 1
+                                        # else a tie: _texas_net returns 0, nothing to add
+                                for q in range(tables):
+                                    for x in range(2):
+                                        for y in range(2):
+                                            win = _texas_net(x, y, 1, pc, qualifiers[q])
+                                            loss = _texas_net(x, y, -1, pc, qualifiers[q])
+                                            sums[q, x, y] += won * win + lost * loss
+                                            squares[q, x, y] += won * win * win + lost * loss * loss
                                 used[r] = False
-                            for x in range(2):
-                                y = 1 if sums[x, 1] > sums[x, 0] else 0
-                                turn_sum[x] += sums[x, y]
-                                turn_sq[x] += squares[x, y]
-                                river_bets[x] += y
+                            for q in range(tables):
+                                for x in range(2):
+                                    y = 1 if sums[q, x, 1] > sums[q, x, 0] else 0
+                                    turn_sum[q, x] += sums[q, x, y]
+                                    turn_sq[q, x] += squares[q, x, y]
+                                    river_bets[q, x] += y
                             used[t] = False
-                        x = 1 if turn_sum[1] > turn_sum[0] else 0
                         c = hand_class[h]
-                        out[c, 0] += turn_sum[x]
-                        out[c, 1] += turn_sq[x]
-                        out[c, 2] += x
-                        out[c, 3] += river_bets[x]
+                        for q in range(tables):
+                            x = 1 if turn_sum[q, 1] > turn_sum[q, 0] else 0
+                            out[q, c, 0] += turn_sum[q, x]
+                            out[q, c, 1] += turn_sq[q, x]
+                            out[q, c, 2] += x
+                            out[q, c, 3] += river_bets[q, x]
                         used[f0] = used[f1] = used[f2] = False
             used[a] = used[b] = False
     return out
 
 
+def texas_brute_of_each(qualifiers: Sequence[int], deck: Any, hand_class: I64) -> I64:
+    """:func:`texas_brute` of ``deck`` for several ante qualifiers in one enumeration."""
+    return texas_brute(deck.size, value_table(deck), np.array(qualifiers, dtype=np.int64), hand_class)
+
+
 @njit(cache=True)
-def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_min: I64,
-                 qualifier_rank: int) -> I64:
+def casino_brute(n: int, values: npt.NDArray[np.int32], rank: I64, suit: I64, ante_pays: I64,
+                 aa_pays: I64, aa_min: I64, qualifier_rank: int) -> I64:
     """Per paytable p (row p of ``ante_pays``, ``aa_pays``, ``aa_min``): [net, squares, raised,
     folded, AA net when a fold loses it, AA net when always settled]. One enumeration serves every
     paytable: each dealer holding is classed (no qualifier, player wins, dealer wins, push), which
     no paytable changes; each paytable then prices the classes and decides each raise itself."""
-    binom = np.zeros((n + 1, 8), dtype=np.int64)
-    for i in range(n + 1):
-        binom[i, 0] = 1
-        for k in range(1, 8):
-            binom[i, k] = binom[i - 1, k - 1] + binom[i - 1, k] if i > 0 else 0
-    values = _value_table(n, rank, suit, binom)
+    binom = _binomials(n)
     tables = ante_pays.shape[0]
     out = np.zeros((tables, 6), dtype=np.int64)
     net_sum = np.zeros(tables, dtype=np.int64)
     net_sq = np.zeros(tables, dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
     five = np.empty(5, dtype=np.int64)
+    free = np.empty(n, dtype=np.int64)
     used = np.zeros(n, dtype=np.bool_)
     deals = binom[n - 5, 2] * binom[n - 7, 2]
     for b in range(n):
@@ -283,10 +338,10 @@ def casino_brute(n: int, rank: I64, suit: I64, ante_pays: I64, aa_pays: I64, aa_
                                 row = _index5(board, binom)
                                 pv = values[row, h]
                                 unqualified = won = lost = 0
-                                for d1 in range(n):
-                                    for d0 in range(d1):
-                                        if used[d0] or used[d1]:
-                                            continue
+                                left = _unused(used, free)
+                                for j in range(left):
+                                    for i in range(j):
+                                        d0, d1 = free[i], free[j]
                                         dv = values[row, d1 * (d1 - 1) // 2 + d0]
                                         dc = dv >> 20
                                         pair_rank = (dv >> 16) & 15
@@ -345,7 +400,8 @@ def casino_brute_figures_of_each(rules: Sequence[Any], deck: Any) -> list[dict[s
                   dtype=np.int64)
     aa_min = np.array([int(one.aa_min_pair_rank) for one in rules], dtype=np.int64)
     n = deck.size
-    found = casino_brute(n, deck.rank_array(), deck.suit_array(), ante, aa, aa_min, qualifier).tolist()
+    found = casino_brute(n, value_table(deck), deck.rank_array(), deck.suit_array(), ante, aa, aa_min,
+                         qualifier).tolist()
     situations = comb(n, 2) * comb(n - 2, 3)
     total = situations * comb(n - 5, 2) * comb(n - 7, 2)
     return [{"total": total, "expected_return": Fraction(net, total),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import pytest
-from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures, texas_brute
+from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures, texas_brute_of_each
 
 from dealerpoker.analysis.deck import DeckSpec
 from dealerpoker.analysis.exact import Solver, class_names, class_of_pairs
@@ -21,14 +22,26 @@ def solver() -> Solver:
     return Solver(SMALL)
 
 
-@pytest.mark.slow  # every deal of the reduced deck, literally: tens of seconds each
-@pytest.mark.parametrize("qualifier", ["flush", "straight"])
-def test_texas_solver_equals_brute_force_on_a_reduced_deck(solver: Solver, qualifier: str) -> None:
+TEXAS_QUALIFIERS = ["flush", "straight"]
+
+
+@pytest.fixture(scope="module")
+def texas_brute_force() -> dict[str, Any]:
+    """The brute-force sums of each of ``TEXAS_QUALIFIERS``, from one enumeration of every deal."""
+    qualifiers = [int(load_rules("texas-bonus", overrides={"ante_qualifier": q}).ante_qualifier)
+                  for q in TEXAS_QUALIFIERS]
+    found = texas_brute_of_each(qualifiers, SMALL, class_of_pairs(SMALL))
+    return dict(zip(TEXAS_QUALIFIERS, found, strict=True))
+
+
+@pytest.mark.slow  # every deal of the reduced deck, literally: seconds (one enumeration for both)
+@pytest.mark.parametrize("qualifier", TEXAS_QUALIFIERS)
+def test_texas_solver_equals_brute_force_on_a_reduced_deck(
+        solver: Solver, texas_brute_force: dict[str, Any], qualifier: str) -> None:
     rules = load_rules("texas-bonus", overrides={"ante_qualifier": qualifier})
     fast = solver.texas(rules)
     n = SMALL.size
-    brute = texas_brute(n, SMALL.rank_array(), SMALL.suit_array(), int(rules.ante_qualifier),
-                        class_of_pairs(SMALL))
+    brute = texas_brute_force[qualifier]
     names = class_names()
     per_flop_deals = (n - 5) * (n - 6) * comb(n - 7, 2)
     net = square = played = 0
