@@ -2,7 +2,7 @@
 rounds of €1.00 ante" above the felt, on screen at laptop and phone sizes, presses **Use a free
 round** in the betting window, and the table says the ante is the casino's; when betting closes the
 round is dealt with the operator's ante (the reference operator, a real process, is debited
-nothing) and one free round is left."""
+nothing) and one free round is left. At the five player screens, a finger on the phones."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from tests.live.conftest import ManualClock, is_table, live_server
 from tests.live.test_live_free_rounds import ANTE, SECRET, campaign, seated, signed
 from tests.live.test_live_recall_web import inside
+from tests.support.browser import PLAYER_SCREEN_IDS, PLAYER_SCREENS, press
 from tests.support.operator import OperatorDemo
 from tests.support.operators_file import demo_entry
 
@@ -21,9 +22,9 @@ from dealerpoker.server.operators.config import parse_operators
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
+@pytest.mark.parametrize(("size", "touch"), PLAYER_SCREENS, ids=PLAYER_SCREEN_IDS)
 def test_a_player_uses_a_free_round_at_a_live_table(browser: Any, tmp_path: Path,
-                                                    size: tuple[int, int]) -> None:
+                                                    size: tuple[int, int], touch: bool) -> None:
     clock = ManualClock()
     with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo") as operator, \
             live_server(f"sqlite:///{tmp_path}/live.db", clock=clock,
@@ -31,7 +32,8 @@ def test_a_player_uses_a_free_round_at_a_live_table(browser: Any, tmp_path: Path
         found, _reward = campaign(base, app, f"web-{size[0]}", 2, ["carol"])
         watcher = seated(base, app, operator, "carol", "casino-fast")  # the test's eye on the table
         width, height = size
-        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 600)
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch,
+                                      is_mobile=touch)
         context.add_init_script(f"sessionStorage.setItem('dealerpoker.token', '{watcher.token}')")
         page = context.new_page()
         errors: list[str] = []
@@ -45,7 +47,7 @@ def test_a_player_uses_a_free_round_at_a_live_table(browser: Any, tmp_path: Path
             window = watcher.until(is_table("betting_open"))
             page.wait_for_function("document.querySelector('.table')?.dataset.phase === 'betting'")
             inside(page, "#free-round-button")
-            page.locator("#free-round-button").click()
+            press(page.locator("#free-round-button"), touch)
             page.wait_for_function(
                 "document.querySelector('#free-rounds-text')?.textContent.includes(\"casino's\")")
             assert text.inner_text() == "Free round this round: the €1.00 ante is the casino's"

@@ -2,9 +2,11 @@
 the table's currency) is on screen and pressable in the betting window at laptop, desktop and
 phone sizes (a finger on the phones); pressed, the player's bets carry the jackpot bet, the seat
 says it is placed, the balance pays its stake at the deal, and the round's result line says what
-it won (the cards are dealt: a full house, a fixed award). Where the player's jurisdiction profile
+it won (the cards are dealt: a full house, a fixed award); REBET repeats it the next round; nothing
+overlaps, is cut or is off screen (tests/web/layout_support.py). Where the player's jurisdiction profile
 says ``jackpots = false`` (an operator's own Malta profile) nothing of the jackpot shows: not in the
-lobby, not at a solo table, not at a live table; the same operator's British player sees it."""
+lobby, not at a solo table, not at a live table; the same operator's British player sees it. Each
+at the five player screens (tests/support/browser.py PLAYER_SCREENS)."""
 
 from __future__ import annotations
 
@@ -16,25 +18,14 @@ from tests.jackpot.support import first_five_is, jackpot_file, rules_of
 from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server
 from tests.live.test_live_recall_web import inside
 from tests.live.test_promotions_by_jurisdiction import OPERATORS, session
+from tests.support.browser import PLAYER_SCREEN_IDS, PLAYER_SCREENS, press
 from tests.support.dealing import Dealer
+from tests.web.layout_support import layout_problems
 
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.server.operators.config import parse_operators
 
 pytestmark = pytest.mark.browser
-
-SIZES = [((1366, 768), False), ((1920, 1080), False), ((390, 844), True), ((375, 667), True),
-         ((844, 390), True)]
-SIZE_IDS = ["laptop", "desktop", "phone", "small-phone", "phone-landscape"]
-
-
-def press(locator: Any, touch: bool) -> None:
-    """A finger's tap on the phones, a click elsewhere."""
-    if touch:
-        locator.tap()
-    else:
-        locator.click()
-
 
 def open_page(browser: Any, url: str, token: str, size: tuple[int, int],
               touch: bool) -> tuple[Any, Any, list[str]]:
@@ -50,7 +41,7 @@ def open_page(browser: Any, url: str, token: str, size: tuple[int, int],
     return context, page, errors
 
 
-@pytest.mark.parametrize(("size", "touch"), SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize(("size", "touch"), PLAYER_SCREENS, ids=PLAYER_SCREEN_IDS)
 def test_the_jackpot_switch_places_the_bet_at_a_live_table(browser: Any, tmp_path: Path,
                                                            size: tuple[int, int], touch: bool) -> None:
     clock, dealer, path = ManualClock(), Dealer(), jackpot_file(tmp_path)  # 1.00 EUR; full house 50.00
@@ -81,6 +72,7 @@ def test_the_jackpot_switch_places_the_bet_at_a_live_table(browser: Any, tmp_pat
                 assert switch.inner_text() == "JACKPOT €1.00"  # the stake in the table's currency
                 assert page.locator("#jackpot-pool").inner_text() == "€1,000.00"  # the pool's ticker
                 inside(page, "#jackpot-switch")
+                assert layout_problems(page) == [], size  # nothing overlaps it, no text cut
                 before = watcher.balance()
                 press(switch, touch)
                 assert switch.get_attribute("aria-pressed") == "true"
@@ -90,6 +82,7 @@ def test_the_jackpot_switch_places_the_bet_at_a_live_table(browser: Any, tmp_pat
                 seat.wait_for(state="visible")
                 assert seat.inner_text() == "Jackpot bet €1.00 placed"
                 assert page.evaluate("window.dealerpokerLive.seat.jackpot.status") == "open"
+                assert layout_problems(page) == [], size  # with the bet on the seat too
                 clock.reach(window)  # the deal: the ante and the jackpot bet's stake are debited
                 decision = watcher.until(lambda m: m["type"] == "table" and m.get("round") == window["round"]
                                          and m.get("event") == "decision")
@@ -121,7 +114,10 @@ def test_the_jackpot_switch_places_the_bet_at_a_live_table(browser: Any, tmp_pat
     assert errors == []
 
 
-def test_nothing_of_the_jackpot_shows_where_the_profile_forbids_it(browser: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("size", "touch"), PLAYER_SCREENS, ids=PLAYER_SCREEN_IDS)
+def test_nothing_of_the_jackpot_shows_where_the_profile_forbids_it(
+    browser: Any, tmp_path: Path, size: tuple[int, int], touch: bool
+) -> None:
     """The shipped jackpot (offered in EUR and GBP): Malta's player sees no ticker and no switch
     in the lobby, at a solo table and at a live table; Britain's sees them."""
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=ManualClock(),
@@ -129,7 +125,7 @@ def test_nothing_of_the_jackpot_shows_where_the_profile_forbids_it(browser: Any,
         for market, currency, shown in (("MT", "EUR", False), ("GB", "GBP", True)):
             found = session(base, app, f"player-{market}", currency=currency, game="casino-holdem",
                             jurisdiction=market)
-            context, page, errors = open_page(browser, f"{base}/", found.token, (1366, 768), False)
+            context, page, errors = open_page(browser, f"{base}/", found.token, size, touch)
             try:
                 verdict = "on" if shown else "off"
                 for url, ready in (

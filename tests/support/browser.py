@@ -14,6 +14,11 @@ from tests.support.waiting import POLL_INTERVAL, WAIT, until
 T = TypeVar("T")
 
 CHROMIUM = Path("/usr/bin/chromium")
+# The five screens a player's page is tested at: ((width, height), touch), laptop, desktop, two phones
+# upright and a phone on its side (a finger on the phones); PLAYER_SCREEN_IDS names them.
+PLAYER_SCREENS = [((1366, 768), False), ((1920, 1080), False), ((390, 844), True), ((375, 667), True),
+                  ((844, 390), True)]
+PLAYER_SCREEN_IDS = ["laptop", "desktop", "phone", "small-phone", "phone-landscape"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -47,6 +52,14 @@ def until_delivered(page: Any, condition: Callable[[], T], what: str, *, timeout
         return condition() or page.wait_for_timeout(POLL_INTERVAL * 1000)  # poll: events come now
 
     return until(seen, what, timeout=timeout, interval=0)  # type: ignore[return-value]
+
+
+def press(locator: Any, touch: bool) -> None:
+    """A finger's tap on a touch screen, a click elsewhere."""
+    if touch:
+        locator.tap()
+    else:
+        locator.click()
 
 
 @contextmanager

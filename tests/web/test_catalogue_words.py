@@ -45,3 +45,17 @@ def test_the_result_table_has_four_different_column_headers(language: str) -> No
 def test_the_spanish_sound_switch_reads_as_words() -> None:
     text = catalogue("es")
     assert (text["sound.on"], text["sound.off"]) == ("SONIDO ENCENDIDO", "SONIDO APAGADO")
+
+
+# The words for a mouse in each language ("click"), which a phone's player has no use for.
+MOUSE_WORDS = {"en": r"\bclick", "de": r"\bklick", "es": r"\bclic", "sv": r"\bklick", "fr": r"\bclique",
+               "da": r"\bklik"}
+
+
+@pytest.mark.parametrize("language", sorted(MOUSE_WORDS))
+def test_the_call_to_bet_every_device_shows_names_no_mouse(language: str) -> None:
+    """The status line that asks for bets, solo and live, is shown on phones as on laptops: it says
+    "choose", not "click" (the help panels say what each kind of pointer does)."""
+    text = catalogue(language)
+    for key in ("play.place_bets", "live.place_bets"):
+        assert not re.search(MOUSE_WORDS[language], text[key], re.IGNORECASE), (key, text[key])
