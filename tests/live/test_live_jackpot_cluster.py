@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,22 @@ PLAYERS_PER_TABLE, ROUNDS = 20, 3
 SHARED, OWN = "jackpot-a", "jackpot-b"  # the first process owns SHARED's clock, the second OWN's
 
 
+def bet_at_once(players: list[LivePlayer], message: dict[str, Any]) -> list[dict[str, Any]]:
+    """``LivePlayer.reply`` for every player, pipelined: the pings all go out first, each player's
+    bet right after its pong (so its answer is the next ``you`` or ``error``), then the answers
+    are collected; the bets reach the table within a few round trips, not forty."""
+    pinged = [len(p.received) for p in players]
+    for player in players:
+        player.send({"type": "ping"})
+    sent = []
+    for player, since in zip(players, pinged, strict=True):
+        player.until(lambda m: m["type"] == "pong", since=since)
+        sent.append(len(player.received))
+        player.send(message)
+    return [player.until(lambda m: m["type"] in {"you", "error"}, since=since)
+            for player, since in zip(players, sent, strict=True)]
+
+
 def play(players: list[LivePlayer], rounds: int, seats: dict[str, list[dict[str, Any]]],
          errors: list[BaseException]) -> None:
     """``rounds`` rounds in which the players all bet the ante and the jackpot in one window;
@@ -56,7 +73,7 @@ def play(players: list[LivePlayer], rounds: int, seats: dict[str, list[dict[str,
         played = 0
         for _attempt in range(rounds + 3):
             window = players[0].until(is_table("betting_open"))
-            replies = [p.reply({"type": "bet", "bets": {"ante": ANTE}, "jackpot": True}) for p in players]
+            replies = bet_at_once(players, {"type": "bet", "bets": {"ante": ANTE}, "jackpot": True})
             assert all(r["type"] == "you" or r.get("error") == "no_more_bets" for r in replies), replies
             seated = [p for p, r in zip(players, replies, strict=True)
                       if r["type"] == "you" and r["seat"] is not None]
@@ -74,7 +91,7 @@ def play(players: list[LivePlayer], rounds: int, seats: dict[str, list[dict[str,
 
 def test_two_processes_settle_forty_jackpot_bets_a_round_against_one_pool(tmp_path: Path) -> None:
     path = jackpot_file(tmp_path, PAIR_WINS)
-    timers = {"betting": 8, "decision": 2, "pause": 1}
+    timers = {"betting": 5, "decision": 2, "pause": 1}
     with two_processes(tmp_path, table_entry(SHARED, "casino-holdem").format(**timers), label="jackpot",
                        extra=("--jackpot", path),
                        more_tables=table_entry(OWN, "casino-holdem").format(**timers)) as cluster:
@@ -83,8 +100,11 @@ def test_two_processes_settle_forty_jackpot_bets_a_round_against_one_pool(tmp_pa
             cluster.lease_owner(SHARED), cluster.lease_owner(OWN)), "both tables have an owner")
         assert owners[0] != owners[1], owners  # each process owns one table's clock
         half = PLAYERS_PER_TABLE // 2
-        at = {SHARED: [LivePlayer(base, SHARED, currency="EUR") for base in [first] * half + [second] * half],
-              OWN: [LivePlayer(second, OWN, currency="EUR") for _ in range(PLAYERS_PER_TABLE)]}
+        with ThreadPoolExecutor(max_workers=8) as connecting:  # 40 sessions and sockets, side by side
+            at = {SHARED: list(connecting.map(lambda base: LivePlayer(base, SHARED, currency="EUR"),
+                                              [first] * half + [second] * half)),
+                  OWN: list(connecting.map(lambda _: LivePlayer(second, OWN, currency="EUR"),
+                                           range(PLAYERS_PER_TABLE)))}
         players = [*at[SHARED], *at[OWN]]
         cluster.clients.extend(players)
         seats: dict[str, list[dict[str, Any]]] = {p.id: [] for p in players}

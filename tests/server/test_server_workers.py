@@ -11,7 +11,7 @@ import httpx
 import pytest
 from tests.support.databases import REDIS_URL, fresh_database_beside_redis
 from tests.support.databases import audit as audit_database
-from tests.support.servers import ServeProcess
+from tests.support.servers import ServeProcess, worker_pids
 
 from dealerpoker.cli import main
 
@@ -64,9 +64,7 @@ def test_two_workers_play_rounds_on_one_database(tmp_path: Path, database: str) 
         assert len(rounds) == 8
         assert balance == 100_000 - sum(r["total_stake"] for r in rounds) + sum(
             r["total_returned"] for r in rounds)
-        children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
-        workers = [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-        assert len(workers) == 2, {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in children}
+        assert len(worker_pids(server.process.pid)) == 2
     finally:
         server.stop()
     assert audit_database(database).ok

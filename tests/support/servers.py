@@ -142,3 +142,20 @@ class ServeProcess:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The worker processes of ``dealerpoker serve --workers N`` running as ``parent``: its children
+    started by multiprocessing (``spawn_main``); [] once it has none (or is gone)."""
+    try:
+        children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    except OSError:
+        return []
+    found = []
+    for pid in children:
+        try:
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except OSError:  # it has just ended
+            continue
+    return found
