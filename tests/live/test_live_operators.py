@@ -68,7 +68,10 @@ def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
     ) as operator:
         operators = parse_operators(demo_entry(operator, wallet_timeout_seconds=0.5))
         tables = parse_tables(
-            table_entry("casino-live", "casino-holdem").format(betting=2, decision=1, pause=0.5)
+            # Short timers: the players bet as the window opens and never decide (the timer folds
+            # them), so a round is its timers; 1 s still lets four local bets in, and the wallet's
+            # 0.5 s timeout (the operator's timed-out calls take 1 s) still fits the window.
+            table_entry("casino-live", "casino-holdem").format(betting=1, decision=0.5, pause=0.25)
         )
         database = tmp_path / "live.db"
         app = create_app(
