@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from tests.live.conftest import ManualClock, live_server, table_entry
+from tests.support.browser import laptop_page
 
 pytestmark = pytest.mark.browser
 
@@ -26,14 +27,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    opened = context.new_page()
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.set_default_timeout(60_000)
-    yield opened
-    context.close()
-    assert not errors, errors
+    with laptop_page(browser, timeout_ms=60_000) as opened:
+        yield opened
 
 
 def yen(amount: int, language: str) -> str:

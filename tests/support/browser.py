@@ -63,6 +63,20 @@ def press(locator: Any, touch: bool) -> None:
 
 
 @contextmanager
+def laptop_page(browser: Any, *, timeout_ms: float) -> Iterator[Any]:
+    """A page at 1366x768 in a context of its own, closed after use; the page's script errors, if
+    any, fail the test once it is done."""
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    opened = context.new_page()
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.set_default_timeout(timeout_ms)
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+@contextmanager
 def chromium() -> Iterator[Any]:
     """A headless Chromium (Playwright ``Browser``), or a skip naming what is missing."""
     if not CHROMIUM.exists():

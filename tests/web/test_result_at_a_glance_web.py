@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.browser import laptop_page
 from tests.support.dealing import Dealer, Deck
 from tests.support.servers import ThreadServer
 
@@ -35,14 +36,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Deal
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    opened = context.new_page()
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.set_default_timeout(30_000)
-    yield opened
-    context.close()
-    assert not errors, errors
+    with laptop_page(browser, timeout_ms=30_000) as opened:
+        yield opened
 
 
 def hands(deck: Deck) -> tuple[HandValue, HandValue]:
