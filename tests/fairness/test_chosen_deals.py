@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server
+from tests.live.conftest import CASINO_ALONE, LivePlayer, ManualClock, is_table, live_server
 from tests.server.conftest import Player, make_client
 from tests.support.dealing import Dealer, find_client_seed, find_server_seed, wanted
 
@@ -84,7 +84,8 @@ def test_the_generator_chooses_a_whole_solo_round_its_id_and_seeds_included() ->
 
 def test_a_live_rng_round_deals_the_chosen_cards_and_its_record_verifies(tmp_path: Path) -> None:
     dealer, clock = Dealer(), ManualClock()
-    with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, rng=dealer) as (base, _app):
+    with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, rng=dealer,
+                     tables=CASINO_ALONE) as (base, _app):
         player = LivePlayer(base, "casino-fast")
         first = player.until(is_table("betting_open"))  # drawn before the test could choose
         bets = {"ante": 100}

@@ -43,6 +43,11 @@ FAST_TABLES = table_entry("texas-fast", "texas-bonus") + table_entry("casino-fas
 CASINO_RAISES = table_entry("casino-raise", "casino-holdem",
                             '[tables.rules]\ntimeout_actions = {{ flop = "raise" }}')
 
+# One table only, for a test that deals chosen cards there: a ``Dealer``'s queued seed goes to the
+# next round that opens at any table, and a second table opening a round on the same clock move
+# (its runner woken beside this one) could take it first.
+CASINO_ALONE = table_entry("casino-fast", "casino-holdem")
+
 LONG_SESSIONS = {"session_idle_seconds": 1e9, "session_max_seconds": 1e9}
 """Sessions that outlive a test's clock jumps (hours with nobody at a table, a record read days later)."""
 WAIT = 60.0  # seconds to wait for a message that must come (only a failing test waits this long)
@@ -99,14 +104,16 @@ class ManualClock:
 
 @contextmanager
 def live_server(database_url: str, *, clock: ManualClock | None = None, betting: float = 15,
-                decision: float = 10, pause: float = 5, extra_tables: str = "", rng: Any = None,
-                port: int | None = None, **settings: Any) -> Iterator[tuple[str, Any]]:
+                decision: float = 10, pause: float = 5, tables: str = FAST_TABLES, extra_tables: str = "",
+                rng: Any = None, port: int | None = None, **settings: Any) -> Iterator[tuple[str, Any]]:
     """``(base_url, app)`` of a running server with live tables; stopped (lifespan shutdown) on exit.
 
-    With ``clock`` the tables run on it (the timer lengths are then in its seconds); ``rng``: the
-    server's generator (a ``tests.support.dealing.Dealer`` to deal chosen cards); ``port``: where to
-    serve (for a process started first that must know it, such as an operator); ``settings``
-    go to ``Settings`` (e.g. ``LONG_SESSIONS`` for tokens made on another clock, or idle for hours).
+    ``tables``: the ``[[tables]]`` entries, their timers written ``{betting}`` etc. (``CASINO_ALONE``
+    where a ``Dealer`` deals chosen cards), ``extra_tables`` added to them. With ``clock`` the
+    tables run on it (the timer lengths are then in its seconds); ``rng``: the server's generator
+    (a ``tests.support.dealing.Dealer`` to deal chosen cards); ``port``: where to serve (for a
+    process started first that must know it, such as an operator); ``settings`` go to ``Settings``
+    (e.g. ``LONG_SESSIONS`` for tokens made on another clock, or idle for hours).
     """
     if clock is not None:
         # A test's clock jumps from deadline to deadline (600 s timers make a hand 40 minutes): the
@@ -114,10 +121,10 @@ def live_server(database_url: str, *, clock: ManualClock | None = None, betting:
         settings = {**LONG_SESSIONS, **settings}
     timers = {"betting": betting, "decision": decision, "pause": pause}
     # As `serve` builds them: a table in a currency plays that currency's limits and chips.
-    tables = parse_tables(FAST_TABLES.format(**timers) + extra_tables.format(**timers),
-                          currency_overrides=Offer.build(load_currencies()).table_overrides)
+    configs = parse_tables(tables.format(**timers) + extra_tables.format(**timers),
+                           currency_overrides=Offer.build(load_currencies()).table_overrides)
     app = create_app(Settings(database_url=database_url, **settings),
-                     extensions=[live_extension(LiveSettings(tables))],
+                     extensions=[live_extension(LiveSettings(configs))],
                      **({"clock": clock} if clock is not None else {}), rng=rng)
     if clock is not None:
         clock.attach(app)

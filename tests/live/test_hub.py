@@ -80,3 +80,15 @@ def test_own_messages_go_in_batches_each_stamped_when_serialised() -> None:
         assert _drain(elsewhere) == []
 
     asyncio.run(scenario())
+
+
+def test_a_newcomer_is_sent_the_newest_table_event_as_the_state_not_replayed() -> None:
+    """On a process that does not own the table, a player who connects in the pause gets the table
+    as the last event left it, labelled ``state`` (as the owner labels it) and stamped now: a
+    replayed ``settled`` would show the round settled a second time."""
+    hub = LocalHub(lambda: 1000.0)
+    assert hub.state_text("t", 1005.0) is None  # nothing delivered here yet: nothing to send
+    asyncio.run(hub.to_table("t", {"type": "table", "event": "settled", "round": "t/3", "phase": "pause"}))
+    state = json.loads(hub.state_text("t", 1005.0) or "")
+    assert state == {"type": "table", "event": "state", "round": "t/3", "phase": "pause", "sent_at": 1005.0}
+    assert json.loads(hub.last_table_text["t"])["event"] == "settled"  # what was delivered stays as it was

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import select
-from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_seat, is_table, live_server
+from tests.live.conftest import CASINO_ALONE, WAIT, LivePlayer, ManualClock, is_seat, is_table, live_server
 from tests.live.studio_support import STUDIO_TABLES
 from tests.live.studio_support import Dealer as StudioDealer
 from tests.support.dealing import Dealer, player_wins
@@ -82,7 +82,7 @@ def settled(player: LivePlayer, round_id: str) -> dict[str, Any]:
 def test_a_free_round_at_a_live_table(served_database: str, tmp_path: Path) -> None:
     clock, dealer = ManualClock(), Dealer()
     with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo") as operator, \
-            live_server(served_database, clock=clock, rng=dealer,
+            live_server(served_database, clock=clock, rng=dealer, tables=CASINO_ALONE,
                         operators=parse_operators(demo_entry(operator))) as (base, app):
         found, reward = campaign(base, app, "live-xmas", 2, ["alice"])
         alice = seated(base, app, operator, "alice", "casino-fast")

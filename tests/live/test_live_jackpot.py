@@ -12,7 +12,15 @@ from pathlib import Path
 
 import httpx
 from tests.jackpot.support import jackpot_file, pool_audit, pool_events
-from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_table, live_server, table_entry
+from tests.live.conftest import (
+    CASINO_ALONE,
+    WAIT,
+    LivePlayer,
+    ManualClock,
+    is_table,
+    live_server,
+    table_entry,
+)
 from tests.live.studio_support import STUDIO_TABLES
 from tests.live.test_live_free_rounds import SECRET, START, seated
 from tests.support.dealing import Dealer
@@ -41,7 +49,7 @@ full-house = 5000
 
 def test_two_players_share_the_pool_in_one_round(served_database: str, tmp_path: Path) -> None:
     clock, dealer = ManualClock(), Dealer()
-    with live_server(served_database, clock=clock, rng=dealer,
+    with live_server(served_database, clock=clock, rng=dealer, tables=CASINO_ALONE,
                      jackpot_file=jackpot_file(tmp_path, ODD_SEED)) as (base, _app):
         ann = LivePlayer(base, "casino-fast")
         ben = LivePlayer(base, "casino-fast", currency="EUR")
@@ -103,7 +111,7 @@ def test_a_live_jackpot_award_is_a_wallet_transaction_of_its_own(served_database
     the reference operator as a process; the casino's balance follows both to the cent."""
     clock, dealer, path = ManualClock(), Dealer(), jackpot_file(tmp_path, ODD_SEED)
     with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo") as operator, \
-            live_server(served_database, clock=clock, rng=dealer, jackpot_file=path,
+            live_server(served_database, clock=clock, rng=dealer, tables=CASINO_ALONE, jackpot_file=path,
                         operators=parse_operators(demo_entry(operator))) as (base, app):
         cleo = seated(base, app, operator, "cleo", "casino-fast")
         try:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from tests.jackpot.support import first_five_is, jackpot_file, rules_of
-from tests.live.conftest import LivePlayer, ManualClock, is_table, live_server
+from tests.live.conftest import CASINO_ALONE, LivePlayer, ManualClock, is_table, live_server
 from tests.live.test_live_recall_web import inside
 from tests.live.test_promotions_by_jurisdiction import OPERATORS, session
 from tests.support.browser import PLAYER_SCREEN_IDS, PLAYER_SCREENS, press
@@ -45,7 +45,7 @@ def open_page(browser: Any, url: str, token: str, size: tuple[int, int],
 def test_the_jackpot_switch_places_the_bet_at_a_live_table(browser: Any, tmp_path: Path,
                                                            size: tuple[int, int], touch: bool) -> None:
     clock, dealer, path = ManualClock(), Dealer(), jackpot_file(tmp_path)  # 1.00 EUR; full house 50.00
-    with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, rng=dealer,
+    with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, rng=dealer, tables=CASINO_ALONE,
                      jackpot_file=path) as (base, _app):
         watcher = LivePlayer(base, "casino-fast", currency="EUR")  # the test's eye (the page's player)
         try:

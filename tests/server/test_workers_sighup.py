@@ -107,7 +107,7 @@ def test_sighup_replaces_both_workers_and_nobody_notices(tmp_path: Path) -> None
             assert not unsettled, unsettled
             assert set(seat.opened) <= set(rounds)
             twice = {r: n for r, n in Counter(r for _c, r in seat.settled_seen).items() if n > 1}
-            assert not twice, twice
+            assert not twice, (twice, seat.settled_seen)  # (connection, round) of each settled seen
             # Every bet and decision acknowledged is in a settled round, as the player's own.
             headers = {"Authorization": f"Bearer {seat.token}"}
             history = httpx.get(f"{server.url}/api/live-rounds", params={"limit": 100}, headers=headers,

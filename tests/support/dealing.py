@@ -12,7 +12,9 @@ nothing here changes how the server deals. Instead the server's generator is a `
 * **live RNG table**: the client seed is fixed by the round id and the accepted bets, so the test
   says which bets it will place; ``dealer.live(table, number, bets, player=...)`` finds a server
   seed for that deck and queues it: the next server seed the server draws (the next round opening
-  at any table, or a player's rotated solo seed) is that one. Queue it just before the round opens.
+  at any table, or a player's rotated solo seed) is that one. Queue it just before the round opens,
+  with that table the only one running (``tests.live.conftest.CASINO_ALONE``): another table's
+  runner, woken by the same clock move, could open a round first and take the seed.
 
 Cards are written as ``"As Ad"``; a rank with ``?`` for the suit (``"A? A?"``) or ``"?h"`` (any
 heart) or ``"?"`` (any card) leave the rest to the shuffle, and ``where`` takes a predicate on

@@ -196,7 +196,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
         return
     watcher = Watcher(MONITOR, table_id, counted=False)
     live.hub.join(watcher)
-    sender = asyncio.create_task(_send(websocket, watcher, live.hub.last_table_text.get(table_id)))
+    sender = asyncio.create_task(_send(websocket, watcher, live.hub.state_text(table_id, live.now())))
     try:
         while (await websocket.receive())["type"] != "websocket.disconnect":
             pass  # the monitor only listens

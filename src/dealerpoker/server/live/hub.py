@@ -100,6 +100,15 @@ class LocalHub:
         for connection in tuple(self._tables.get(table_id, ())):
             connection.push(text)
 
+    def state_text(self, table_id: str, now: float) -> str | None:
+        """The newest table event delivered here, as the ``state`` a newcomer is sent first (what the
+        owner sends from its runner): a replayed ``settled`` would tell a player who reconnects in
+        the pause that the round was settled again."""
+        text = self.last_table_text.get(table_id)
+        if text is None:
+            return None
+        return serialise({**json.loads(text), "event": "state"}, now)
+
     def deliver_players(self, table_id: str, texts: Mapping[str, str]) -> None:
         for player, text in texts.items():
             for connection in tuple(self._players.get((table_id, player), ())):

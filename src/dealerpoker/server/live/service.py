@@ -219,8 +219,8 @@ class LiveTables:
             return [serialise(m, self.now()) for m in
                     (greeting, runner.table_message("state"), runner.seat_message(player_id))]
         texts = [serialise(greeting, self.now())]
-        if table_id in self.hub.last_table_text:
-            texts.append(self.hub.last_table_text[table_id])
+        if (state := self.hub.state_text(table_id, self.now())) is not None:
+            texts.append(state)
         texts.append(serialise(await self.intent(table_id, player_id, {"type": "hello"}), self.now()))
         return texts
 
