@@ -20,14 +20,13 @@ from typing import Any
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
 from tests.server.conftest import FakeClock, Player, TestClient, make_client
+from tests.support.dealing import Dealer
 
 from dealerpoker.cards.encoding import rank_of
-from dealerpoker.fairness import deck_order
+from dealerpoker.fairness import commitment, deck_order
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.games import GAMES, get_game
-from dealerpoker.server.schema import players
 from dealerpoker.tables import table as core
 from dealerpoker.tables.config import TableConfig, parse_tables
 
@@ -46,7 +45,7 @@ DEALS: dict[str, Callable[[Sequence[int]], bool]] = {
     "aces": lambda deck: rank_of(deck[0]) == rank_of(deck[1]) == ACE,
 }
 
-Server = tuple[TestClient, FakeClock, dict[str, TableConfig]]
+Server = tuple[TestClient, FakeClock, dict[str, TableConfig], Dealer]
 
 
 @pytest.fixture(scope="module", params=["shipped rules", "costly timer defaults"])
@@ -60,24 +59,20 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     tables = parse_tables("".join(
         f'[[tables]]\nid = "{game}"\ngame = "{game}"\n'
         + (f'rules_file = "{rules_files[game]}"\n' if game in rules_files else "") for game in GAMES))
-    clock = FakeClock()
-    with make_client("sqlite://", clock, starting_balance=START, rules_files=rules_files,
+    clock, dealer = FakeClock(), Dealer()
+    with make_client("sqlite://", clock, rng=dealer, starting_balance=START, rules_files=rules_files,
                      abandon_after_seconds=ABANDON_AFTER) as client:
-        yield client, clock, {table.game: table for table in tables}
+        yield client, clock, {table.game: table for table in tables}, dealer
 
 
-def rig_the_deal(client: TestClient, player: Player, wanted: Callable[[Sequence[int]], bool]) -> None:
-    """Choose the player's client seed so that their next deal is one ``wanted`` accepts (the test
-    reads the committed server seed from the database; a player sees only its commitment)."""
-    assert player.get("/api/fairness").status_code == 200  # commits the next server seed
-
-    async def committed_seed() -> str:
-        async with client.app.state.services.database.transaction() as connection:
-            query = select(players.c.next_server_seed).where(players.c.id == player.id)
-            return str(await connection.scalar(query))
-
-    assert client.portal is not None
-    server_seed = client.portal.call(committed_seed)
+def rig_the_deal(client: TestClient, player: Player, dealer: Dealer, server_seed: str,
+                 wanted: Callable[[Sequence[int]], bool]) -> None:
+    """Make the player's next deal one that ``wanted`` accepts, from ``server_seed`` (drawn by the
+    example, so that hypothesis replays the same cards: the example's later draws depend on them)
+    and a client seed found for it, as a player may choose one."""
+    dealer.queue(server_seed)
+    fairness = player.get("/api/fairness")  # commits the next server seed: the queued one
+    assert fairness.status_code == 200 and fairness.json()["next_commitment"] == commitment(server_seed)
     seeds = (f"agree-{k}" for k in range(100_000))
     client_seed = next(seed for seed in seeds if wanted(deck_order(server_seed, seed, 0)))
     response = client.request("PUT", "/api/fairness/client-seed", json={"client_seed": client_seed},
@@ -117,7 +112,7 @@ def live_steps(table: TableConfig, bets: dict[str, int], deck: Sequence[int], de
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_solo_live_and_the_verifier_move_the_same_money(server: Server, data: st.DataObject) -> None:
-    client, clock, tables = server
+    client, clock, tables, dealer = server
     table = tables[data.draw(st.sampled_from(GAMES), label="game")]
     side = "bonus" if table.game == "texas-bonus" else "aa"
     bets = {"ante": data.draw(st.integers(100, 1000) | st.sampled_from([500, 1000]), label="ante")}
@@ -125,7 +120,8 @@ def test_solo_live_and_the_verifier_move_the_same_money(server: Server, data: st
         bets[side] = data.draw(st.integers(100, 1000), label=side)
     player = Player(client)
     deal = data.draw(st.sampled_from(list(DEALS)), label="deal")
-    rig_the_deal(client, player, DEALS[deal])
+    server_seed = f"{data.draw(st.integers(0, 2**64 - 1), label='server seed'):064x}"
+    rig_the_deal(client, player, dealer, server_seed, DEALS[deal])
     event(f"{table.game}: {deal}")
     view = player.open(table.game, **bets)
     decisions: list[str] = []

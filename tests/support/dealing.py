@@ -215,9 +215,17 @@ class Dealer(random.Random):
         id -> field -> amount) are accepted in it: queues its server seed (see the docstring)."""
         client_seed = table_client_seed(f"{table}/{number}", {p: dict(b) for p, b in bets.items()})
         deal = find_server_seed(client_seed, number, wanted(player, dealer, board, where))
-        with self._lock:
-            self._queued.append(deal.server_seed)
+        self.queue(deal.server_seed)
         return deal
+
+    def queue(self, server_seed: str) -> None:
+        """Make ``server_seed`` (64 hex digits) the next server seed this generator draws, after any
+        queued before it: a test's deal then depends on what the test chose, never on how many
+        seeds the server drew before."""
+        if not re.fullmatch(r"[0-9a-f]{64}", server_seed):
+            raise ValueError(f"a server seed is 64 lower-case hex digits, got {server_seed!r}")
+        with self._lock:
+            self._queued.append(server_seed)
 
 
 # Conditions on a deck for ``where=`` (dealing order: player 0-1, dealer 2-3, board 4-8).
