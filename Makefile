@@ -34,8 +34,9 @@ XDIST = $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadf
 test: check browser
 	$(BIN)/python -m pytest $(XDIST) --durations=25 $(PYTEST_ARGS)
 
-## make test-quick: the quick tier, a few minutes: pure core, unit and API tests on SQLite
-# (no browser, no PostgreSQL or Redis, no several processes, no kill -9 or long fault runs).
+## make test-quick: the quick tier, under 3 minutes: pure core, unit and API tests on SQLite
+# (no browser, no PostgreSQL or Redis, no several processes, no kill -9 or long fault runs, and
+# no test over ~1.5 s: those are marked slow, from `make test`'s --durations).
 QUICK ?= not browser and not slow and not postgres and not redis and not long
 test-quick: $(TEST_STAMP)
 	$(BIN)/python -m pytest $(XDIST) -m "$(QUICK)" $(PYTEST_ARGS)

@@ -64,6 +64,7 @@ def test_advise_command_reports_every_action(capsys: pytest.CaptureFixture[str])
     assert "board needs 3" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_simulate_command_prints_intervals(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "texas-bonus", "--rounds", "200000", "--strategy", "always-play",
             "--bets", "ante=1,bonus=1", "--json"]

@@ -80,6 +80,7 @@ def test_river_decisions_of_advise_match_the_solver(solver: Solver, texas: GameA
         assert (advice.best == "bet") == bool(texas.tables["river_bet"][t, p])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["texas-bonus", "casino-holdem"])
 def test_simulation_interval_contains_the_exact_value(solver: Solver, texas: GameAnalysis,
                                                       casino: GameAnalysis, game: str) -> None:
@@ -106,6 +107,7 @@ def _engine_net(game_name: str, rules, deck: list[int], actions: list[str]) -> i
     return state.settlement.net
 
 
+@pytest.mark.slow
 def test_engine_with_the_solver_strategy_earns_the_solver_ev(solver: Solver, texas: GameAnalysis,
                                                              casino: GameAnalysis) -> None:
     sym = solver.symmetry

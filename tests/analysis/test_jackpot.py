@@ -62,6 +62,7 @@ def test_full_deck_figures_from_the_textbook_counts() -> None:
     assert figures.hit_frequency == Fraction(4 + 36 + 624 + 3744 + 5108 + 10200 + 54912, hands)
 
 
+@pytest.mark.slow
 def test_ten_million_simulated_rounds_agree_with_the_exact_return() -> None:
     pool = SHIPPED.seed
     exact = float(jackpot_figures(SHIPPED).return_at(pool))

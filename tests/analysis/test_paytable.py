@@ -68,6 +68,7 @@ def brute_force() -> list[dict[str, Any]]:
         [load_rules("casino-holdem", overrides=overrides) for overrides in RULES_TESTED], SMALL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", range(len(ANTE_PAYTABLES)), ids=lambda n: f"paytable{n}")
 def test_a_new_ante_paytable_from_stored_counts_equals_brute_force(
         casino_counts: CardCounts, brute_force: list[dict[str, Any]], number: int) -> None:

@@ -66,6 +66,7 @@ def test_a_change_without_the_csrf_token_is_refused_and_changes_nothing(client: 
     assert member.get("/admin/api/session").status_code == 401
 
 
+@pytest.mark.slow
 def test_repeated_failures_lock_the_account_and_the_lock_is_audited(client: Any, clock: Any) -> None:
     member = StaffMember(client, "dee", "auditor")
     for _ in range(staff.LOCK_AFTER):

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from dealerpoker.analysis.rtp import MemoryCache
 from dealerpoker.cli._analysis_cache import DiskCache
@@ -27,6 +28,7 @@ class CountingCache(MemoryCache):
         super().save(key, document, tables)
 
 
+@pytest.mark.slow
 def test_requests_for_the_same_analysis_while_it_is_computed_share_it() -> None:
     cache = CountingCache()
     analyses = Analyses(database=None, cache=cache)  # type: ignore[arg-type]  # documents need no database

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from tests.live.conftest import WAIT, LivePlayer, ManualClock, TableSocket, is_table, live_server
 from tests.support.waiting import until
 
@@ -37,6 +38,7 @@ class Staff:
         self.http.close()
 
 
+@pytest.mark.slow
 def test_the_monitor_shows_a_round_and_an_admin_pauses_retimes_and_resumes_the_table(tmp_path: Any) -> None:
     clock = ManualClock()
     url = f"sqlite:///{tmp_path}/monitor.db"

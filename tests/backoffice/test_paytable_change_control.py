@@ -81,6 +81,7 @@ def test_the_bounds_are_a_setting_never_above_100_percent() -> None:
         assert refused.status_code == 422 and "aa: 90.9" in refused.json()["message"], refused.text
 
 
+@pytest.mark.slow
 def test_a_version_goes_live_only_when_a_second_admin_approves_it() -> None:
     with serving(FakeClock()) as client:
         first, second = StaffMember(client, "alice", "admin"), StaffMember(client, "bob", "admin")
@@ -106,6 +107,7 @@ def test_a_version_goes_live_only_when_a_second_admin_approves_it() -> None:
         assert again.status_code == 409
 
 
+@pytest.mark.slow
 def test_a_scheduled_version_goes_live_at_its_time() -> None:
     clock = FakeClock()
     with serving(clock) as client:
@@ -124,6 +126,7 @@ def test_a_scheduled_version_goes_live_at_its_time() -> None:
         assert in_force(client)["rules"]["ante_paytable"]["straight-flush"] == 30
 
 
+@pytest.mark.slow
 def test_an_earlier_version_goes_live_again_as_itself_under_approval() -> None:
     with serving(FakeClock()) as client:
         first, second = StaffMember(client, "alice", "admin"), StaffMember(client, "bob", "admin")

@@ -50,6 +50,7 @@ def later() -> FakeClock:
     return clock
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", DRAFTS)
 def test_a_drafts_house_edge_is_exact_and_matches_analyze(game: str, tmp_path: Path) -> None:
     changes, toml = DRAFTS[game]
@@ -67,6 +68,7 @@ def test_a_drafts_house_edge_is_exact_and_matches_analyze(game: str, tmp_path: P
     assert drafted["fingerprint"] == analyzed["rules"]["fingerprint"]
 
 
+@pytest.mark.slow
 def test_saving_a_version_changes_new_rounds_only_and_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'versions.db'}"
     changes, _ = DRAFTS["casino-holdem"]
@@ -107,6 +109,7 @@ def test_saving_a_version_changes_new_rounds_only_and_survives_a_restart(tmp_pat
         assert [v["created_by"] for v in now["versions"]] == ["adm", "(configured)"]  # newest first
 
 
+@pytest.mark.slow
 def test_a_bad_draft_is_refused_and_only_admins_draft() -> None:
     with TestClient(app_at("sqlite://")) as client:
         admin = StaffMember(client, "adm", "admin")

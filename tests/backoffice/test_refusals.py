@@ -94,6 +94,7 @@ def test_the_table_names_every_back_office_endpoint(client: Any) -> None:
     assert named == set().union(*PERMISSIONS.values())  # every permission guards something
 
 
+@pytest.mark.slow
 def test_each_role_is_refused_what_it_may_not_do_and_nothing_changes(client: Any) -> None:
     player, acme = Player(client), operator_id()
     of_operator(client, player, acme, "ext-1")

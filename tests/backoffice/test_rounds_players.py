@@ -97,6 +97,7 @@ def test_an_admin_adjusts_a_balance_with_a_reason_as_its_own_ledger_entry(client
     assert audit(client).ok
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", [role for role in ROLES if "players.adjust" not in PERMISSIONS[role]])
 def test_other_roles_cannot_adjust_a_balance(client: Any, role: str) -> None:
     player = Player(client)
@@ -107,6 +108,7 @@ def test_other_roles_cannot_adjust_a_balance(client: Any, role: str) -> None:
     assert member.get(f"/admin/api/players/{player.id}").status_code == 200
 
 
+@pytest.mark.slow
 def test_a_players_page_shows_their_rounds_and_limits(client: Any) -> None:
     player, views = played(client, 2)
     member = StaffMember(client, "s2", "support")

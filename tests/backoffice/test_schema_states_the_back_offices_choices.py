@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tests.server.conftest import TestClient
 
 from dealerpoker.games import GAMES
@@ -32,6 +33,7 @@ def choices(schema: dict[str, Any]) -> list[Any]:
     raise AssertionError(f"no enum in {schema}")
 
 
+@pytest.mark.slow
 def test_the_back_office_schema_states_the_choices_its_server_takes(client: TestClient) -> None:
     admin = StaffMember(client, "schema-admin", "admin")
     document = client.get("/openapi.json").json()

@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 import httpx
+import pytest
 from tests.server.conftest import FakeClock, TestClient
 
 from dealerpoker.server.backoffice import staff
@@ -37,6 +38,7 @@ def from_address(client: TestClient, address: str, bodies: list[dict[str, Any]])
     return client.portal.call(send)
 
 
+@pytest.mark.slow
 def test_wrong_passwords_sent_at_once_all_count_and_lock_the_name(client: TestClient) -> None:
     dee = unique("guess-dee")
     StaffMember(client, dee, "auditor")
@@ -46,6 +48,7 @@ def test_wrong_passwords_sent_at_once_all_count_and_lock_the_name(client: TestCl
     assert right.status_code == 429 and right.json()["error"] == "account_locked", right.text
 
 
+@pytest.mark.slow
 def test_an_unknown_name_is_counted_and_locked_like_a_known_one(client: TestClient) -> None:
     eve = unique("guess-eve")
     StaffMember(client, eve, "support")
@@ -56,6 +59,7 @@ def test_an_unknown_name_is_counted_and_locked_like_a_known_one(client: TestClie
         assert answers[-1].json()["error"] == "account_locked"
 
 
+@pytest.mark.slow
 def test_a_lock_holds_only_for_the_address_that_caused_it(client: TestClient, clock: FakeClock) -> None:
     fay = unique("guess-fay")
     StaffMember(client, fay, "admin")

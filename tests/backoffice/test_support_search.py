@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import pytest
 from tests.server.conftest import Player
 
 from .support import StaffMember
@@ -37,6 +38,7 @@ def test_one_box_finds_a_round_a_player_or_a_casinos_player(client: Any) -> None
     assert found("nobody-at-all") == (set(), [])
 
 
+@pytest.mark.slow
 def test_stakes_are_filtered_in_one_currency(client: Any) -> None:
     player = Player(client)
     round_id = settled(player)  # an ante of 1.00 EUR

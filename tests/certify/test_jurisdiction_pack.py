@@ -18,6 +18,7 @@ def small(out: Path, *extra: str) -> int:
                  "--rng-decks", "200", "--nist-sequences", "2", *extra])
 
 
+@pytest.mark.slow
 def test_a_pack_for_great_britain(cache_dir: Path, tmp_path: Path) -> None:
     assert small(tmp_path / "gb", "--jurisdiction", "GB") == 0
     pack = tmp_path / "gb"

@@ -66,6 +66,7 @@ def test_small_known_answers(test, bits, args, expected) -> None:  # type: ignor
     assert [round(r.p_value, 6) for r in results] == expected
 
 
+@pytest.mark.slow
 def test_one_million_bits_of_e(e: np.ndarray) -> None:  # type: ignore[type-arg]
     assert round(nist.binary_matrix_rank(e[:100_000])[0].p_value, 6) == 0.532069          # 2.5.8
     assert round(nist.overlapping_template(e)[0].p_value, 6) == 0.110434                  # 2.8.8 (sts)

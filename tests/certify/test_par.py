@@ -25,6 +25,7 @@ def par_sheets(pack: Path) -> dict[str, dict]:  # type: ignore[type-arg]
     return {path.stem: json.loads(path.read_text()) for path in pack.glob("par-*.json")}
 
 
+@pytest.mark.slow
 def test_par_rtps_equal_analyze_to_the_last_digit(small_pack: Path, capsys: pytest.CaptureFixture[str],
                                                   tmp_path: Path) -> None:
     sheets = par_sheets(small_pack)

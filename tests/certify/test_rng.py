@@ -27,6 +27,7 @@ def control() -> dict:  # type: ignore[type-arg]
     return rng.run_battery(MASTER, DECKS, NIST_SEQUENCES, biased=True)
 
 
+@pytest.mark.slow
 def test_the_shuffle_passes_every_test(fair: dict) -> None:  # type: ignore[type-arg]
     assert fair["passed"], [t for t in fair["card_tests"] if not t["passed"]] + \
         [t["test"] for t in fair["nist_tests"] if not t["passed"]]
@@ -37,6 +38,7 @@ def test_the_shuffle_passes_every_test(fair: dict) -> None:  # type: ignore[type
     assert position["df"] == 2601 and "20,000 decks" in position["sample"]
 
 
+@pytest.mark.slow
 def test_the_biased_control_fails(control: dict) -> None:  # type: ignore[type-arg]
     assert not control["passed"]
     failed = {t["test"] for t in control["card_tests"] if not t["passed"]}

@@ -117,6 +117,7 @@ def post(url: str, body: dict, token: str | None = None) -> tuple[int, dict]:  #
         return error.code, json.loads(error.read())
 
 
+@pytest.mark.slow
 def test_a_running_server_halts_new_rounds_within_one_interval(site: Path, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(site)}
     server = ServeProcess(f"sqlite:///{tmp_path}/casino.db", log=tmp_path / "serve.log",

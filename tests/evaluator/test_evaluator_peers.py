@@ -25,6 +25,7 @@ def assert_same_order(
     assert (steps > 0).all() if higher_is_better else (steps < 0).all()
 
 
+@pytest.mark.slow
 def test_phevaluator_agrees_on_a_million_random_seven_card_hands() -> None:
     phevaluator = pytest.importorskip("phevaluator._pheval")
     hands = random_hands(HANDS, 7, seed=2026)

@@ -82,6 +82,7 @@ def test_the_generator_chooses_a_whole_solo_round_its_id_and_seeds_included() ->
     assert again[0] != first[0] and again[1]["client_seed"] != first[1]["client_seed"]
 
 
+@pytest.mark.slow
 def test_a_live_rng_round_deals_the_chosen_cards_and_its_record_verifies(tmp_path: Path) -> None:
     dealer, clock = Dealer(), ManualClock()
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, rng=dealer,

@@ -117,6 +117,7 @@ def test_the_server_audits_the_ledger_periodically_and_logs_findings_at_error(
     assert any(message.startswith("LEDGER AUDIT FAILED: 3 finding(s)") for message in errors)
 
 
+@pytest.mark.slow
 def test_a_database_that_cannot_be_audited_is_one_line_and_exit_2(tmp_path: Path) -> None:
     missing = audit_ledger(f"sqlite:///{tmp_path}/nothing-here.db")
     assert missing.returncode == 2 and missing.stdout == ""

@@ -10,6 +10,7 @@ import json
 import logging
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from tests.hardening.edge_support import client, edge_app, live_edge_server, session
 from tests.support.servers import ServeProcess
@@ -104,6 +105,7 @@ def test_metrics_logs_are_json_lines_with_the_request_id() -> None:
     assert document["level"] == "error" and document["logger"] == "dealerpoker.server"
 
 
+@pytest.mark.slow
 def test_metrics_and_logs_of_serve(tmp_path) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "serve.log"
     server = ServeProcess(f"sqlite:///{tmp_path}/serve.db", log=log, extra=["--no-rtp", "--access-log"])

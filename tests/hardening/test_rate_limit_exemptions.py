@@ -45,6 +45,7 @@ def test_exemptions_and_proxies_are_settings() -> None:
     assert Settings(trusted_proxies=("*",)).trusted_proxies == ("*",)
 
 
+@pytest.mark.slow
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_count(tmp_path) -> None:  # type: ignore[no-untyped-def]
     server = ServeProcess(f"sqlite:///{tmp_path}/proxied.db", log=tmp_path / "serve.log",
                           extra=["--no-rtp", "--trusted-proxy", "127.0.0.1", "--rate-limit",

@@ -83,6 +83,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Any:
         server.stop()
 
 
+@pytest.mark.slow
 def test_the_key_is_generated_at_first_start_owner_only_and_published(deployment: Any) -> None:
     url, key, _folder = deployment
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
@@ -93,6 +94,7 @@ def test_the_key_is_generated_at_first_start_owner_only_and_published(deployment
     assert all(len(entry["fingerprint"]) == 64 for entry in listing)
 
 
+@pytest.mark.slow
 def test_a_forged_paytable_fails_verification_even_when_consistent(deployment: Any) -> None:
     url, key, folder = deployment
     # Folded: a forged paytable then changes nothing the record's own re-settlement can see (a
@@ -177,6 +179,7 @@ def test_records_made_before_issue_15_still_read_with_their_64_bit_fingerprint(d
     assert unsigned == ["signature"]
 
 
+@pytest.mark.slow
 def test_export_signs_every_record_with_the_deployments_key(deployment: Any) -> None:
     url, key, folder = deployment
     settled_casino_record(url)
@@ -201,6 +204,7 @@ def test_export_signs_every_record_with_the_deployments_key(deployment: Any) -> 
     assert refused.returncode == 1 and "the record is not signed" in refused.stdout
 
 
+@pytest.mark.slow
 def test_studio_records_are_signed_too(tmp_path: Path) -> None:
     """A studio table's rounds (no seeds: the card reports) are exported signed, verify with the
     deployment's key and published rules, and a forged paytable in one fails."""

@@ -23,6 +23,7 @@ from dealerpoker.server.accounts import AuthenticationError
 from dealerpoker.server.live.session_watch import CHECK_SECONDS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("end", ["logout", "revoke-all"])
 def test_websocket_closed_when_its_session_ends_without_a_message(database_url: str,
                                                                            end: str) -> None:

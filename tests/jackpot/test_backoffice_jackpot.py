@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from tests.backoffice.support import StaffMember
 from tests.jackpot.support import first_five_is, jackpot_file, rules_of
 from tests.server.conftest import Player, make_client
@@ -16,6 +17,7 @@ from dealerpoker.analysis.jackpot import jackpot_figures
 from dealerpoker.evaluator.categories import HandCategory
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_pool_its_audit_its_return_and_its_history(tmp_path: Path) -> None:
     path = jackpot_file(tmp_path)
     rules, dealer = rules_of(path), Dealer()

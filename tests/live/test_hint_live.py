@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from tests.live.conftest import WAIT, LivePlayer, ManualClock, is_seat, is_table, live_server
 
 from dealerpoker.analysis.advise import advise
@@ -42,6 +43,7 @@ def test_refused_when_the_deployment_does_not_offer_it(tmp_path: Any) -> None:
             player.close()
 
 
+@pytest.mark.slow
 def test_each_seat_is_advised_from_what_it_sees_and_no_hidden_card(tmp_path: Any) -> None:
     clock = ManualClock()
     with live_server(f"sqlite:///{tmp_path}/live.db", clock=clock, strategy_hint=True) as (base, app):

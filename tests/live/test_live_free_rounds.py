@@ -79,6 +79,7 @@ def settled(player: LivePlayer, round_id: str) -> dict[str, Any]:
                         and m.get("round") == round_id)
 
 
+@pytest.mark.slow
 def test_a_free_round_at_a_live_table(served_database: str, tmp_path: Path) -> None:
     clock, dealer = ManualClock(), Dealer()
     with OperatorDemo(tmp_path, secret=SECRET, operator_id="demo") as operator, \
@@ -177,6 +178,7 @@ async def campaign_use(url: str) -> dict[str, dict[str, dict[str, int]]]:
         await database.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rounds", [1, 2])
 def test_one_free_round_bet_at_two_tables_is_played_at_one(served_database: str, tmp_path: Path,
                                                            rounds: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 from tests.jackpot.support import jackpot_file, pool_audit, pool_events
 from tests.live.conftest import (
     CASINO_ALONE,
@@ -47,6 +48,7 @@ full-house = 5000
 """A pool a four of a kind wins, seeded at an odd amount: two winners leave a remainder of 1 cent."""
 
 
+@pytest.mark.slow
 def test_two_players_share_the_pool_in_one_round(served_database: str, tmp_path: Path) -> None:
     clock, dealer = ManualClock(), Dealer()
     with live_server(served_database, clock=clock, rng=dealer, tables=CASINO_ALONE,

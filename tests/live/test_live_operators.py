@@ -132,6 +132,7 @@ def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
         assert faults["fail"] + faults["timeout"] + faults["drop"] > 0, faults
 
 
+@pytest.mark.slow
 def test_a_seat_that_returns_nothing_closes_its_round_with_a_zero_win(tmp_path: Path) -> None:
     """The protocol's ``round_closed`` is true on the last call of a round: a seated player whose
     round returns nothing (a fold here) gets a ``win`` of 0 with it, through the outbox, as a solo

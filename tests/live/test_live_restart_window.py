@@ -18,6 +18,7 @@ from dealerpoker.fairness.verify_live import verify_live_record
 DECISION = 30.0
 
 
+@pytest.mark.slow
 def test_a_decision_deadline_passed_while_down_gives_a_fresh_window(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/restart.db"
     clock = ManualClock()

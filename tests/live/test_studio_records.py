@@ -184,6 +184,7 @@ def test_a_forged_misdeal_fails(played: Any) -> None:
 FREE_TEXT = ("source", "reason")
 
 
+@pytest.mark.slow
 def test_any_malformed_value_of_a_studio_record_is_reported_never_raised(played: Any) -> None:
     for record in played[2]:
         paths = [p for p in _leaves(record)

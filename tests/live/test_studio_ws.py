@@ -51,6 +51,7 @@ def indices(cards: list[str]) -> tuple[int, ...]:
     return tuple(card_to_index(parse_card(card)) for card in cards)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", ["studio-texas", "studio-casino"])
 def test_a_simulated_shoe_deals_a_round_to_several_players(tmp_path, table: str) -> None:  # type: ignore[no-untyped-def]
     game_name, bets, scripts = SCRIPTS[table]

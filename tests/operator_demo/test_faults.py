@@ -34,6 +34,7 @@ def test_a_failed_call_answers_error_and_is_not_applied(tmp_path: Path) -> None:
         assert operator.set_faults()["counts"]["fail"] == 1
 
 
+@pytest.mark.slow
 def test_a_timed_out_call_is_held_then_dropped_and_not_applied(tmp_path: Path) -> None:
     extra = ("--timeout-rate", "1", "--timeout-seconds", "1")
     with OperatorDemo(tmp_path, extra=extra) as operator:
@@ -81,6 +82,7 @@ def test_fault_rates_are_checked(tmp_path: Path) -> None:
         assert operator.admin("GET", "/admin/faults")[1]["fail_rate"] == 0
 
 
+@pytest.mark.slow
 def test_a_client_following_the_protocol_keeps_the_ledger_it_expects_under_every_fault(
         tmp_path: Path) -> None:
     """The issue's mix (10% failed, 5% timed out, 5% committed but lost), 150 rounds of three

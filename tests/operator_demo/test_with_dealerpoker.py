@@ -71,6 +71,7 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Both]:
         operator.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", [{"game": "texas-bonus"}, {"game": "casino-holdem"}, {"table": "live"}])
 def test_a_launch_from_the_casino_opens_a_session_of_its_player(both: Both, target: dict[str, str]) -> None:
     operator = both.operator

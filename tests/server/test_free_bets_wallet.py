@@ -132,6 +132,7 @@ def test_free_rounds_against_the_reference_operator_with_faults_and_a_killed_ser
     assert sum(faults["counts"].values()) > 0, faults
 
 
+@pytest.mark.slow
 def test_the_casinos_back_office_shows_dealerpokers_refusal(tmp_path: Path) -> None:
     casino = Casino(tmp_path, f"sqlite:///{tmp_path}/dealerpoker.db", "sqlite")
     try:

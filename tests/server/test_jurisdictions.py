@@ -298,6 +298,7 @@ def test_the_markets_languages_have_complete_catalogues() -> None:
     assert swedish["admin.reports.jurisdiction"] == "Jurisdiktion"
 
 
+@pytest.mark.slow
 def test_the_back_office_finds_rounds_by_jurisdiction_and_shows_the_profile_in_force(
     client: TestClient, clock: FakeClock
 ) -> None:
@@ -346,6 +347,7 @@ def test_the_back_office_finds_rounds_by_jurisdiction_and_shows_the_profile_in_f
     assert admin.get("/admin/api/reports", group="colour").status_code == 422
 
 
+@pytest.mark.slow
 def test_a_paytable_version_is_played_only_where_it_is_approved(database_url: str, clock: FakeClock) -> None:
     """An admin asks for the version in force to be approved for Sweden only; nothing changes
     until a second admin approves (the one who asked may not): then a player of another

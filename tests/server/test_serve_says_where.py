@@ -7,11 +7,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from tests.support.servers import DEALERPOKER, ServeProcess, answers
 
 import dealerpoker.tables
 
 
+@pytest.mark.slow
 def test_serve_says_where_it_serves_and_refuses_a_port_in_use(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     tables = tmp_path / "tables.toml"
@@ -32,6 +34,7 @@ def test_serve_says_where_it_serves_and_refuses_a_port_in_use(tmp_path: Path) ->
     assert f"live tables from {tables} only: the shipped example tables are not served" in said
 
 
+@pytest.mark.slow
 def test_serve_writes_its_threads_stacks_on_sigusr1_and_goes_on(tmp_path: Path) -> None:
     """``kill -USR1`` makes a server that seems hung say where each thread is (in its log), and
     it goes on serving: what the tests' start-up deadline shows before it kills a silent server."""

@@ -81,6 +81,7 @@ PATHS = {
 BETS = {"texas-bonus": {"ante": 100, "bonus": 100}, "casino-holdem": {"ante": 100, "aa": 100}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(PATHS))
 def test_no_response_reveals_a_hidden_card(client: TestClient, game: str) -> None:
     player = Player(client)

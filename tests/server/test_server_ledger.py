@@ -90,6 +90,7 @@ def test_audit_detects_a_tampered_ledger() -> None:
     on_database("sqlite://", body)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 400), st.booleans()), max_size=30))
 def test_money_is_conserved_whatever_the_transfers(moves: list[tuple[int, int, bool]]) -> None:

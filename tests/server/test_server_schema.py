@@ -69,6 +69,7 @@ def run_cases(api_schema: Any, checks: list[Any], max_examples: int, headers: di
     check()
 
 
+@pytest.mark.slow
 def test_api_conforms_to_its_schema(api_schema: Any, token: str) -> None:
     run_cases(api_schema, CHECKS, 300, {"Authorization": f"Bearer {token}"})
 
