@@ -105,8 +105,8 @@ def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_th
             assert not second.owns("t") and await second.redis.get(f"{prefix}lease:t") is None
             assert await first.take_lease("t") == 51
         finally:
-            await first.redis.aclose()
-            await second.redis.aclose()
+            await first.stop()
+            await second.stop()
 
     try:
         asyncio.run(scenario())
@@ -148,6 +148,42 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
         finally:
             await here.stop()
             await there.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        cleanup(prefix)
+
+
+def test_a_burst_of_forwarded_intents_is_answered_every_one() -> None:
+    """Thousands of players at one table bet within the same second: a process that does not own
+    the table forwards each bet through Redis and the owner answers each. Far more at once than
+    the process has Redis connections: each waits for one (none refused, none left unanswered)."""
+    from dealerpoker.server.live.cluster import MESSAGE_CONNECTIONS, RedisCluster
+    from dealerpoker.server.live.hub import LocalHub
+
+    prefix, burst = new_prefix(), 20 * MESSAGE_CONNECTIONS
+
+    async def nothing(*_args: Any) -> None:
+        return None
+
+    async def handle(table_id: str, player: str, message: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "you", "table": table_id, "player": player, "n": message["n"]}
+
+    async def scenario() -> None:
+        owner = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        asker = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        try:
+            await owner.start(("t",), nothing, nothing, handle)
+            await until_async(lambda: owner.owns("t"), "the first process owns the table")
+            await asker.start(("t",), nothing, nothing, handle)
+            replies = await asyncio.gather(*(asker.forward("t", f"p{n}", {"type": "bet", "n": n})
+                                             for n in range(burst)))
+            assert not asker.owns("t")
+            assert replies == [{"type": "you", "table": "t", "player": f"p{n}", "n": n} for n in range(burst)]
+        finally:
+            await asker.stop()
+            await owner.stop()
 
     try:
         asyncio.run(scenario())

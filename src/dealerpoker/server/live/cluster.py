@@ -21,6 +21,9 @@
   WebSocket connections, so players may connect to any process.
 - **Intents.** A bet or decision received by a process that does not own the table is
   forwarded on ``{prefix}intent:{table}``; the owner answers on ``{prefix}reply:{process}``.
+- **Connections.** The messages go through a bounded pool (``MESSAGE_CONNECTIONS``) in which a
+  command waits for a free connection; the leases through a connection of their own, so a burst
+  of thousands of intents never delays a renewal past ``LEASE_TTL``.
 - **Player counts.** Each process writes its count of each table into the hash
   ``{prefix}watchers:{table}`` with an expiry time; the total ignores expired entries.
 """
@@ -44,6 +47,10 @@ LEASE_TTL = 3.0
 LEASE_RENEW = 1.0
 COUNT_INTERVAL = 0.5
 FORWARD_TIMEOUT = 5.0
+# Redis connections per process for the fan-out, intents and replies. Commands beyond them wait
+# for a free connection (redis-py's default pool refuses them: MaxConnectionsError, and a forwarded
+# bet in a burst of thousands was never answered). Leases have their own connection.
+MESSAGE_CONNECTIONS = 64
 OWNER_RECHECK = 0.1  # seconds between looks for a table's next owner while it changes hands
 
 _RENEW = """
@@ -149,7 +156,10 @@ class RedisCluster:
     def __init__(self, url: str, hub: LocalHub, *, prefix: str = "dealerpoker:") -> None:
         import redis.asyncio as redis
 
-        self.redis: Any = redis.Redis.from_url(url)
+        self._pool = redis.BlockingConnectionPool.from_url(url, max_connections=MESSAGE_CONNECTIONS,
+                                                           timeout=FORWARD_TIMEOUT)
+        self.redis: Any = redis.Redis(connection_pool=self._pool)
+        self._leasing: Any = redis.Redis.from_url(url)  # the leases' own connection
         self.hub = hub
         self.prefix = prefix
         self.process_id = secrets.token_hex(6)
@@ -234,12 +244,16 @@ class RedisCluster:
         for table_id in tuple(self._owned):
             await self._lose(table_id)
             with contextlib.suppress(Exception):
-                await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
+                await self._leasing.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
         with contextlib.suppress(Exception):
             for table_id in self._tables:
                 await self.redis.hdel(self._key("watchers", table_id), self.process_id)
             await self._pubsub.aclose()
-            await self.redis.aclose()
+        for client in (self.redis, self._leasing):
+            with contextlib.suppress(Exception):
+                await client.aclose()
+        with contextlib.suppress(Exception):
+            await self._pool.disconnect()
 
     async def hold(self) -> None:
         self._holding = True
@@ -251,7 +265,7 @@ class RedisCluster:
             return
         await self._lose(table_id)
         with contextlib.suppress(Exception):
-            await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
+            await self._leasing.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
         log.info("table %s: handed over (this process drains)", table_id)
 
     async def _lose(self, table_id: str) -> None:
@@ -266,7 +280,7 @@ class RedisCluster:
                 key = self._key("lease", table_id)
                 try:
                     if table_id in self._owned:
-                        if not await self.redis.eval(_RENEW, 1, key, self.process_id, ttl_ms):
+                        if not await self._leasing.eval(_RENEW, 1, key, self.process_id, ttl_ms):
                             log.warning("table %s: lease lost; stopping its clock here", table_id)
                             await self._lose(table_id)
                     elif not self._holding and (token := await self.take_lease(table_id)):
@@ -281,7 +295,7 @@ class RedisCluster:
 
     async def take_lease(self, table_id: str) -> int:
         """Take the table's lease if free: its fencing token (> every earlier one), else 0."""
-        token = await self.redis.eval(_ACQUIRE, 2, self._key("lease", table_id),
+        token = await self._leasing.eval(_ACQUIRE, 2, self._key("lease", table_id),
                                       self._key("lease-epoch", table_id), self.process_id,
                                       str(int(LEASE_TTL * 1000)))
         return int(token)
@@ -291,8 +305,8 @@ class RedisCluster:
                     table_id, epoch)
         self._owned.discard(table_id)
         with contextlib.suppress(Exception):
-            await self.redis.eval(_RAISE, 1, self._key("lease-epoch", table_id), str(epoch))
-            await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
+            await self._leasing.eval(_RAISE, 1, self._key("lease-epoch", table_id), str(epoch))
+            await self._leasing.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
 
     async def _count(self) -> None:
         while True:
@@ -334,9 +348,13 @@ class RedisCluster:
 
     async def _answer(self, table_id: str, request: dict[str, Any]) -> None:
         assert self._handle is not None
-        reply = await self._handle(table_id, request["player"], request["message"])
-        await self.redis.publish(self._key("reply", request["reply"]),
-                                 json.dumps({"request": request["request"], "reply": reply}))
+        try:
+            reply = await self._handle(table_id, request["player"], request["message"])
+            await self.redis.publish(self._key("reply", request["reply"]),
+                                     json.dumps({"request": request["request"], "reply": reply}))
+        except Exception:  # the asker hears nothing and tells its player the table is unavailable
+            log.exception("table %s: intent %s from process %s not answered", table_id,
+                          request.get("request"), request.get("reply"))
 
     async def _dispatch(self, kind: str, name: str, data: str) -> None:
         if kind in ("table", "players"):
