@@ -296,8 +296,8 @@ class RedisCluster:
     async def take_lease(self, table_id: str) -> int:
         """Take the table's lease if free: its fencing token (> every earlier one), else 0."""
         token = await self._leasing.eval(_ACQUIRE, 2, self._key("lease", table_id),
-                                      self._key("lease-epoch", table_id), self.process_id,
-                                      str(int(LEASE_TTL * 1000)))
+                                         self._key("lease-epoch", table_id), self.process_id,
+                                         str(int(LEASE_TTL * 1000)))
         return int(token)
 
     async def stale(self, table_id: str, epoch: int) -> None:
