@@ -54,7 +54,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.frames import Frame, Opcode
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -71,6 +71,7 @@ pause_seconds = {pause}
 """
 LATENCY_TARGET = 0.5
 SETTLE_TARGET = 2.0
+CONNECT_ATTEMPTS = 5  # a player's socket is opened again up to this many times, as the page retries
 
 
 class TimedConnection(ClientConnection):
@@ -113,6 +114,8 @@ def idle_penalty_ms(idle: float = 2.0) -> tuple[float, float]:
 class Level:
     players: int
     connected: int = 0
+    failed: int = 0  # players whose socket never opened, after CONNECT_ATTEMPTS tries
+    retries: int = 0  # openings tried again (refused or timed out, as a page would retry)
     first_measured: int | None = None
     latencies: list[float] = field(default_factory=list)  # sent_at -> arrival at the client
     handled: list[float] = field(default_factory=list)    # sent_at -> the client's code gets it
@@ -168,17 +171,45 @@ def later(ws: Any, message: dict[str, Any], delay: float, sent: list[float]) -> 
     task.add_done_callback(_sending.discard)
 
 
+async def _open(url: str, token: str, level: Level, rng: random.Random) -> TimedConnection:
+    """A player's socket, tried again after a moment if refused or timed out, as the page does."""
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
+        try:
+            ws: TimedConnection = await connect(  # type: ignore[assignment]
+                url, additional_headers={"Authorization": f"Bearer {token}"}, max_queue=None,
+                open_timeout=60, ping_interval=None, create_connection=TimedConnection)
+            return ws
+        except (OSError, TimeoutError, WebSocketException):
+            if attempt == CONNECT_ATTEMPTS:
+                raise
+            level.retries += 1
+            await asyncio.sleep(rng.uniform(1.0, 3.0))
+    raise AssertionError("unreachable")
+
+
+def _arrived(level: Level, all_in: asyncio.Event) -> None:
+    """Every player has connected, or failed to: the measured rounds may begin."""
+    if level.connected + level.failed == level.players:
+        all_in.set()
+
+
 async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: random.Random,
                think: tuple[float, float], keep_round: bool = False) -> None:
     try:
-        async with connect(url, additional_headers={"Authorization": f"Bearer {token}"},
-                           max_queue=None, open_timeout=60, ping_interval=None,
-                           create_connection=TimedConnection) as ws:
+        opened = await _open(url, token, level, rng)
+    except asyncio.CancelledError:
+        return
+    except Exception as error:  # a player who never sat down counts as not held
+        level.failed += 1
+        level.errors.append(f"could not connect: {type(error).__name__}: {error}")
+        _arrived(level, all_in)
+        return
+    try:
+        async with opened as ws:
             level.connected += 1
             answered: set[tuple[int | None, int]] = set()
             sent: list[float] = []
-            if level.connected == level.players:
-                all_in.set()
+            _arrived(level, all_in)
             kind_of = ""
             async for raw in ws:  # cancelled when the level ends
                 handled = time.time()
@@ -238,8 +269,8 @@ async def share(url: str, tokens: list[str], seed: int, think: tuple[float, floa
     loop = asyncio.get_running_loop()
     reported = False
     while True:
-        if not reported and level.connected == level.players:
-            print("connected", flush=True)
+        if not reported and all_in.is_set():
+            print(f"connected {level.connected} {level.failed} {level.retries}", flush=True)
             reported = True
         line = await loop.run_in_executor(None, sys.stdin.readline) if reported else None
         if line == "":
@@ -356,7 +387,7 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
                     await asyncio.sleep(0)  # let connections open as they are created
             else:
                 children = _start_children(url, tokens[:-1], client_processes, think, Path(tmp))
-                await _all_connected(children, level, all_in)
+                await _all_connected(children, level, all_in, timeout)
             try:
                 await asyncio.wait_for(stop.wait(), timeout)
             except TimeoutError:
@@ -402,15 +433,28 @@ def _start_children(url: str, tokens: list[str], count: int, think: tuple[float,
     return children
 
 
-async def _all_connected(children: list[subprocess.Popen[str]], level: Level, all_in: asyncio.Event) -> None:
-    """Wait until every load process says all its players are seated (then rounds are measured)."""
+async def _all_connected(children: list[subprocess.Popen[str]], level: Level, all_in: asyncio.Event,
+                         timeout: float) -> None:
+    """Wait until every load process says each of its players has connected or given up (then
+    rounds are measured); one that says nothing within ``timeout`` counts its players as failed."""
     loop = asyncio.get_running_loop()
-    for child in children:
+    level.connected = 0
+    for number, child in enumerate(children):
         assert child.stdout is not None
-        line = await loop.run_in_executor(None, child.stdout.readline)
-        if line.strip() != "connected":
-            level.errors.append(f"a load process stopped before its players connected: {line!r}")
-    level.connected = level.players
+        share_of = len(range(number, level.players, len(children)))
+        try:
+            line = await asyncio.wait_for(loop.run_in_executor(None, child.stdout.readline), timeout)
+        except TimeoutError:
+            line = ""
+        words = line.split()
+        if len(words) != 4 or words[0] != "connected":
+            level.failed += share_of
+            level.errors.append(f"load process {number}: its players neither connected nor failed "
+                                f"within {timeout:.0f} s: {line!r}")
+            continue
+        level.connected += int(words[1])
+        level.failed += int(words[2])
+        level.retries += int(words[3])
     all_in.set()
 
 
@@ -504,6 +548,8 @@ def main() -> int:
             lines.append(f"  acknowledgement (bet/decide sent -> reply, written) n={len(level.acks)} "
                          f"p50={level.acks[len(level.acks) // 2] * 1000:.0f} ms "
                          f"p99={level.acks[int(0.99 * len(level.acks))] * 1000:.0f} ms")
+        lines.append(f"  sockets: {level.connected} connected, {level.failed} never opened after "
+                     f"{CONNECT_ATTEMPTS} tries, {level.retries} openings tried again")
         print("\n".join(lines), flush=True)
         details.append(f"{count} players, delivery by message kind:\n" + "\n".join(lines))
         if level.errors:
