@@ -191,6 +191,44 @@ def test_a_burst_of_forwarded_intents_is_answered_every_one() -> None:
         cleanup(prefix)
 
 
+def test_a_busy_event_loop_keeps_its_table_and_a_wedged_one_loses_it() -> None:
+    """The owner's event loop busy for longer than a lease lasts (a broadcast to thousands of
+    sockets on a loaded machine) keeps the table: no other process takes it mid-round. A loop that
+    shows no life for the stall limit is wedged: its lease expires and another process takes it."""
+    from dealerpoker.server.live.cluster import LEASE_TTL, RedisCluster
+    from dealerpoker.server.live.hub import LocalHub
+
+    prefix = new_prefix()
+
+    async def nothing(*_args: Any) -> None:
+        return None
+
+    def busy(seconds: float) -> None:
+        """CPU work on the event loop: nothing else on it runs meanwhile (the stall under test)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pass
+
+    async def scenario() -> None:
+        owner = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix, stall_limit=2 * LEASE_TTL)
+        other = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        try:
+            await owner.start(("t",), nothing, nothing, nothing)
+            await until_async(lambda: owner.owns("t"), "the first process owns the table")
+            busy(1.5 * LEASE_TTL)  # past the lease, within the stall limit
+            assert await other.take_lease("t") == 0, "the busy owner's table was taken"
+            busy(2 * LEASE_TTL + LEASE_TTL + 1)  # past the stall limit, then past the lease
+            assert await other.take_lease("t") > 0, "the wedged owner kept the table"
+        finally:
+            await other.stop()
+            await owner.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        cleanup(prefix)
+
+
 def test_sigterm_finishes_the_round_then_hands_the_table_to_the_other_process(tmp_path: Path) -> None:
     """SIGTERM drains the process (``server.draining``): the round in play finishes there, then the
     table's clock goes to the other process, which opens the next round; the stopping process's

@@ -10,6 +10,10 @@
   ``LEASE_RENEW`` seconds by a check-and-extend script. When the owner dies its key expires
   (``LEASE_TTL``) and the next process to try takes the table over; the new owner resumes the
   round from its last commit in the database (see ``runner``), so the round finishes once.
+  A thread of its own renews the leases too, so an event loop busy for seconds (a broadcast to
+  thousands of sockets on a loaded machine) keeps its tables instead of handing them over
+  mid-round; a loop that has shown no life for ``LOOP_STALL_LIMIT`` is wedged, and the thread
+  leaves its leases to expire.
 - **Fencing token.** Taking the lease also increments ``{prefix}lease-epoch:{table}`` in the same
   script: each owner gets a larger token than every owner before it. The runner claims the
   table in the database with it (``live_leases``) before reading the round, and every commit is
@@ -35,6 +39,7 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
@@ -51,6 +56,8 @@ FORWARD_TIMEOUT = 5.0
 # for a free connection (redis-py's default pool refuses them: MaxConnectionsError, and a forwarded
 # bet in a burst of thousands was never answered). Leases have their own connection.
 MESSAGE_CONNECTIONS = 64
+# A loop busier than this (no turn of its lease loop) is wedged: its leases are left to expire.
+LOOP_STALL_LIMIT = 15.0
 OWNER_RECHECK = 0.1  # seconds between looks for a table's next owner while it changes hands
 
 _RENEW = """
@@ -153,8 +160,15 @@ class LocalCluster:
 
 
 class RedisCluster:
-    def __init__(self, url: str, hub: LocalHub, *, prefix: str = "dealerpoker:") -> None:
+    def __init__(self, url: str, hub: LocalHub, *, prefix: str = "dealerpoker:",
+                 stall_limit: float = LOOP_STALL_LIMIT) -> None:
         import redis.asyncio as redis
+
+        self._url = url
+        self.stall_limit = stall_limit
+        self._alive = time.monotonic()  # the lease loop's last turn: the event loop's sign of life
+        self._stopping = threading.Event()
+        self._renewer: threading.Thread | None = None
 
         self._pool = redis.BlockingConnectionPool.from_url(url, max_connections=MESSAGE_CONNECTIONS,
                                                            timeout=FORWARD_TIMEOUT)
@@ -234,13 +248,22 @@ class RedisCluster:
         self._tasks = [asyncio.create_task(self._listen(), name="redis listen"),
                        asyncio.create_task(self._leases(), name="redis leases"),
                        asyncio.create_task(self._count(), name="redis counts")]
+        self._renewer = threading.Thread(target=self._renew_from_thread, name="redis lease renewal",
+                                         daemon=True)
+        self._renewer.start()
 
     async def stop(self) -> None:
+        # The loops also check _stopping: a cancellation that lands inside a Redis command may come
+        # out of it as a connection error, which a loop's handler takes and goes on (then stop()
+        # waited for ever, and the process with it).
+        self._stopping.set()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 2 * LEASE_RENEW)
         for table_id in tuple(self._owned):
             await self._lose(table_id)
             with contextlib.suppress(Exception):
@@ -275,7 +298,8 @@ class RedisCluster:
 
     async def _leases(self) -> None:
         ttl_ms = str(int(LEASE_TTL * 1000))
-        while True:
+        while not self._stopping.is_set():
+            self._alive = time.monotonic()
             for table_id in self._tables:
                 key = self._key("lease", table_id)
                 try:
@@ -293,6 +317,27 @@ class RedisCluster:
                     log.exception("table %s: lease check failed", table_id)
             await asyncio.sleep(LEASE_RENEW)
 
+    def _renew_from_thread(self) -> None:
+        """Every ``LEASE_RENEW`` seconds, extend the leases of the tables this process owns, while
+        its event loop has turned within ``stall_limit`` (a lease lost meanwhile is not extended:
+        the script checks the holder, and the lease loop notices the loss)."""
+        import redis
+
+        client = redis.Redis.from_url(self._url, socket_timeout=LEASE_RENEW)
+        ttl_ms = str(int(LEASE_TTL * 1000))
+        try:
+            while not self._stopping.wait(LEASE_RENEW):
+                if time.monotonic() - self._alive > self.stall_limit:
+                    continue
+                for table_id in tuple(self._owned):
+                    try:
+                        client.eval(_RENEW, 1, self._key("lease", table_id), self.process_id, ttl_ms)
+                    except Exception:
+                        log.warning("table %s: lease renewal from the thread failed", table_id,
+                                    exc_info=True)
+        finally:
+            client.close()
+
     async def take_lease(self, table_id: str) -> int:
         """Take the table's lease if free: its fencing token (> every earlier one), else 0."""
         token = await self._leasing.eval(_ACQUIRE, 2, self._key("lease", table_id),
@@ -309,7 +354,7 @@ class RedisCluster:
             await self._leasing.eval(_RELEASE, 1, self._key("lease", table_id), self.process_id)
 
     async def _count(self) -> None:
-        while True:
+        while not self._stopping.is_set():
             now = time.time()
             try:
                 for table_id in self._tables:
@@ -327,7 +372,7 @@ class RedisCluster:
             await asyncio.sleep(COUNT_INTERVAL)
 
     async def _listen(self) -> None:
-        while True:
+        while not self._stopping.is_set():
             try:
                 message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
