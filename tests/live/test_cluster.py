@@ -25,6 +25,11 @@ from websockets.exceptions import ConnectionClosed
 pytestmark = CLUSTER_MARKS
 
 
+
+async def nothing(*_args: Any) -> None:
+    """A cluster callback with nothing to do: these tests look at the leases and messages alone."""
+    return None
+
 def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path: Path) -> None:
     # The pre-flop timer keeps its deadline across the takeover (a few seconds): long enough to
     # decide after it; the later points close early once the watcher (alone at them) decided.
@@ -120,9 +125,6 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
 
     prefix = new_prefix()
 
-    async def nothing(*_args: Any) -> Any:
-        return None
-
     async def scenario() -> None:
         here = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
         there = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
@@ -164,9 +166,6 @@ def test_a_burst_of_forwarded_intents_is_answered_every_one() -> None:
 
     prefix, burst = new_prefix(), 20 * MESSAGE_CONNECTIONS
 
-    async def nothing(*_args: Any) -> None:
-        return None
-
     async def handle(table_id: str, player: str, message: dict[str, Any]) -> dict[str, Any]:
         return {"type": "you", "table": table_id, "player": player, "n": message["n"]}
 
@@ -199,9 +198,6 @@ def test_a_busy_event_loop_keeps_its_table_and_a_wedged_one_loses_it() -> None:
     from dealerpoker.server.live.hub import LocalHub
 
     prefix = new_prefix()
-
-    async def nothing(*_args: Any) -> None:
-        return None
 
     def busy(seconds: float) -> None:
         """CPU work on the event loop: nothing else on it runs meanwhile (the stall under test)."""

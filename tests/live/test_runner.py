@@ -49,6 +49,17 @@ def make(game: str, balances: dict[str, int], watchers: int = 1) -> Rig:
     return runner, clock, store, recorder
 
 
+async def casino_round_dealt() -> Rig:
+    """A Casino Hold'em round at table "t" whose one player, p, bet 100 and waits to decide."""
+    runner, clock, store, rec = make("casino-holdem", {"p": 5_000})
+    await runner.resume()
+    await runner.advance()
+    await runner.bet("p", {"ante": 100})
+    clock.now = 1015.0
+    await runner.advance()
+    return runner, clock, store, rec
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -104,12 +115,7 @@ def test_a_texas_round_on_the_clock_with_defaults_and_settlement() -> None:
 
 def test_settlement_is_idempotent_when_a_round_is_settled_again_after_a_restart() -> None:
     async def scenario() -> None:
-        runner, clock, store, rec = make("casino-holdem", {"p": 5_000})
-        await runner.resume()
-        await runner.advance()
-        await runner.bet("p", {"ante": 100})
-        clock.now = 1015.0
-        await runner.advance()
+        runner, clock, store, rec = await casino_round_dealt()
         await runner.decide("p", "raise")
         await runner.advance()  # everyone decided: the point closes at once
         assert runner.round is not None and runner.round.phase is Phase.PAUSE
@@ -206,12 +212,7 @@ def test_a_restart_in_a_decision_keeps_the_decisions_sent_and_the_timer() -> Non
 
 def test_once_everyone_had_decided_a_restart_closes_the_point_at_once() -> None:
     async def scenario() -> None:
-        runner, clock, store, _rec = make("casino-holdem", {"p": 5_000})
-        await runner.resume()
-        await runner.advance()
-        await runner.bet("p", {"ante": 100})
-        clock.now = 1015.0
-        await runner.advance()
+        runner, clock, store, _rec = await casino_round_dealt()
         await runner.decide("p", "raise")  # the process dies before the point closes
         again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1)
         await again.resume()
@@ -354,5 +355,46 @@ def test_a_won_bonus_is_credited_in_the_deal_commit_and_told_to_its_player_at_on
         await again.resume()
         await again.advance()
         assert store.balances["p"] == 10_000 + settlement["net"]
+
+    run(scenario())
+
+
+class HeldRecorder(Recorder):
+    """Holds the players' messages until the test lets them go: a publisher that is slow to tell."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        await self.gate.wait()
+        await super().to_players(table_id, messages)
+
+
+def test_a_settled_round_is_between_rounds_only_once_its_players_were_told() -> None:
+    """A draining process hands its table over (and stops this loop) once ``between_rounds``:
+    were that true between the settlement's commit and the players' messages, the players
+    connected there would never hear how their round ended (CI saw it: closed with 1012 first)."""
+    async def scenario() -> None:
+        runner, _clock, _store, _rec = await casino_round_dealt()
+        held = HeldRecorder()
+        runner.publisher = held
+        await runner.decide("p", "raise")
+        settling = asyncio.create_task(runner.advance())  # everyone decided: settles at once
+        for _ in range(1_000):  # loop turns, not time: the settlement commits in memory
+            if held.table and held.table[-1]["event"] == "settled":
+                break
+            await asyncio.sleep(0)
+        else:
+            raise AssertionError("the round did not settle")
+        asking = asyncio.create_task(runner.between_rounds())
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert runner.round is not None and runner.round.phase is Phase.PAUSE  # committed ...
+        assert not asking.done(), "between rounds before the players were told of the settlement"
+        held.gate.set()
+        await settling
+        assert await asking
+        assert held.players[-1]["p"]["phase"] == "pause"
 
     run(scenario())

@@ -71,8 +71,10 @@ def laptop_page(browser: Any, *, timeout_ms: float) -> Iterator[Any]:
     opened = context.new_page()
     opened.on("pageerror", lambda error: errors.append(str(error)))
     opened.set_default_timeout(timeout_ms)
-    yield opened
-    context.close()
+    try:
+        yield opened
+    finally:
+        context.close()
     assert not errors, errors
 
 

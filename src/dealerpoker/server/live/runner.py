@@ -505,9 +505,13 @@ class TableRunner(DealerDesk):
         pool = await self.jackpot.amount() if self.jackpot.wins_pool(rnd.deck) else None
         return settle_jackpots(self.jackpot, rnd, pool)
 
-    def between_rounds(self) -> bool:
-        """No round in play: none yet, or the last one settled (its pause)."""
-        return self.round is None or self.round.phase is Phase.PAUSE
+    async def between_rounds(self) -> bool:
+        """No round in play: none yet, or the last one settled (its pause) and its table and
+        players told so. Asked under the lock, as ``advance`` settles and tells in one step: a
+        process that drains hands its table over (cancelling this loop) only after the players
+        connected to it have their settlement, not between the commit and the telling."""
+        async with self._lock:
+            return self.round is None or self.round.phase is Phase.PAUSE
 
     def _fence(self) -> int:
         assert self.token is not None, "resume() claims the table before anything is written"

@@ -116,7 +116,7 @@ class LiveTables:
 
     async def _hand_over(self, table_id: str) -> None:
         runner = self.runners[table_id]
-        while not runner.between_rounds():
+        while not await runner.between_rounds():
             await asyncio.sleep(HAND_OVER_RECHECK)
         await self.cluster.hand_over(table_id)
 
