@@ -364,9 +364,10 @@ class HeldRecorder(Recorder):
 
     def __init__(self) -> None:
         super().__init__()
-        self.gate = asyncio.Event()
+        self.telling, self.gate = asyncio.Event(), asyncio.Event()
 
     async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+        self.telling.set()
         await self.gate.wait()
         await super().to_players(table_id, messages)
 
@@ -381,17 +382,13 @@ def test_a_settled_round_is_between_rounds_only_once_its_players_were_told() -> 
         runner.publisher = held
         await runner.decide("p", "raise")
         settling = asyncio.create_task(runner.advance())  # everyone decided: settles at once
-        for _ in range(1_000):  # loop turns, not time: the settlement commits in memory
-            if held.table and held.table[-1]["event"] == "settled":
-                break
-            await asyncio.sleep(0)
-        else:
-            raise AssertionError("the round did not settle")
+        await held.telling.wait()
+        assert held.events() == ["reveal", "settled"] and runner.round is not None
+        assert runner.round.phase is Phase.PAUSE  # committed, its players not yet told
         asking = asyncio.create_task(runner.between_rounds())
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert runner.round is not None and runner.round.phase is Phase.PAUSE  # committed ...
-        assert not asking.done(), "between rounds before the players were told of the settlement"
+        # Without the lock the answer takes one turn of the loop; 50 ms is thousands of turns.
+        _, pending = await asyncio.wait({asking}, timeout=0.05)
+        assert asking in pending, "between rounds before the players were told of the settlement"
         held.gate.set()
         await settling
         assert await asking

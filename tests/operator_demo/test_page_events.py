@@ -9,7 +9,9 @@ nothing for its ante."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,7 @@ SOUND = "document.querySelector('#sound-switch').getAttribute('aria-pressed') ==
 @pytest.fixture(scope="module")
 def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Both]:
     directory: Path = tmp_path_factory.mktemp("events")
-    # A reality check after one minute of play: its event arrives while the test runs.
+    # A reality check after one minute of play (the test moves the session's start back).
     operator, game = start_both(directory, f"sqlite:///{directory}/casino.db",
                                 responsible_gaming={"reality_check_minutes": 1})
     try:
@@ -49,6 +51,21 @@ def wait_for_event(page: Any, kind: str, after: int = 0, timeout: float = 60) ->
     found: dict[str, Any] = until(lambda: next((e for e in events(page)[after:] if e["type"] == kind), None),
                                   f"a {kind} event after #{after}", timeout=timeout)
     return found
+
+
+def started_session_minutes_ago(database: Path, player: str, minutes: int) -> None:
+    """Move the start of ``player``'s play session ``minutes`` back in the game's database, as if
+    they had played that long (their reality check is due after the round in play)."""
+    with sqlite3.connect(database, timeout=30) as connection:
+        (player_id, text), = connection.execute(
+            "SELECT p.id, p.responsible_gaming FROM players p JOIN operator_players o ON o.player_id = p.id"
+            " WHERE o.external_id = ?", (player,)).fetchall()
+        state = json.loads(text)
+        started = datetime.fromisoformat(state["session_started_at"].replace("Z", "+00:00"))
+        state["session_started_at"] = (started - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        connection.execute("UPDATE players SET responsible_gaming = ? WHERE id = ?",
+                           (json.dumps(state, sort_keys=True, separators=(",", ":")), player_id))
+    connection.close()
 
 
 def play(page: Any, both: Both, player: str, target: str) -> Any:
@@ -115,10 +132,12 @@ def test_every_page_event_arrives_pause_holds_after_the_round_and_lobby_leaves(
         page.click("#frame-sound-off")
         _wait_for_function(frame, SOUND.format("false"), timeout=30_000)
         _wait_for_function(frame, IDLE, timeout=60_000)
+        # Two minutes of play, without waiting for them: the check is due once this round ends.
+        started_session_minutes_ago(Path(both.game.database.removeprefix("sqlite:///")), "eve", 2)
         frame.locator("#controls [data-action='fold']").click()
         wait_for_event(page, "round_ended", held)
-        check = wait_for_event(page, "reality_check", timeout=150)  # one minute of play
-        assert check["minutes"] >= 1
+        check = wait_for_event(page, "reality_check", held)  # the round's end asks for the session
+        assert check["minutes"] == 2
         frame.locator("#reality-continue").click()
 
         with page.expect_navigation(url=f"{operator.url}/", timeout=30_000):

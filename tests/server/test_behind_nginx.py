@@ -23,7 +23,7 @@ import pytest
 from tests.live.conftest import FAST_TABLES
 from tests.support.databases import NO_POSTGRES, NO_REDIS, POSTGRES_URL, REDIS_URL, audit, fresh_database
 from tests.support.playing import LiveSeat, Players
-from tests.support.servers import ServeProcess, free_port
+from tests.support.servers import DRAIN_SECONDS, ServeProcess, free_port
 from tests.support.waiting import until
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -88,7 +88,8 @@ def test_a_rolling_restart_behind_nginx_loses_no_round(tmp_path: Path) -> None:
         tables = tmp_path / "tables.toml"
         tables.write_text(FAST_TABLES.format(betting=3, decision=20, pause=1))
         options = ["--redis", REDIS_URL, "--trusted-proxy", "127.0.0.1", "--no-rtp", "--tables", str(tables)]
-        environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dp_nginx_{secrets.token_hex(4)}:"}
+        environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dp_nginx_{secrets.token_hex(4)}:",
+                       DRAIN_SECONDS: "90"}  # each process stopped drains
 
         def start(number: int) -> ServeProcess:
             return ServeProcess(database, log=tmp_path / f"serve-{number}.log", extra=options,

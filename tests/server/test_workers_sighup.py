@@ -21,7 +21,7 @@ import pytest
 from tests.live.conftest import FAST_TABLES
 from tests.support.databases import audit, fresh_database_beside_redis, run_apart
 from tests.support.playing import LIVE_TABLE, LiveSeat, Players
-from tests.support.servers import ServeProcess, worker_pids
+from tests.support.servers import DRAIN_SECONDS, ServeProcess, worker_pids
 from tests.support.waiting import until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -59,7 +59,8 @@ def test_sighup_replaces_both_workers_and_nobody_notices(tmp_path: Path) -> None
         # The player decides at once; a timer decides only for a player who is away (reconnecting,
         # half a second) or gone (the stop at the end, which drains the round in play first).
         tables.write_text(FAST_TABLES.format(betting=3, decision=8, pause=1))
-        environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dptest:{secrets.token_hex(6)}:"}
+        environment = {**os.environ, "DEALERPOKER_REDIS_PREFIX": f"dptest:{secrets.token_hex(6)}:",
+                       DRAIN_SECONDS: "90"}  # the workers replaced drain
         server = ServeProcess(database, log=tmp_path / "serve.log", env=environment, extra=[
             "--workers", "2", "--redis", str(REDIS_URL), "--no-rtp", "--tables", str(tables),
             "--rate-limit-exempt", "127.0.0.1", "--log-level", "info"])

@@ -8,6 +8,7 @@ here, so ``scripts/screenshots.py`` can use it too.
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 DEALERPOKER = str(Path(sys.executable).parent / "dealerpoker")
+DRAIN_SECONDS = "DEALERPOKER_DRAIN_SECONDS"  # how long SIGTERM lets live rounds finish (server.draining)
 START_TIMEOUT = 90.0  # seconds: cold imports and migrations under load average 10+
 
 
@@ -94,9 +96,13 @@ class ServeProcess:
                  env: dict[str, str] | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.database = database
         self.log_path = log
         command = [DEALERPOKER, "serve", "--port", str(self.port), "--database", database,
                    "--log-level", "warning", *extra]
+        # stop() does not wait for the live rounds in play (up to a round at a table nobody
+        # watches any more); a test of draining sets the drain's time in ``env``.
+        env = {DRAIN_SECONDS: "0", **(os.environ if env is None else env)}
         with log.open("a") as output:
             self.process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
