@@ -51,6 +51,7 @@ from dealerpoker.games.payments import (
 )
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.dealing import BOARD_AT, SHOWDOWN, CardReport, Misdeal, cards_before
+from dealerpoker.tables.seatmap import SeatMap
 
 
 class LiveGame(Protocol):
@@ -238,9 +239,9 @@ def place_bets(rnd: LiveRound, game: LiveGame, player_id: str, bets: Mapping[str
     if not bets:
         if player_id not in rnd.seats:
             return rnd
-        return replace(rnd, seats={k: v for k, v in rnd.seats.items() if k != player_id})
+        return replace(rnd, seats=SeatMap.of(rnd.seats).without(player_id))
     seat = Seat(player_id, _valid_bets(game, bets), free=free, jackpot=jackpot)
-    return replace(rnd, seats={**rnd.seats, player_id: seat})
+    return replace(rnd, seats=SeatMap.of(rnd.seats).set(player_id, seat))
 
 
 def _valid_bets(game: LiveGame, bets: Mapping[str, int]) -> dict[str, int]:
@@ -438,8 +439,8 @@ def decide(rnd: LiveRound, game: LiveGame, player_id: str, action: str, *, now: 
         raise LiveTableError(code="already_decided", key="error.live.already_decided", action=seat.pending,
                              point=rnd.point)
     game.check_action(seat.state, action)
-    return replace(rnd, seats={**rnd.seats, player_id: replace(seat, pending=action, pending_at=now)},
-                   undecided=rnd.undecided - 1)
+    decided = replace(seat, pending=action, pending_at=now)
+    return replace(rnd, seats=SeatMap.of(rnd.seats).set(player_id, decided), undecided=rnd.undecided - 1)
 
 
 def decision_plan(rnd: LiveRound, game: LiveGame, *, now: float) -> DecisionPlan:
