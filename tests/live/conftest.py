@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.support.servers import DRAIN_SECONDS, serving
 from tests.support.servers import ServeProcess as _ServeProcess
-from tests.support.servers import serving
 from websockets.sync.client import ClientConnection, connect
 
 from dealerpoker.server import Settings, create_app
@@ -137,7 +137,8 @@ class ServeProcess(_ServeProcess):
 
     def __init__(self, tmp: Path, database: str, tables: Path, name: str, *, redis: str | None = None,
                  prefix: str = "dealerpoker:", extra: tuple[str, ...] = ()) -> None:
-        env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix}
+        # SIGTERM drains as in production: these processes hand their tables over (test_cluster.py).
+        env = {**os.environ, "DEALERPOKER_REDIS_PREFIX": prefix, DRAIN_SECONDS: "90"}
         env.pop("DEALERPOKER_REDIS_URL", None)
         # --no-rtp: no exact analysis in the background (13 s of a core and 700 MB on a cold cache,
         # per process): no live test reads the games' RTPs, and CI's 2 cores are shared.

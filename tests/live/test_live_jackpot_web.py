@@ -70,7 +70,9 @@ def test_the_jackpot_switch_places_the_bet_at_a_live_table(browser: Any, tmp_pat
                 switch = page.locator("#jackpot-switch")
                 switch.wait_for(state="visible")
                 assert switch.inner_text() == "JACKPOT €1.00"  # the stake in the table's currency
-                assert page.locator("#jackpot-pool").inner_text() == "€1,000.00"  # the pool's ticker
+                # The pool's ticker: its own socket (/ws/jackpot), which may answer after the switch shows.
+                page.wait_for_function("document.querySelector('#jackpot-pool').textContent !== '—'")
+                assert page.locator("#jackpot-pool").inner_text() == "€1,000.00"
                 inside(page, "#jackpot-switch")
                 assert layout_problems(page) == [], size  # nothing overlaps it, no text cut
                 before = watcher.balance()
