@@ -174,7 +174,6 @@ class TableRunner(DealerDesk):
         bets are written (they survive a crash from then on). ``free``: the bets are a free
         round's (``Promotions.prepare``'s promo, checked by the caller), claimed at the deal.
         ``jackpot``: the player adds the jackpot side bet (checked by the caller)."""
-        known = await self.store.balance(player_id) if bets else None
         async with self._lock:
             self._check_running()
             if self.round is None:
@@ -193,7 +192,7 @@ class TableRunner(DealerDesk):
             seat = updated.seats.get(player_id)
             if seat is not None:
                 side = 0 if entry is None else int(entry["stake"])  # the jackpot bet's, debited with the deal
-                await self._require_funds(player_id, seat.opening_stake + side, known)
+                await self._require_funds(player_id, seat.opening_stake + side)
             self.round = updated
             reply = self.seat_message(player_id)
             value = _pending_bets(seat)
@@ -203,14 +202,13 @@ class TableRunner(DealerDesk):
 
     async def decide(self, player_id: str, action: str) -> dict[str, Any]:
         """Accept a decision at the current point; returns the seat message once it is written."""
-        known = await self.store.balance(player_id)
         async with self._lock:
             self._check_running()
             if self.round is None:
                 raise LiveTableError(code="no_decision_open", key="error.live.no_decision_open")
             updated = core.decide(self.round, self.game, player_id, action, now=self.clock())
             seat = self.round.seats[player_id]
-            await self._require_funds(player_id, self.game.stake_for(seat.state, action), known)
+            await self._require_funds(player_id, self.game.stake_for(seat.state, action))
             self.round = updated
             if updated.all_decided():
                 self.wakeup.set()
@@ -235,10 +233,8 @@ class TableRunner(DealerDesk):
     async def _write_pending(self, items: Any) -> None:
         await self.store.save_pending(self.table.id, items, fence=self._fence())
 
-    async def _require_funds(self, player_id: str, needed: int, balance: int | None) -> None:
-        """The early check of a stake against ``balance``, read before the table's lock (thousands
-        of players bet at once: none waits for another's read); a shortfall is read again, fresh.
-        The commit checks the stored balance whatever this says."""
+    async def _require_funds(self, player_id: str, needed: int) -> None:
+        balance = await self.store.balance(player_id)
         if balance is None or balance < needed:
             balance = await self.store.balance(player_id, fresh=True)
         if balance is None or balance < needed:
