@@ -2,10 +2,10 @@
 
 A ``LiveRound`` is immutable: each bet and each decision makes a new round. With its seats in a
 plain dict, every change copied all of them, so a table of n players spent O(n²) on one betting
-window (10,000 bets: about 1 s of one core, plus the garbage those copies made, for the table's
-owner alone). ``SeatMap`` keeps the seats as a shared base that is never changed and a small
-dict of the changes since; a change copies the changes only, and folds them into a new base once
-they outgrow the square root of the base. One change costs O(√n) amortised.
+window (``benchmarks/live_runner.py``: 10,000 bets took the table's owner 3.0 s; 0.76 s with
+this). ``SeatMap`` keeps the seats as a shared base that is never changed and a small dict of the
+changes since; a change copies the changes only, and folds them into a new base once they
+outgrow the square root of the base. One change costs O(√n) amortised.
 
 It behaves as a read-only dict in everything the round's code asks of it: lookups, length,
 equality with any mapping, and the order of a dict built the same way (a new player comes last,
