@@ -25,10 +25,10 @@ from websockets.exceptions import ConnectionClosed
 pytestmark = CLUSTER_MARKS
 
 
-
 async def nothing(*_args: Any) -> None:
     """A cluster callback with nothing to do: these tests look at the leases and messages alone."""
     return None
+
 
 def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tmp_path: Path) -> None:
     # The pre-flop timer keeps its deadline across the takeover (a few seconds): long enough to

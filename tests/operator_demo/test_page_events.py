@@ -20,6 +20,8 @@ from tests.operator_demo.test_with_dealerpoker import Both, start_both
 from tests.support.browser import _wait_for_function
 from tests.support.waiting import until
 
+from dealerpoker.server.responsible.policy import PlayerState
+
 pytestmark = pytest.mark.browser
 
 IDLE = ("window.dealerpokerTable && !window.dealerpokerTable.busy"
@@ -60,11 +62,11 @@ def started_session_minutes_ago(database: Path, player: str, minutes: int) -> No
         (player_id, text), = connection.execute(
             "SELECT p.id, p.responsible_gaming FROM players p JOIN operator_players o ON o.player_id = p.id"
             " WHERE o.external_id = ?", (player,)).fetchall()
-        state = json.loads(text)
-        started = datetime.fromisoformat(state["session_started_at"].replace("Z", "+00:00"))
-        state["session_started_at"] = (started - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        state = PlayerState.from_json(text)
+        started = datetime.fromisoformat(state.document["session_started_at"])
+        moved = state.started_session(started - timedelta(minutes=minutes))
         connection.execute("UPDATE players SET responsible_gaming = ? WHERE id = ?",
-                           (json.dumps(state, sort_keys=True, separators=(",", ":")), player_id))
+                           (moved.to_json(), player_id))
     connection.close()
 
 
