@@ -161,13 +161,15 @@ def last_table(player: LivePlayer) -> dict[str, Any]:
 
 
 def play_out(player: LivePlayer, clock: ManualClock, window: dict[str, Any], *, action: str) -> None:
-    """Close the betting window, decide ``action`` at the flop, let the timer close the point."""
+    """Close the betting window and decide ``action`` at the flop. The table's only player has
+    decided, so the point closes and the round settles at once: the clock is not moved past the
+    decision's deadline, which could end the round's pause too and open the next round before
+    the test chose its cards."""
     clock.reach(window)
-    decision = player.until(lambda m: m["type"] == "table" and m.get("event") == "decision"
-                            and m.get("round") == window["round"])
+    player.until(lambda m: m["type"] == "table" and m.get("event") == "decision"
+                 and m.get("round") == window["round"])
     player.until(is_seat(lambda seat: seat["legal_actions"]))
     assert player.reply({"type": "decide", "action": action})["type"] == "you"
-    clock.reach(decision)
 
 
 async def campaign_use(url: str) -> dict[str, dict[str, dict[str, int]]]:
