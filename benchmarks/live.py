@@ -281,7 +281,8 @@ async def share(url: str, tokens: list[str], seed: int, think: tuple[float, floa
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     print(json.dumps({"connected": level.connected, "latencies": level.rounds_latencies,
-                      "acks": level.acks, "own_settled": level.own_settled, "errors": level.errors[:50],
+                      "acks": level.acks, "own_settled": level.own_settled,
+                      "errors": collections.Counter(level.errors),
                       "cpu": time.process_time() - began}), flush=True)
 
 
@@ -413,8 +414,8 @@ async def run_level(players: int, rounds: int, timeout: float, timers: tuple[flo
             if scratch_database and postgres:
                 await asyncio.to_thread(postgres_database, postgres, "drop", scratch_database)
             log = (Path(tmp) / "server.log").read_text()
-            if "Traceback" in log:
-                level.errors.append("server errors: see /tmp/dealerpoker-live-bench-server.log")
+            if "Traceback" in log or level.errors:  # the server's side of what went wrong
+                level.errors.append("server log: see /tmp/dealerpoker-live-bench-server.log")
                 Path("/tmp/dealerpoker-live-bench-server.log").write_text(log)
     return level
 
@@ -467,7 +468,8 @@ def _gather_children(children: list[subprocess.Popen[str]], level: Level, elapse
         found = json.loads(child.stdout.readline() or "{}")
         child.wait(60)
         level.client_cpu.append(found.get("cpu", float("nan")) / elapsed)
-        level.errors.extend(found.get("errors", []))
+        for error, count in found.get("errors", {}).items():
+            level.errors.extend([error] * count)
         for number, kind, received, handled in found.get("latencies", []):
             if number >= first:
                 level.latencies.append(received)
@@ -553,7 +555,9 @@ def main() -> int:
         print("\n".join(lines), flush=True)
         details.append(f"{count} players, delivery by message kind:\n" + "\n".join(lines))
         if level.errors:
-            print(f"  errors ({len(level.errors)}): {sorted(set(level.errors))[:5]}", flush=True)
+            counted = collections.Counter(level.errors).most_common(6)
+            print(f"  errors ({len(level.errors)}): {', '.join(f'{error} x{n}' for error, n in counted)}",
+                  flush=True)
         if level.holds():
             held.append(count)
             if not failed:

@@ -253,11 +253,14 @@ def software_verified() -> bool:
 def build_app(args: argparse.Namespace, **overrides: Any) -> Any:
     from dealerpoker.cli._analysis_cache import DiskCache
     from dealerpoker.server import create_app
+    from dealerpoker.server.garbage import collect_less_often
     from dealerpoker.server.live.extension import live_extension_from
 
-    return create_app(settings_of(args, **overrides),
-                      extensions=[live_extension_from(args.tables, args.redis)],
-                      rtp_source=None if args.no_rtp else cached_rtps, analysis_cache=DiskCache())
+    app = create_app(settings_of(args, **overrides),
+                     extensions=[live_extension_from(args.tables, args.redis)],
+                     rtp_source=None if args.no_rtp else cached_rtps, analysis_cache=DiskCache())
+    collect_less_often()  # a serve process only: thousands of sockets made full collections long
+    return app
 
 
 def run(args: argparse.Namespace) -> int:

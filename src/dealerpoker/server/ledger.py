@@ -27,7 +27,7 @@ migration 0008 had ``{round}:{step}`` and ``{round}:{step}:return``; 0008 rewrot
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -221,6 +221,13 @@ async def is_posted(connection: Connection, txid: str) -> bool:
     found = await connection.execute(
         select(ledger_entries.c.id).where(ledger_entries.c.txid == txid).limit(1))
     return found.first() is not None
+
+
+async def balances_of(connection: Connection, players: Collection[str]) -> dict[str, int]:
+    """Players' balances in one statement (an unknown player is left out)."""
+    read = select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(list(players)))
+    found = await connection.execute(read)
+    return {str(row.id): int(row.balance) for row in found}
 
 
 async def balance_of(connection: Connection, account: str) -> int | None:

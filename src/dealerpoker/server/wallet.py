@@ -23,7 +23,7 @@ double-entry ledger, so steps 1, 3 and 4 have nothing to move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -77,6 +77,9 @@ class Wallet(Protocol):
     async def balance(self, player_id: str) -> int | None:
         """A player's balance (None: no such player)."""
 
+    async def balances(self, player_ids: Collection[str]) -> dict[str, int]:
+        """Each player's balance, read together where the wallet can (an unknown player is left out)."""
+
     async def debit(self, movement: Movement, balances: Mapping[str, int], *,
                     deadline: float | None = None) -> Debit:
         """Take the movement's stakes before its unit of work (``deadline``, loop time: give up
@@ -106,6 +109,10 @@ class LedgerWallet:
     async def balance(self, player_id: str) -> int | None:
         async with self.database.transaction() as connection:
             return await ledger.balance_of(connection, player_id)
+
+    async def balances(self, player_ids: Collection[str]) -> dict[str, int]:
+        async with self.database.reading() as connection:
+            return await ledger.balances_of(connection, player_ids)
 
     async def debit(self, movement: Movement, balances: Mapping[str, int], *,
                     deadline: float | None = None) -> Debit:

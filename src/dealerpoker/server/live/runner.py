@@ -174,6 +174,10 @@ class TableRunner(DealerDesk):
         bets are written (they survive a crash from then on). ``free``: the bets are a free
         round's (``Promotions.prepare``'s promo, checked by the caller), claimed at the deal.
         ``jackpot``: the player adds the jackpot side bet (checked by the caller)."""
+        if bets:
+            # Read before the table's lock (kept by the store for the check under it): the first
+            # bets of a crowd are read together, not one after the other behind the lock.
+            await self.store.balance(player_id)
         async with self._lock:
             self._check_running()
             if self.round is None:

@@ -23,6 +23,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.games.currency import DEFAULT_CURRENCY
+from dealerpoker.server.batching import Batcher
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, chunks, txid
 from dealerpoker.server.live.ports import FreeRoundClaim, Pending, StaleLeaseError
@@ -71,6 +72,8 @@ class SqlStore:
         # Player -> balance, as read or written (the last commits' players), for BALANCE_TTL.
         self._balances: TTLCache[str, int] = TTLCache(BALANCE_CACHE_SIZE, BALANCE_TTL, timer=time.monotonic)
         self._moved: dict[str, int] = {}  # the last commit's players' balances
+        # The first bets of a crowd at a table: their balances read together.
+        self._read_balances = Batcher(self._balances_of)
         self._deadlines: dict[str, tuple[tuple[str, int, str], float]] = {}  # table -> its step's debits'
 
     async def claim(self, table_id: str, token: int | None) -> int:
@@ -277,6 +280,10 @@ class SqlStore:
     def moved_balances(self) -> Mapping[str, int]:
         return self._moved
 
+    async def _balances_of(self, players: Mapping[str, None]) -> dict[str, int | None]:
+        found = await self.wallet.balances(list(players))
+        return {player: found.get(player) for player in players}
+
     async def balance(self, player_id: str, *, fresh: bool = False) -> int | None:
         """A player's balance for the early check of a bet or decision.
 
@@ -288,7 +295,7 @@ class SqlStore:
         cached = None if fresh else self._balances.get(player_id)
         if cached is not None:
             return cached
-        value = await self.wallet.balance(player_id)
+        value = await self._read_balances(player_id, None)
         if value is not None:
             self._balances[player_id] = value
         return value

@@ -24,7 +24,7 @@ transaction id, ``{txid}~{n}``: the operator may have applied the first and roll
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -168,6 +168,15 @@ class SeamlessWallet:
         async with self.database.reading() as connection:  # the last balance the operator gave
             value = await connection.scalar(select(accounts.c.balance).where(accounts.c.id == player_id))
         return None if value is None else int(value)
+
+    async def balances(self, player_ids: Collection[str]) -> dict[str, int]:
+        """Ours read together; each operator's player asked of their operator (one call each)."""
+        remote = [player for player in player_ids if is_remote(player)]
+        found = await self.embedded.balances([player for player in player_ids if not is_remote(player)])
+        for player, balance in zip(remote, await asyncio.gather(*map(self.balance, remote)), strict=True):
+            if balance is not None:
+                found[player] = balance
+        return found
 
     async def debit(
         self, movement: Movement, balances: Mapping[str, int], *, deadline: float | None = None

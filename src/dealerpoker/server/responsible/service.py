@@ -11,6 +11,7 @@ one limit.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from typing import Any
 
 from sqlalchemy import BigInteger, bindparam, case, func, literal_column, select, update
 
+from dealerpoker.errors import DealerPokerError
+from dealerpoker.server.batching import Batcher
 from dealerpoker.server.chained_log import append
 from dealerpoker.server.clock import Clock, timestamp
 from dealerpoker.server.db import Connection, Database
@@ -58,6 +61,8 @@ _LIVE_USAGE = _sums(live_seats, live_seats.c.updated_at,
 _STATE_FOR_UPDATE = select(players.c.responsible_gaming, accounts.c.currency) \
     .join(accounts, accounts.c.id == players.c.id).where(players.c.id == bindparam("player")) \
     .with_for_update()
+_STATES_FOR_UPDATE = select(players.c.id, players.c.responsible_gaming) \
+    .where(players.c.id.in_(bindparam("players", expanding=True))).order_by(players.c.id).with_for_update()
 _WRITE_STATE = update(players).where(players.c.id == bindparam("player"))
 
 
@@ -94,6 +99,7 @@ class ResponsibleGaming:
         self.operator_of = operator_of
         # The player's market makes their profile stricter where its regulator requires it.
         self.jurisdictions = jurisdictions
+        self._live_bets = Batcher(self._check_live_bets)
 
     async def profile_of(self, player_id: str) -> Profile:
         """The profile the player plays under: their operator's, else the deployment's, as strict
@@ -130,14 +136,35 @@ class ResponsibleGaming:
                              kind="session", detail={"started_at": timestamp(now)})
 
     async def check_live_bet(self, player_id: str, at_stake: int) -> None:
-        """Before a live table accepts a player's bets (which it debits at no more bets)."""
-        profile = await self.profile_of(player_id)  # before the transaction: it may read
+        """Before a live table accepts a player's bets (which it debits at no more bets). The bets
+        placed within a few milliseconds of each other are checked in one unit of work
+        (``batching.Batcher``): thousands of players bet in the first seconds of a window."""
+        await self._live_bets((player_id, at_stake), None)
+
+    async def _check_live_bets(self, bets: Mapping[tuple[str, int], None]
+                               ) -> dict[tuple[str, int], Exception | None]:
+        """(player, stake) -> None (the bets may stand) or the refusal, under the players' locks."""
+        players_in = sorted({player for player, _ in bets})
+        # Before the transaction: a profile may need a read of its own.
+        profiles = dict(zip(players_in, await asyncio.gather(*map(self.profile_of, players_in)), strict=True))
+        answers: dict[tuple[str, int], Exception | None] = {}
         async with self.database.transaction() as connection:
-            row = await connection.one(_STATE_FOR_UPDATE, {"player": player_id})
-            if row is None:
-                raise NotFoundError(f"no player {player_id!r}")
-            await self.check_opening(connection, player_id, row["responsible_gaming"], at_stake,
-                                     profile=profile)
+            found = await connection.execute(_STATES_FOR_UPDATE, {"players": players_in})
+            states = {str(row.id): row.responsible_gaming for row in found}
+            for player, at_stake in bets:
+                try:
+                    if player not in states:
+                        raise NotFoundError(f"no player {player!r}")
+                    profile = profiles[player]
+                    await self.check_opening(connection, player, states[player], at_stake, profile=profile)
+                    answers[player, at_stake] = None
+                except DealerPokerError as error:  # this player's refusal: the others' checks stand
+                    answers[player, at_stake] = error
+                    continue
+                if self.needs_check(states[player], profile):  # its check may have begun a session
+                    row = await connection.one(_STATE_FOR_UPDATE, {"player": player})
+                    states[player] = None if row is None else row["responsible_gaming"]
+        return answers
 
     async def _snapshot(self, connection: Connection, player_id: str, state: PlayerState, now: datetime,
                         profile: Profile) -> Snapshot:
