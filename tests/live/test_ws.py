@@ -18,8 +18,7 @@ from dealerpoker.server import ledger
 
 def _audit(app: Any) -> Any:
     async def run() -> Any:
-        async with app.state.services.database.transaction() as connection:
-            return await ledger.audit(connection)
+        return await ledger.audit_database(app.state.services.database)
     return asyncio.run(run())
 
 

@@ -174,8 +174,7 @@ def audit(client: TestClient) -> Any:
     services = client.app.state.services
 
     async def run() -> Any:
-        async with services.database.transaction() as connection:
-            return await ledger.audit(connection)
+        return await ledger.audit_database(services.database)
 
     assert client.portal is not None
     return client.portal.call(run)

@@ -58,15 +58,17 @@ def fresh_database(label: str) -> Iterator[str]:
 
 
 def audit(database_url: str) -> Any:
-    """``ledger.audit`` of the database at ``database_url`` (its own engine, disposed after)."""
+    """``ledger.audit_database`` of the database at ``database_url`` (its own engine, disposed
+    after): the product's audit, in one snapshot. A killed server's last commit may still be
+    landing in PostgreSQL when the test audits; statements each with its own snapshot could see
+    a transfer's one side and not the other."""
     from dealerpoker.server import ledger
     from dealerpoker.server.db import Database
 
     async def run() -> Any:
         database = Database(database_url)
         try:
-            async with database.transaction() as connection:
-                return await ledger.audit(connection)
+            return await ledger.audit_database(database)
         finally:
             await database.dispose()
 
