@@ -5,7 +5,8 @@ Why: a live table's sockets each ask, every few seconds, whether their session s
 (``sessions.Sessions``). At 4,000 players on one process that was about 800 small reads a
 second, queued for the connection pool in front of the bets that table had to answer
 (``benchmarks/RESULTS.md``, "Issue 29"). Batched, it is a few reads a second, each of a few
-hundred rows.
+hundred rows. The bets of a crowd are checked the same way: their responsible-gaming checks
+(``responsible.service``) and their players' balances (``live.sqlstore``).
 
 A call waits at most ``window`` seconds for others to join it (less once ``most`` have); calls
 for a key already waiting share its answer, their arguments merged (``merge``). A caller that
@@ -34,6 +35,7 @@ from typing import Any, Generic, TypeVar
 K = TypeVar("K", bound=Hashable)
 A = TypeVar("A")
 V = TypeVar("V")
+
 
 class _Batch(Generic[K, A, V]):
     __slots__ = ("arguments", "futures", "loop", "timer")

@@ -13,9 +13,10 @@ Authentication is cached per process: a token checked in the last ``REFRESH_SECO
 server's clock) is not read again, its expiry is computed from memory; after that the next
 request reads its row (a logout or revocation by another process counts from then) and writes
 its last use. So a busy token costs one small write every ``REFRESH_SECONDS``, not one per
-request, and idle time is measured to within that. The tokens due for a read within a few
-milliseconds of each other are read (and their uses written) in one statement each
-(``batching.Batcher``): thousands of open table sockets check their sessions every few seconds.
+request, and idle time is measured to within that. The tokens due for a read together are read
+(and their uses written) in one statement each (``batching.Batcher``): a request's with those of
+the next few milliseconds, an open table socket's check with those of the next
+``RECHECK_WINDOW`` (thousands of sockets check their sessions every few seconds).
 
 >>> from datetime import UTC, datetime, timedelta
 >>> policy = Policy(idle_seconds=1800, max_seconds=43_200)
