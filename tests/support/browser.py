@@ -54,6 +54,14 @@ def until_delivered(page: Any, condition: Callable[[], T], what: str, *, timeout
     return until(seen, what, timeout=timeout, interval=0)  # type: ignore[return-value]
 
 
+def open_lobby(page: Any, url: str) -> Any:
+    """The lobby at ``url``, once every section is in (its list's ``aria-busy`` turns false): the
+    sections load side by side, and a count taken before the last arrives would miss its tables."""
+    page.goto(url)
+    page.locator(".lobby__sections[aria-busy='false']").wait_for()
+    return page.locator(".lobby__table")
+
+
 def press(locator: Any, touch: bool) -> None:
     """A finger's tap on a touch screen, a click elsewhere."""
     if touch:

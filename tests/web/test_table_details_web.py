@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from tests.live.conftest import ManualClock
 from tests.live.conftest import live_server as serving_live_tables
+from tests.support.browser import open_lobby
 from tests.support.dealing import Dealer, Deck, dealer_has_no_pair, dealer_wins, player_wins
 
 from dealerpoker.cards import parse_cards
@@ -287,8 +288,7 @@ def test_refused_border_clears_once_fixed(page: Any, live_server: LiveServer) ->
 
 def test_solo_and_live_titles_and_the_lobby_says_which_is_which(page: Any,
                                                                        live_server: LiveServer) -> None:
-    page.goto(live_server.url + "/")
-    page.locator(".lobby__table").first.wait_for()
+    open_lobby(page, live_server.url + "/")
     solo = page.locator(".lobby__table[data-kind='solo']")
     assert solo.count() == 2
     assert solo.locator(".lobby__kind").all_inner_texts() == ["SOLO", "SOLO"]

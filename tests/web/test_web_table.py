@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from tests.support.browser import open_lobby
 
 from .web_support import ARTIFACTS, LiveServer
 
@@ -123,9 +124,7 @@ class Table:
 
 
 def test_lobby_offers_both_games_and_opens_a_session(desktop: Any, live_server: LiveServer) -> None:
-    desktop.goto(live_server.url + "/")
-    tables = desktop.locator(".lobby__table")
-    tables.first.wait_for()
+    tables = open_lobby(desktop, live_server.url + "/")
     names = tables.evaluate_all("links => links.map(a => a.querySelector('.lobby__name').textContent)")
     assert names == ["Texas Hold'em Bonus", "Casino Hold'em"]
     token = desktop.evaluate("sessionStorage.getItem('dealerpoker.token')")
