@@ -157,17 +157,32 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
         cleanup(prefix)
 
 
-def test_a_burst_of_forwarded_intents_is_answered_every_one() -> None:
+def test_a_burst_of_forwarded_intents_is_answered_every_one_in_a_few_messages() -> None:
     """Thousands of players at one table bet within the same second: a process that does not own
     the table forwards each bet through Redis and the owner answers each. Far more at once than
-    the process has Redis connections: each waits for one (none refused, none left unanswered)."""
+    the process has Redis connections: none refused, none left unanswered. The intents go to the
+    owner, and its replies come back, in a few batches, not a message each; what the forwarding
+    process checked reaches the owner with its intent."""
     from dealerpoker.server.live.cluster import MESSAGE_CONNECTIONS, RedisCluster
     from dealerpoker.server.live.hub import LocalHub
 
     prefix, burst = new_prefix(), 20 * MESSAGE_CONNECTIONS
 
-    async def handle(table_id: str, player: str, message: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "you", "table": table_id, "player": player, "n": message["n"]}
+    async def handle(table_id: str, player: str, message: dict[str, Any], checked: Any) -> dict[str, Any]:
+        return {"type": "you", "table": table_id, "player": player, "n": message["n"], "checked": checked}
+
+    def counting(cluster: Any, kind: str) -> list[int]:
+        """How many messages ``cluster`` publishes on ``kind`` channels, and intents or replies in each."""
+        sizes: list[int] = []
+        publish = cluster.redis.publish
+
+        async def counted(channel: str, data: str) -> Any:
+            if channel.startswith(f"{prefix}{kind}:"):
+                sizes.append(len(json.loads(data)["intents" if kind == "intent" else "replies"]))
+            return await publish(channel, data)
+
+        cluster.redis.publish = counted
+        return sizes
 
     async def scenario() -> None:
         owner = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
@@ -176,10 +191,15 @@ def test_a_burst_of_forwarded_intents_is_answered_every_one() -> None:
             await owner.start(("t",), nothing, nothing, handle)
             await until_async(lambda: owner.owns("t"), "the first process owns the table")
             await asker.start(("t",), nothing, nothing, handle)
-            replies = await asyncio.gather(*(asker.forward("t", f"p{n}", {"type": "bet", "n": n})
+            intents, replies_sent = counting(asker, "intent"), counting(owner, "reply")
+            checked = [{"bets": {"ante": n}, "free": None} if n % 2 else None for n in range(burst)]
+            replies = await asyncio.gather(*(asker.forward("t", f"p{n}", {"type": "bet", "n": n}, checked[n])
                                              for n in range(burst)))
             assert not asker.owns("t")
-            assert replies == [{"type": "you", "table": "t", "player": f"p{n}", "n": n} for n in range(burst)]
+            assert replies == [{"type": "you", "table": "t", "player": f"p{n}", "n": n, "checked": checked[n]}
+                               for n in range(burst)]
+            assert sum(intents) == burst and len(intents) <= burst // 100, intents
+            assert sum(replies_sent) == burst and len(replies_sent) <= burst // 10, replies_sent
         finally:
             await asker.stop()
             await owner.stop()

@@ -25,6 +25,10 @@
   WebSocket connections, so players may connect to any process.
 - **Intents.** A bet or decision received by a process that does not own the table is
   forwarded on ``{prefix}intent:{table}``; the owner answers on ``{prefix}reply:{process}``.
+  Both go in batches (``server.batching``): the intents a process receives for one table within
+  ``FORWARD_WINDOW`` are one message, and so are the owner's replies to one process, because at
+  thousands of players a message each was most of the owner's work. A forwarded bet carries
+  the checks the receiving process made (``checked``), so the owner does not repeat them.
 - **Connections.** The messages go through a bounded pool (``MESSAGE_CONNECTIONS``) in which a
   command waits for a free connection; the leases through a connection of their own, so a burst
   of thousands of intents never delays a renewal past ``LEASE_TTL``.
@@ -44,6 +48,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
+from dealerpoker.server.batching import Batcher
 from dealerpoker.server.live.hub import LocalHub, serialise
 
 log = logging.getLogger("dealerpoker.live.cluster")
@@ -52,6 +57,7 @@ LEASE_TTL = 3.0
 LEASE_RENEW = 1.0
 COUNT_INTERVAL = 0.5
 FORWARD_TIMEOUT = 5.0
+FORWARD_WINDOW = 0.005  # seconds an intent or reply waits for others going the same way
 # Redis connections per process for the fan-out, intents and replies. Commands beyond them wait
 # for a free connection (redis-py's default pool refuses them: MaxConnectionsError, and a forwarded
 # bet in a burst of thousands was never answered). Leases have their own connection.
@@ -90,7 +96,8 @@ return 0
 
 Acquire = Callable[[str, int | None], Awaitable[None]]  # (table, lease token or None)
 Release = Callable[[str], Awaitable[None]]
-Handle = Callable[[str, str, Any], Awaitable[dict[str, Any]]]
+# (table, client, message, what the forwarding process checked or None) -> the client's reply
+Handle = Callable[[str, str, Any, Any], Awaitable[dict[str, Any]]]
 
 
 class Cluster(Protocol):
@@ -100,7 +107,8 @@ class Cluster(Protocol):
     async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None: ...
     def owns(self, table_id: str) -> bool: ...
     def watchers(self, table_id: str) -> int: ...
-    async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]: ...
+    async def forward(self, table_id: str, player_id: str, message: Any,
+                      checked: Any = None) -> dict[str, Any]: ...
     async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
                     handle: Handle) -> None: ...
     async def stop(self) -> None: ...
@@ -133,7 +141,8 @@ class LocalCluster:
     def watchers(self, table_id: str) -> int:
         return self.hub.watchers(table_id)
 
-    async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+    async def forward(self, table_id: str, player_id: str, message: Any,
+                      checked: Any = None) -> dict[str, Any]:
         raise RuntimeError("a single process owns every table: nothing to forward")
 
     async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
@@ -187,6 +196,8 @@ class RedisCluster:
         self._handle: Handle | None = None
         self._pubsub: Any = None
         self._answering: set[asyncio.Task[None]] = set()
+        self._intents: dict[str, Batcher[str, dict[str, Any], None]] = {}  # by table
+        self._replies: dict[str, Batcher[str, dict[str, Any], None]] = {}  # by asking process
         self._holding = False  # draining: take no lease
 
     def _key(self, kind: str, name: str) -> str:
@@ -215,27 +226,44 @@ class RedisCluster:
         # The shared total lags by up to COUNT_INTERVAL; never report fewer than are here.
         return max(self._counts.get(table_id, 0), self.hub.watchers(table_id))
 
-    async def forward(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
+    async def forward(self, table_id: str, player_id: str, message: Any,
+                      checked: Any = None) -> dict[str, Any]:
         request = secrets.token_hex(8)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[request] = future
         deadline = loop.time() + FORWARD_TIMEOUT
+        intents = self._intents.get(table_id)
+        if intents is None:
+            intents = self._intents[table_id] = Batcher(
+                lambda batch: self._send_intents(table_id, batch), window=FORWARD_WINDOW)
         try:
-            # While the table changes hands (its owner drained or died) nobody would hear the
-            # intent: wait for the next owner's lease rather than publish into the gap.
-            while not await self.redis.exists(self._key("lease", table_id)):
-                if loop.time() > deadline:
-                    raise TimeoutError
-                await asyncio.sleep(OWNER_RECHECK)
-            await self.redis.publish(self._key("intent", table_id), json.dumps(
-                {"request": request, "reply": self.process_id, "player": player_id, "message": message}))
+            await intents(request, {"request": request, "player": player_id, "message": message,
+                                    "checked": checked})
             return await asyncio.wait_for(future, max(0.0, deadline - loop.time()) + OWNER_RECHECK)
         except TimeoutError:
             return {"type": "error", "error": "table_unavailable",
                     "message": "the table's clock is moving to another server: try again in a moment"}
         finally:
             self._pending.pop(request, None)
+
+    async def _send_intents(self, table_id: str, batch: Mapping[str, dict[str, Any]]) -> dict[str, None]:
+        """One message to the table's owner with every intent of the batch."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FORWARD_TIMEOUT
+        # While the table changes hands (its owner drained or died) nobody would hear the
+        # intents: wait for the next owner's lease rather than publish into the gap.
+        while not await self.redis.exists(self._key("lease", table_id)):
+            if loop.time() > deadline:
+                raise TimeoutError
+            await asyncio.sleep(OWNER_RECHECK)
+        await self.redis.publish(self._key("intent", table_id), json.dumps(
+            {"reply": self.process_id, "intents": list(batch.values())}))
+        return dict.fromkeys(batch)
+
+    async def _send_replies(self, asker: str, batch: Mapping[str, dict[str, Any]]) -> dict[str, None]:
+        await self.redis.publish(self._key("reply", asker), json.dumps({"replies": batch}))
+        return dict.fromkeys(batch)
 
     # ----- lifecycle ------------------------------------------------------------------------------
     async def start(self, tables: tuple[str, ...], acquire: Acquire, release: Release,
@@ -391,15 +419,19 @@ class RedisCluster:
             except Exception:
                 log.exception("redis message on %s failed", channel)
 
-    async def _answer(self, table_id: str, request: dict[str, Any]) -> None:
+    async def _answer(self, table_id: str, asker: str, request: dict[str, Any]) -> None:
         assert self._handle is not None
         try:
-            reply = await self._handle(table_id, request["player"], request["message"])
-            await self.redis.publish(self._key("reply", request["reply"]),
-                                     json.dumps({"request": request["request"], "reply": reply}))
+            reply = await self._handle(table_id, request["player"], request["message"],
+                                       request.get("checked"))
+            replies = self._replies.get(asker)
+            if replies is None:
+                replies = self._replies[asker] = Batcher(
+                    lambda batch: self._send_replies(asker, batch), window=FORWARD_WINDOW)
+            await replies(request["request"], reply)
         except Exception:  # the asker hears nothing and tells its player the table is unavailable
             log.exception("table %s: intent %s from process %s not answered", table_id,
-                          request.get("request"), request.get("reply"))
+                          request.get("request"), asker)
 
     async def _dispatch(self, kind: str, name: str, data: str) -> None:
         if kind in ("table", "players"):
@@ -411,12 +443,14 @@ class RedisCluster:
             else:
                 self.hub.deliver_players(name, json.loads(text))
         elif kind == "intent" and name in self._owned:
-            # Answered in its own task, so a slow intent never holds up the fan-out.
-            task = asyncio.create_task(self._answer(name, json.loads(data)))
-            self._answering.add(task)
-            task.add_done_callback(self._answering.discard)
+            # Each answered in its own task, so a slow intent never holds up the others or the fan-out.
+            batch = json.loads(data)
+            for request in batch["intents"]:
+                task = asyncio.create_task(self._answer(name, batch["reply"], request))
+                self._answering.add(task)
+                task.add_done_callback(self._answering.discard)
         elif kind == "reply":
-            answer = json.loads(data)
-            future = self._pending.get(answer["request"])
-            if future is not None and not future.done():
-                future.set_result(answer["reply"])
+            for request, reply in json.loads(data)["replies"].items():
+                future = self._pending.get(request)
+                if future is not None and not future.done():
+                    future.set_result(reply)

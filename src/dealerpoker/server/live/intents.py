@@ -1,14 +1,15 @@
 """What a live table's clients ask, and the reply each gets: a player's messages (``bet``,
 ``decide``, ``decision``, ``hello``, ``ping``) and a studio dealer's (``card``, ``void``,
 ``misdeal``, ``hello``, ``ping``), handled by the process that owns the table's clock
-(``LiveTables._handle_local``). A refusal is an ``error`` reply whose code names it, and changes
+(``LiveTables._handle_local``), a bet checked first where the player is connected
+(``check_before_forwarding``). A refusal is an ``error`` reply whose code names it, and changes
 nothing. The messages are described in docs/api.md: change both together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.fairness.live_record import CARD_SOURCE
@@ -28,6 +29,56 @@ promo (None: none)."""
 def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """An ``error`` reply with the wire ``code`` and a message for people."""
     return {"type": "error", "error": code, "message": message, **extra}
+
+
+class BetIntent(NamedTuple):
+    """A ``bet`` message's parts, their types checked."""
+    bets: Mapping[str, Any]
+    free_round: str | None
+    jackpot: bool
+
+
+def read_bet(message: Mapping[str, Any]) -> BetIntent | dict[str, Any]:
+    """A ``bet`` message's parts, or the ``bad_request`` reply naming what is wrong."""
+    bets = message.get("bets")
+    if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
+        return error_message("bad_request", 'bet: expected "bets": {field: amount}')
+    free_round = message.get("free_round")
+    if free_round is not None and not isinstance(free_round, str):
+        return error_message("bad_request", 'bet: "free_round" is a reward id from "free_rounds"')
+    jackpot = message.get("jackpot", False)
+    if not isinstance(jackpot, bool):
+        return error_message("bad_request", 'bet: "jackpot" is true (add the jackpot bet) or false')
+    return BetIntent(bets, free_round, jackpot)
+
+
+async def check_before_forwarding(client_id: str, message: Any, check_bet: BetCheck
+                                  ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """On a process that does not own the table: a player's bet checked here, where the player's
+    socket is, so that the owner (which every bet of the table reaches) does not do every check.
+    -> (the refusal to send the player, None), or (None, what the owner is given as checked:
+    ``{"bets", "free"}``), or (None, None) where there is nothing to check (not a bet, no bets,
+    not a player's message: the owner answers it)."""
+    if client_id == DEALER or not isinstance(message, Mapping) or message.get("type") != "bet":
+        return None, None
+    bet = read_bet(message)
+    if not isinstance(bet, BetIntent):
+        return bet, None
+    if not bet.bets:
+        return None, None
+    try:
+        bets, free = await check_bet(client_id, bet.bets, bet.free_round, bet.jackpot)
+    except DealerPokerError as error:
+        return {"type": "error", **error_fields(error)}, None
+    return None, {"bets": dict(bets), "free": free}
+
+
+def already_checked(checked: Mapping[str, Any]) -> BetCheck:
+    """The owner's ``BetCheck`` for a bet the forwarding process checked: what it found."""
+    async def check_bet(*_bet: Any) -> tuple[Mapping[str, Any], Mapping[str, Any] | None]:
+        return checked["bets"], checked["free"]
+
+    return check_bet
 
 
 async def handle(runner: TableRunner, client_id: str, message: Any, check_bet: BetCheck) -> dict[str, Any]:
@@ -50,19 +101,13 @@ async def _player_intent(runner: TableRunner, player_id: str, message: Mapping[s
         if kind == "decision":  # the player's own view of their open decision (the hint's input)
             return runner.decision_message(player_id)
         if kind == "bet":
-            bets = message.get("bets")
-            if not isinstance(bets, Mapping) or not all(isinstance(k, str) for k in bets):
-                return error_message("bad_request", 'bet: expected "bets": {field: amount}')
-            free_round = message.get("free_round")
-            if free_round is not None and not isinstance(free_round, str):
-                return error_message("bad_request", 'bet: "free_round" is a reward id from "free_rounds"')
-            jackpot = message.get("jackpot", False)
-            if not isinstance(jackpot, bool):
-                return error_message("bad_request", 'bet: "jackpot" is true (add the jackpot bet) or false')
-            free = None
+            bet = read_bet(message)
+            if not isinstance(bet, BetIntent):
+                return bet
+            bets, free = bet.bets, None
             if bets:
-                bets, free = await check_bet(player_id, bets, free_round, jackpot)
-            return await runner.bet(player_id, bets, free, jackpot)
+                bets, free = await check_bet(player_id, bets, bet.free_round, bet.jackpot)
+            return await runner.bet(player_id, bets, free, bet.jackpot)
         if kind == "decide":
             action = message.get("action")
             if not isinstance(action, str):

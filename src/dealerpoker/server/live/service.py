@@ -225,10 +225,15 @@ class LiveTables:
         return texts
 
     async def intent(self, table_id: str, player_id: str, message: Any) -> dict[str, Any]:
-        """A client message, handled here if this process owns the table, else by its owner."""
+        """A client message, handled here if this process owns the table, else by its owner
+        (a bet checked here first: ``intents.check_before_forwarding``)."""
         if self.cluster.owns(table_id):
             return await self._handle_local(table_id, player_id, message)
-        return await self.cluster.forward(table_id, player_id, message)
+        refusal, checked = await intents.check_before_forwarding(
+            player_id, message, self._bet_check(self.runners[table_id]))
+        if refusal is not None:
+            return refusal
+        return await self.cluster.forward(table_id, player_id, message, checked)
 
     async def dealer_welcome(self, table_id: str) -> list[str]:
         """What a studio's dealer is sent first: the table, then its view and what is expected."""
@@ -243,10 +248,16 @@ class LiveTables:
         texts.append(serialise(await self.intent(table_id, DEALER, {"type": "hello"}), self.now()))
         return texts
 
-    async def _handle_local(self, table_id: str, client_id: str, message: Any) -> dict[str, Any]:
-        """One client message -> the reply for that client (a studio's dealer: ``DEALER``)."""
+    async def _handle_local(self, table_id: str, client_id: str, message: Any,
+                            checked: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """One client message -> the reply for that client (a studio's dealer: ``DEALER``); a bet
+        another process ``checked`` (``intent``) is not checked again."""
         runner = self.runners[table_id]
+        check_bet = self._bet_check(runner) if checked is None else intents.already_checked(checked)
+        return await intents.handle(runner, client_id, message, check_bet)
 
+    def _bet_check(self, runner: TableRunner) -> intents.BetCheck:
+        """The checks of a player's bets at ``runner``'s table (``intents.BetCheck``)."""
         async def check_bet(player_id: str, bets: Mapping[str, Any], free_round: str | None,
                             jackpot: bool) -> tuple[Mapping[str, Any], Mapping[str, Any] | None]:
             await self._check_currency(runner, player_id)
@@ -255,13 +266,13 @@ class LiveTables:
             free = None
             if free_round is not None:
                 free, bets = await self._free_round(runner, player_id, free_round, bets)
-            engine = await self.limits.engine_for(runner.table, self.engines[table_id], player_id)
+            engine = await self.limits.engine_for(runner.table, self.engines[runner.table.id], player_id)
             at_stake = most_at_stake(engine, engine.validate_bets(bets))
             await self.check_jurisdiction(runner, player_id, at_stake)
             await self.services.responsible.check_live_bet(player_id, at_stake)
             return bets, free
 
-        return await intents.handle(runner, client_id, message, check_bet)
+        return check_bet
 
     async def _free_round(self, runner: TableRunner, player_id: str, reward_id: str,
                           bets: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
