@@ -317,6 +317,9 @@ async def observe(url: str, token: str, level: Level, rounds: int, stop: asyncio
                     stop.set()
 
 
+SESSION_TRIES = 5
+
+
 async def sessions(base: str, count: int) -> list[str]:
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
@@ -324,7 +327,15 @@ async def sessions(base: str, count: int) -> list[str]:
 
         async def one() -> str:
             async with semaphore:
-                response = await client.post("/api/session", json={})
+                for attempt in range(SESSION_TRIES):
+                    try:
+                        response = await client.post("/api/session", json={})
+                        break
+                    except httpx.TransportError:
+                        # A keep-alive connection the server closed as it was reused (seen once
+                        # in 10,000 on 2026-12-06): try again; at worst one demo player too many.
+                        if attempt == SESSION_TRIES - 1:
+                            raise
                 response.raise_for_status()
                 token: str = response.json()["token"]
                 return token
