@@ -117,6 +117,18 @@ def read_player_lines(lines: str) -> dict[str, str]:
     return dict(line.split("\t", 1) for line in lines.split("\n")) if lines else {}
 
 
+Send = Callable[[str, Mapping[str, dict[str, Any]]], Awaitable[dict[str, None]]]
+
+
+def _batcher(batchers: dict[str, Batcher[str, dict[str, Any], None]], to: str,
+             send: Send) -> Batcher[str, dict[str, Any], None]:
+    """The batcher of the messages going ``to`` a table or process (made at its first message)."""
+    batcher = batchers.get(to)
+    if batcher is None:
+        batcher = batchers[to] = Batcher(lambda batch: send(to, batch), window=FORWARD_WINDOW)
+    return batcher
+
+
 class Cluster(Protocol):
     process_id: str
 
@@ -250,10 +262,7 @@ class RedisCluster:
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[request] = future
         deadline = loop.time() + FORWARD_TIMEOUT
-        intents = self._intents.get(table_id)
-        if intents is None:
-            intents = self._intents[table_id] = Batcher(
-                lambda batch: self._send_intents(table_id, batch), window=FORWARD_WINDOW)
+        intents = _batcher(self._intents, table_id, self._send_intents)
         try:
             await intents(request, {"request": request, "player": player_id, "message": message,
                                     "checked": checked})
@@ -441,11 +450,7 @@ class RedisCluster:
         try:
             reply = await self._handle(table_id, request["player"], request["message"],
                                        request.get("checked"))
-            replies = self._replies.get(asker)
-            if replies is None:
-                replies = self._replies[asker] = Batcher(
-                    lambda batch: self._send_replies(asker, batch), window=FORWARD_WINDOW)
-            await replies(request["request"], reply)
+            await _batcher(self._replies, asker, self._send_replies)(request["request"], reply)
         except Exception:  # the asker hears nothing and tells its player the table is unavailable
             log.exception("table %s: intent %s from process %s not answered", table_id,
                           request.get("request"), asker)

@@ -31,6 +31,11 @@ def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "error": code, "message": message, **extra}
 
 
+def error_reply(error: DealerPokerError) -> dict[str, Any]:
+    """The ``error`` reply of a refusal: its code, message and details (``error_fields``)."""
+    return {"type": "error", **error_fields(error)}
+
+
 class BetIntent(NamedTuple):
     """A ``bet`` message's parts, their types checked."""
     bets: Mapping[str, Any]
@@ -69,7 +74,7 @@ async def check_before_forwarding(client_id: str, message: Any, check_bet: BetCh
     try:
         bets, free = await check_bet(client_id, bet.bets, bet.free_round, bet.jackpot)
     except DealerPokerError as error:
-        return {"type": "error", **error_fields(error)}, None
+        return error_reply(error), None
     return None, {"bets": dict(bets), "free": free}
 
 
@@ -114,7 +119,7 @@ async def _player_intent(runner: TableRunner, player_id: str, message: Mapping[s
                 return error_message("bad_request", 'decide: expected "action": "bet", "check", "fold"...')
             return await runner.decide(player_id, action)
     except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
-        return {"type": "error", **error_fields(error)}
+        return error_reply(error)
     return error_message("bad_request", f"unknown message type {kind!r} (bet, decide, decision, hello, ping)")
 
 
@@ -142,5 +147,5 @@ async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dic
                 return error_message("bad_request", 'misdeal: "reason" is a text of 1-200 characters')
             return await runner.misdeal(reason)
     except DealerPokerError as error:  # the table's refusals (not expected, a duplicate card...)
-        return {"type": "error", **error_fields(error)}
+        return error_reply(error)
     return error_message("bad_request", f"unknown message type {kind!r} (card, void, misdeal, hello, ping)")

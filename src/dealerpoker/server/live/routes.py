@@ -21,11 +21,11 @@ from dealerpoker.server.accounts import AuthenticationError, bearer_token
 from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unknown_query
 from dealerpoker.server.db import DatabaseBusyError
 from dealerpoker.server.edge.ratelimit import RateLimitedError
-from dealerpoker.server.errors import NotFoundError, error_fields
+from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live import session_watch
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, serialise
-from dealerpoker.server.live.intents import error_message
+from dealerpoker.server.live.intents import error_message, error_reply
 from dealerpoker.server.services import Services
 from dealerpoker.server.text import InvalidTextError, check_json
 
@@ -138,13 +138,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     except DatabaseBusyError as error:  # a crowd signing in at once: come back in a moment
         with contextlib.suppress(Exception):
-            await websocket.send_text(serialise({"type": "error", **error_fields(error)}, live.now()))
+            await websocket.send_text(serialise(error_reply(error), live.now()))
             await websocket.close(code=1013)  # "try again later": the page reconnects
         return
     try:  # a table seats only the players whose jurisdiction allows it
         await live.check_jurisdiction(runner, player_id)
     except JurisdictionRefusedError as error:
-        await websocket.send_text(serialise({"type": "error", **error_fields(error)}, live.now()))
+        await websocket.send_text(serialise(error_reply(error), live.now()))
         await websocket.close(code=4403)
         return
     limiter = services.limiter  # the account's connections per minute, then its sockets open
@@ -185,7 +185,7 @@ async def _converse(websocket: WebSocket, live: LiveTables, connection: Connecti
                 if session is not None:
                     await session(True)
             except InvalidTextError as error:
-                connection.push(serialise({"type": "error", **error_fields(error)}, live.now()))
+                connection.push(serialise(error_reply(error), live.now()))
                 continue
             except AuthenticationError as error:
                 await session_watch.unauthorized(websocket, live.now(), sender, error)
