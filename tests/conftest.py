@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support import migrated
 from tests.support.browser import WorkerChromium
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 LONG_TESTS = os.environ.get("DEALERPOKER_LONG_TESTS") == "1"
+migrated.install()  # new SQLite databases get the migrations' schema copied (tests/support/migrated.py)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,12 +15,13 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, insert, select
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 from tests.support.dealing import find_server_seed, wanted
+from tests.support.migrated import made_by, migrating_for_real, upgrade_to_head
 
 from dealerpoker.fairness import ALGORITHM_VERSION
 from dealerpoker.fairness.verify import verify_record
 from dealerpoker.games import get_game
 from dealerpoker.games.currency import house_account
-from dealerpoker.server import ledger
+from dealerpoker.server import db, ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Database, alembic_config
 from dealerpoker.server.dealing import Deal, committed_deal
@@ -50,12 +51,38 @@ def test_the_migrations_create_exactly_the_schema(url: str) -> None:
     async def scenario() -> list[Any]:
         database = Database(url)
         try:
-            await database.migrate()
+            with migrating_for_real():
+                await database.migrate()
             return await database.run_sync(differences)
         finally:
             await database.dispose()
 
     assert asyncio.run(scenario()) == []
+
+
+@pytest.mark.parametrize("currency", ["EUR", "JPY"])
+def test_a_new_sqlite_database_the_tests_copy_is_what_the_migrations_make(tmp_path: Path,
+                                                                          currency: str) -> None:
+    """tests/support/migrated.py copies a migrated schema into the tests' new SQLite databases:
+    the same statements, in the same order, and the same rows, as migrating step by step."""
+    async def made(name: str, *, for_real: bool) -> Any:
+        database = Database(f"sqlite:///{tmp_path / name}")
+        try:
+            if for_real:
+                with migrating_for_real():
+                    await database.migrate(default_currency=currency)
+            else:
+                await database.migrate(default_currency=currency)
+            return await database.run_sync(made_by)
+        finally:
+            await database.dispose()
+
+    assert db._upgrade_to_head is upgrade_to_head  # tests/conftest.py installed the copying
+    real, copied = asyncio.run(made("real.db", for_real=True)), asyncio.run(made("copied.db", for_real=False))
+    assert len(real.statements) > 40 and any("CREATE TRIGGER" in sql for sql in real.statements)
+    assert ("accounts", ("id", "kind", "balance", "created_at", "currency"),
+            ((f"house:{currency}", "house", 0, "1970-01-01T00:00:00.000000Z", currency),)) in real.rows
+    assert copied == real
 
 
 def test_old_solo_txids_are_rewritten_and_the_round_still_verifies(url: str) -> None:
