@@ -7,6 +7,12 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test test-quick check lint typecheck imports browser clean
 
+# Bytecode is written beside the sources (__pycache__, ignored by git; numba's caches are there
+# too) even where the environment sets PYTHONDONTWRITEBYTECODE: without it every process of the
+# suite compiles the package again (each of its ~100 servers 0.25 s more to start, each pytest
+# worker's collection 13 s instead of 5 s, measured 2026-12-06).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
