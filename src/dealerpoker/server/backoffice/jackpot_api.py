@@ -5,20 +5,26 @@ at which it breaks even (``analysis.jackpot``), and the pool's history, newest f
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from dealerpoker.analysis.jackpot import JackpotFigures, jackpot_figures
 from dealerpoker.server import jackpot
 from dealerpoker.server.api.deps import error_responses, reject_unknown_query
 from dealerpoker.server.backoffice.deps import ReportViewer, services_of
+
+if TYPE_CHECKING:
+    from dealerpoker.analysis.jackpot import JackpotFigures
 
 router = APIRouter(prefix="/admin/api", tags=["back office"], dependencies=[Depends(reject_unknown_query)])
 
 
 async def figures(request: Request, offered: jackpot.Jackpot) -> JackpotFigures:
     """The bet's exact figures (one jackpot bet per hit), computed once per process."""
+    # Imported at the first jackpot page, not when the server starts: it brings numba (0.24 s of
+    # every `serve` start, and most servers never show this page).
+    from dealerpoker.analysis.jackpot import jackpot_figures
+
     found: JackpotFigures | None = getattr(request.app.state, "jackpot_figures", None)
     if found is None or found.rules != offered.rules:
         found = await asyncio.to_thread(jackpot_figures, offered.rules)
