@@ -9,8 +9,8 @@ TEST_STAMP := $(VENV)/.installed-test
 
 # Bytecode is written beside the sources (__pycache__, ignored by git; numba's caches are there
 # too) even where the environment sets PYTHONDONTWRITEBYTECODE: without it every process of the
-# suite compiles the package again (each of its ~100 servers 0.25 s more to start, each pytest
-# worker's collection 13 s instead of 5 s, measured 2026-12-06).
+# suite compiles the package again (collecting the suite: 14.8 s of CPU instead of 6.6 s in each
+# worker; each of its ~100 servers 0.1-0.4 s more to start: benchmarks/suite_costs.py).
 unexport PYTHONDONTWRITEBYTECODE
 
 $(BIN)/python:
