@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # Bytecode is written beside the sources (__pycache__, ignored by git; numba's caches are there
 # too) even where the environment sets PYTHONDONTWRITEBYTECODE: without it every process of the
 # suite compiles the package again (collecting the suite: 14.8 s of CPU instead of 6.6 s in each
-# worker; each of its ~100 servers 0.1-0.4 s more to start: benchmarks/suite_costs.py).
+# worker; each of its ~100 servers up to 0.4 s more to start: benchmarks/suite_costs.py).
 unexport PYTHONDONTWRITEBYTECODE
 
 $(BIN)/python:
