@@ -32,13 +32,19 @@ THIS_CHECKOUT = Code("this checkout")
 
 def checkout(revision: str, into: Path) -> Code:
     """The ``src`` tree of a git revision of this repository, unpacked into ``into``."""
+    return Code(f"{revision} ({unpack(revision, into, 'src')})", into / "src")
+
+
+def unpack(revision: str, into: Path, *paths: str) -> str:
+    """``paths`` (default: everything) of a git revision of this repository, unpacked into
+    ``into`` (no bytecode, no caches); the revision's short commit."""
     repository = Path(__file__).resolve().parent.parent
     commit = subprocess.run(["git", "-C", str(repository), "rev-parse", "--short", revision], check=True,
                             capture_output=True, text=True).stdout.strip()
-    archive = subprocess.run(["git", "-C", str(repository), "archive", commit, "src"], check=True,
+    archive = subprocess.run(["git", "-C", str(repository), "archive", commit, *paths], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return Code(f"{revision} ({commit})", into / "src")
+    return commit
 
 
 def head() -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import platform
 import resource
@@ -34,9 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.migrated
-from _processes import THIS_CHECKOUT, checkout, cpu_seconds, free_port, head, start
-
-ROOT = Path(__file__).resolve().parent.parent
+from _processes import THIS_CHECKOUT, checkout, cpu_seconds, free_port, head, start, unpack
 
 
 def _cpu_ms(work: Callable[[], None], times: int) -> list[float]:
@@ -53,7 +52,7 @@ def new_databases(folder: Path, times: int) -> dict[str, list[float]]:
 
     from dealerpoker.server.db import Database
 
-    count = iter(range(10**9))
+    count = itertools.count()
 
     def one() -> None:
         async def run() -> None:
@@ -73,7 +72,7 @@ def new_databases(folder: Path, times: int) -> dict[str, list[float]]:
 def apps(folder: Path, times: int) -> dict[str, list[float]]:
     from dealerpoker.server import Settings, create_app
 
-    count = iter(range(10**9))
+    count = itertools.count()
 
     def one() -> None:
         app = create_app(Settings(database_url=f"sqlite:///{folder / f'app{next(count)}.db'}"))
@@ -109,9 +108,7 @@ def serve_starts(folder: Path, times: int) -> dict[str, list[float]]:
 
 def collections_of_the_suite(folder: Path, times: int) -> dict[str, list[float]]:
     copy = Path(tempfile.mkdtemp(dir=folder))
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], check=True,
-                             capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(copy)], input=archive, check=True)
+    unpack("HEAD", copy)
 
     def collect(environment: dict[str, str]) -> float:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
