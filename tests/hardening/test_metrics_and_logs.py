@@ -13,10 +13,14 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from tests.hardening.edge_support import client, edge_app, live_edge_server, session
+from tests.support.operators_file import operator_entry, operators_file
 from tests.support.servers import ServeProcess
 from websockets.sync.client import connect
 
+from dealerpoker.server import Settings, create_app
+from dealerpoker.server.edge import documented_paths
 from dealerpoker.server.observability.logs import REQUEST_ID, JsonFormatter
+from dealerpoker.server.operators.config import parse_operators
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -62,6 +66,25 @@ def test_metrics_count_requests_rounds_postings_and_refusals() -> None:
         assert grew("dealerpoker_rate_limit_refusals_total", limit="session") == 1
         names = {family.name for family in text_string_to_metric_families(scraped.text)}
         assert {"dealerpoker_errors", "dealerpoker_wallet_calls", "dealerpoker_live_players"} <= names
+
+    asyncio.run(run())
+
+
+def test_metrics_route_templates_are_the_openapi_documents_paths() -> None:
+    """A request refused before routing is counted under its path's template: the templates are read
+    off the routes (building the OpenAPI document would hold up the first request), and they are
+    exactly the document's paths, the operators' included."""
+    entry = operator_entry("casino-a", secret="s3cret-for-casino-a-0123456789", currencies=["EUR"],
+                           wallet_url="http://127.0.0.1:9/wallet")
+    app = create_app(Settings(database_url="sqlite://", operators=parse_operators(operators_file(entry))))
+
+    async def run() -> None:
+        async with client(app) as http:
+            assert (await http.get("/healthz")).status_code == 200  # the middleware stack is built
+            paths = documented_paths(app)
+            assert len(paths) == len(set(paths))
+            assert "/operator/v1/launch" in paths and "/api/rounds/{round_id}/actions" in paths
+            assert set(paths) == set(app.openapi()["paths"])
 
     asyncio.run(run())
 
