@@ -84,14 +84,19 @@ PROBLEMS = """() => {
   return problems;
 }"""
 
-SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# From the top, once a whole frame has been drawn: the felt's fit (web/js/fit.js) runs in a
+# ResizeObserver, after that frame's animation callbacks and layout; a task queued from the
+# callback runs when the frame is done. One round trip to the page per look.
+SETTLED_PROBLEMS = f"""async () => {{
+  window.scrollTo(0, 0);
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  return ({PROBLEMS})();
+}}"""
 
 
 def layout_problems(page: Any) -> list[str]:
     """The layout problems of the page (or frame) as it stands, seen from the top (no scrolling)."""
-    page.evaluate("window.scrollTo(0, 0)")
-    page.evaluate(SETTLE)
-    problems: list[str] = page.evaluate(PROBLEMS)
+    problems: list[str] = page.evaluate(SETTLED_PROBLEMS)
     return problems
 
 
