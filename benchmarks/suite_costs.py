@@ -5,8 +5,11 @@ worker processes, and gives each a new database. This times each of those units 
 
 - **A new SQLite database**: Alembic's migrations step by step (what `serve` and a deployment do)
   against the tests' copy of what they made (`tests/support/migrated.py`), CPU per database.
-- **An app**: `create_app` and its start and stop (lifespan) on a new SQLite database, as the
-  tests build one (the schema copied), CPU per app.
+- **An app**: `create_app`, its start, its first answer (`/healthz`, which builds the middleware
+  stack) and its stop, on a new SQLite database, as the tests build one (the schema copied), CPU
+  per app.
+- **An httpx client**, as `httpx.post(...)` builds one (a TLS context of its own, certifi's CA
+  bundle loaded) and with the tests' shared context (`tests/support/tls.py`).
 - **A `serve` process**: CPU until `/healthz` answers, on a new SQLite database, with the
   package's bytecode already written (what `make test` keeps) and with none written
   (`PYTHONDONTWRITEBYTECODE=1` on a fresh clone: every module compiled in every process).
@@ -70,20 +73,40 @@ def new_databases(folder: Path, times: int) -> dict[str, list[float]]:
 
 
 def apps(folder: Path, times: int) -> dict[str, list[float]]:
+    import httpx
+    from tests.support import tls
+
     from dealerpoker.server import Settings, create_app
 
+    tls.install()  # the client's own cost is the next unit's
     count = itertools.count()
 
     def one() -> None:
         app = create_app(Settings(database_url=f"sqlite:///{folder / f'app{next(count)}.db'}"))
 
         async def run() -> None:
-            async with app.router.lifespan_context(app):
-                pass
+            async with app.router.lifespan_context(app), httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
+                assert (await http.get("/healthz")).status_code == 200
         asyncio.run(run())
 
     one()
-    return {"create_app, started and stopped": _cpu_ms(one, times)}
+    return {"create_app, started, first answer (/healthz), stopped": _cpu_ms(one, times)}
+
+
+def http_clients(times: int) -> dict[str, list[float]]:
+    import httpx
+    from tests.support import tls
+
+    def one() -> None:
+        httpx.Client().close()
+
+    tls.BUILD()  # certifi found and read once
+    httpx_own = _cpu_ms(one, times)
+    tls.install()
+    one()
+    return {"httpx client, its own TLS context (httpx.post)": httpx_own,
+            "httpx client, the tests' shared TLS context": _cpu_ms(one, times)}
 
 
 def serve_starts(folder: Path, times: int) -> dict[str, list[float]]:
@@ -132,7 +155,8 @@ def main() -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # this process's bytecode too, as make test has it
     with tempfile.TemporaryDirectory(prefix="dp-suite-costs-") as scratch:
         folder = Path(scratch)
-        figures = {**new_databases(folder, arguments.times), **apps(folder, arguments.times),
+        figures = {**new_databases(folder, arguments.times), **http_clients(arguments.times),
+                   **apps(folder, arguments.times),
                    **serve_starts(folder, max(3, arguments.times // 2)),
                    **collections_of_the_suite(folder, 3)}
     machine = platform.processor() or platform.machine()
