@@ -11,7 +11,7 @@
 // every text from the catalogues (the "dealer." keys); amounts in the table's currency.
 
 import { cardElement, cardLabel } from "./cards.js";
-import { fieldTitle, h } from "./dom.js";
+import { fieldTitle, h, setAttr, setText } from "./dom.js";
 import { preferredLanguage, t, useLanguage } from "./i18n.js";
 import { LANGUAGE_KEY, errorText, languageSwitch, launch, useCurrency } from "./locale.js";
 import { formatMoney } from "./money.js";
@@ -265,8 +265,8 @@ export class DealerConsole extends TableSocketClient {
   tick() {
     if (!this.el) return;
     const left = this.deadlineLeft();
-    this.el.countdown.textContent = left === null ? "" : String(Math.ceil(left));
-    this.el.countdown.dataset.urgent = String(left !== null && left > 0 && left <= 5);
+    setText(this.el.countdown, left === null ? "" : String(Math.ceil(left)));
+    setAttr(this.el.countdown, "data-urgent", String(left !== null && left > 0 && left <= 5));
   }
 
   render() {

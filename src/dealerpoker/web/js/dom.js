@@ -27,6 +27,18 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
+ * What a clock writes many times a second, written only when it changed: an unchanged text or
+ * attribute then costs the page no new layout and no new frame.
+ */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+export function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/**
  * "--level:2; color: red" set through the CSSOM, not as a style attribute: the server's
  * Content-Security-Policy (style-src 'self') refuses inline style attributes, not the CSSOM.
  */

@@ -6,7 +6,7 @@
 // procedure (the operator's contact, then the regulator's) at the end of the rules panel.
 // Fed by GET /api/responsible-gaming (responsible.js hands each answer to `showJurisdiction`).
 
-import { h } from "./dom.js";
+import { h, setText } from "./dom.js";
 import { t } from "./i18n.js";
 import { allowJackpots } from "./jackpot.js";
 import { formatMoney } from "./money.js";
@@ -41,9 +41,9 @@ function tick() {
   const now = Date.now() + current.offset;
   const started = current.session?.active ? Date.parse(current.session.started_at) : null;
   const clock = strip.querySelector("#juris-session-time");
-  if (clock) clock.textContent = elapsedText(started ? now - started : 0);
+  if (clock) setText(clock, elapsedText(started ? now - started : 0));
   const wall = strip.querySelector("#juris-clock");
-  if (wall) wall.textContent = new Date(now).toLocaleTimeString(document.documentElement.lang || "en", { hour: "2-digit", minute: "2-digit" });
+  if (wall) setText(wall, new Date(now).toLocaleTimeString(document.documentElement.lang || "en", { hour: "2-digit", minute: "2-digit" }));
 }
 
 /** Take a GET /api/responsible-gaming answer: draw (or redraw) the strip it requires. `kind`:
