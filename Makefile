@@ -37,7 +37,12 @@ run: $(RUN_STAMP)
 # everything in one process. The run ends with its 25 slowest tests (where the suite's time goes).
 PYTEST_WORKERS ?= 2
 XDIST = $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
-test: check browser
+# The numba kernels compile into their caches beside the checks (scripts/compile_kernels.py), so
+# that the workers load them instead of each compiling them again (~55 s of a core each).
+test: $(TEST_STAMP) browser
+	@$(BIN)/python scripts/compile_kernels.py & compiling=$$!; \
+	$(MAKE) --no-print-directory check || { kill $$compiling 2>/dev/null; exit 1; }; \
+	wait $$compiling
 	$(BIN)/python -m pytest $(XDIST) --durations=25 $(PYTEST_ARGS)
 
 ## make test-quick: the quick tier, under 3 minutes: pure core, unit and API tests on SQLite
