@@ -22,6 +22,7 @@ const PHASE_TITLES = {
   decision: "live.phase.decision", showdown: "live.phase.showdown", pause: "live.phase.pause", unknown: "live.phase.unknown",
 };
 const RING_LENGTH = 2 * Math.PI * 40;
+const RING_STEPS = 250;
 const BANNER_MS = 2000; // how long NO MORE BETS shows at least once the window closed
 
 export const liveView = {
@@ -172,9 +173,11 @@ export const liveView = {
           : this.state.phase === "dealing" ? this.config.deal_seconds ?? 0 : 0;
     const left = this.deadlineLeft();
     const fraction = typeof deadline === "number" && total ? Math.min(1, left / total) : 0;
-    // Ten times a second, but only what changed is written (the ring by whole units of its 100x100
-    // box): a page whose timer stands still, or moves slowly, draws no new frame.
-    setAttr(this.el.ringBar, "stroke-dashoffset", String(Math.round(RING_LENGTH * (1 - fraction))));
+    // Ten times a second, but only what changed is written (the ring in 250 steps, about a unit of
+    // its 100x100 box each; empty and full exactly): a page whose timer stands still, or moves
+    // slowly, draws no new frame.
+    const shown = Math.round(fraction * RING_STEPS) / RING_STEPS;
+    setAttr(this.el.ringBar, "stroke-dashoffset", String(RING_LENGTH * (1 - shown)));
     setText(this.el.ringText, typeof deadline === "number" ? String(Math.ceil(left)) : "");
     setAttr(this.el.ring, "data-urgent", String(left > 0 && left <= 3));
     setAttr(this.el.ring, "aria-label", t("live.seconds_left", { count: Math.ceil(left) }));
