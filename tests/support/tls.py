@@ -1,7 +1,7 @@
 """One TLS context for every httpx client of a test process.
 
 ``httpx.post(...)``, ``httpx.get(...)`` and ``httpx.Client()`` each build a new TLS context and load
-certifi's CA bundle into it, 49 ms of CPU per client (benchmarks/suite_costs.py), though the
+certifi's CA bundle into it, 30-50 ms of CPU per client (benchmarks/suite_costs.py), though the
 suite's servers all answer on http://127.0.0.1: the helpers and polls of the suite make thousands.
 Here a client asking for the default verification (``verify=True``, no ``cert``) gets the one
 context of the process, built the same way on first use; any other asks httpx as usual. The
