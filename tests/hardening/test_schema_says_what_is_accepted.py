@@ -4,8 +4,10 @@ Allow-header check). The schema now says what is accepted, and schemathesis with
 finds no failure on SQLite and PostgreSQL (bounded: ``MAX_EXAMPLES`` per operation, a fixed seed),
 NUL characters generated too, against a server with an operators file whose ``/operator/v1``
 requests schemathesis signs (``schemathesis_credentials``), each of them answered 2xx at least
-once (the free-bet campaigns' too), the back office's refused without a staff session; and a
-second run over the back office with an admin's session finds none either."""
+once (the free-bet campaigns' too), the back office's sign-in refused without a staff session; and
+a second run over the back office with an admin's session finds none either. The first run leaves
+out the back office's other operations: without a session each is a 401 whatever is sent, which
+``tests/backoffice/test_access.py`` checks of every one (the run spent 40% of its cases on them)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ PLAYER = "schemathesis-player"
 STAFF = "schemathesis-admin"
 STAFF_PASSWORD = "schemathesis staff password"
 STAFF_SESSION = "/admin/api/session"
+WITH_A_STAFF_SESSION_ONLY = "^/admin/api/(?!session$)"  # the back office but its sign-in
 SIGN_HERE = "sign-here"  # the X-Signature the hooks replace with the operator's signature
 SCHEMATHESIS = str(Path(DEALERPOKER).parent / "schemathesis")
 NO_RATE_LIMITS = ",".join(f"{name}=off" for name in
@@ -97,7 +100,8 @@ def test_schemathesis_with_every_check_finds_nothing(served_database: str, tmp_p
             f'parameters = {{ "path.campaign_id" = "{cancelled}" }}\n\n' + BODY_OVER_THE_LIMIT)
         answers = tmp_path / "answers.txt"
         done = schemathesis(server.url, tmp_path, credentials(wallet.operator_id, answers),
-                            "-H", f"Authorization: Bearer {token}", "-H", f"X-Signature: {SIGN_HERE}")
+                            "-H", f"Authorization: Bearer {token}", "-H", f"X-Signature: {SIGN_HERE}",
+                            "--exclude-path-regex", WITH_A_STAFF_SESSION_ONLY)
         assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-2000:]
         recorded = answered(answers)
         reached = {operation for operation, status, _ in recorded if status.startswith("2")}
@@ -106,7 +110,9 @@ def test_schemathesis_with_every_check_finds_nothing(served_database: str, tmp_p
                                for method in map(str.upper, item)}
         missed = sorted(operator_operations - reached)
         assert operator_operations and not missed, f"operator endpoints never answered 2xx: {missed}"
-        # The back office, without a staff session: refused (401, or 403 for a change), or its
+        assert {operation for operation, _, _ in recorded if " /admin/api/" in operation} == {
+            f"{method} {STAFF_SESSION}" for method in ("GET", "POST", "DELETE")}
+        # The back office's session, without a staff session: refused (401, or 403 for a change), or its
         # request refused as malformed before the session is read (400, 422) or its method
         # not the path's (405, and OPTIONS' 204): nothing served.
         served = sorted({f"{operation} {status} {sent}" for operation, status, sent in recorded
