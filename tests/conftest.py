@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support import migrated, tls
+from tests.support import migrated, passwords, tls
 from tests.support.browser import WorkerChromium
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
 LONG_TESTS = os.environ.get("DEALERPOKER_LONG_TESTS") == "1"
 migrated.install()  # new SQLite databases get the migrations' schema copied (tests/support/migrated.py)
 tls.install()  # one TLS context for the process's httpx clients (tests/support/tls.py)
+passwords.install()  # staff passwords hashed at argon2's cheapest (tests/support/passwords.py)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

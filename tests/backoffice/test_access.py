@@ -5,11 +5,15 @@ refusals, and the append-only admin audit log."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pyotp
 import pytest
 from sqlalchemy import select, text
+from tests.support import passwords
+from tests.support.servers import DEALERPOKER
 
 from dealerpoker.cli import main
 from dealerpoker.server.backoffice import staff
@@ -18,6 +22,30 @@ from dealerpoker.server.db import Database
 from dealerpoker.server.schema import admin_audit, staff_users
 
 from .support import PASSWORD, StaffMember, create_staff, sign_in
+
+
+def test_a_deployment_stores_argon2id_hashes_at_rfc_9106_parameters(tmp_path: Path) -> None:
+    """What a real process stores (the tests' own hash cheaply: tests/support/passwords.py): a
+    `dealerpoker admin create-user` process's hash is argon2id at 64 MiB, 3 passes, 4 lanes, and
+    the one-time password it prints verifies against it."""
+    database = f"sqlite:///{tmp_path / 'staff.db'}"
+    made = subprocess.run([DEALERPOKER, "admin", "create-user", "ida", "--role", "admin", "--database",
+                           database], capture_output=True, text=True, timeout=120, check=True)
+    once = next(line.split(": ", 1)[1] for line in made.stdout.splitlines()
+                if line.startswith("one-time password"))
+
+    async def stored() -> str:
+        found = Database(database)
+        try:
+            async with found.transaction() as connection:
+                return str(await connection.scalar(select(staff_users.c.password_hash)))
+        finally:
+            await found.dispose()
+
+    hashed = asyncio.run(stored())
+    assert hashed.startswith("$argon2id$v=19$m=65536,t=3,p=4$"), hashed
+    assert passwords.PRODUCTION.verify(hashed, once) and not passwords.PRODUCTION.check_needs_rehash(hashed)
+    assert (passwords.PRODUCTION.memory_cost, passwords.PRODUCTION.time_cost) == (65536, 3)
 
 
 def test_passwords_are_stored_as_argon2id_hashes_and_the_first_must_be_replaced(client: Any) -> None:
