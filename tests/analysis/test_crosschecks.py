@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from dealerpoker.analysis.advise import advise
-from dealerpoker.analysis.deck import DeckSpec
+from dealerpoker.analysis.deck import SMALL_DECK
 from dealerpoker.analysis.exact import GameAnalysis, Solver
 from dealerpoker.analysis.rtp import solver_tables
 from dealerpoker.analysis.simulate import simulate
@@ -16,7 +16,7 @@ from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.games import get_game
 from dealerpoker.games.rules import load_rules
 
-SMALL = DeckSpec(ranks=(0, 1, 2, 3, 4, 12), suits=3)
+SMALL = SMALL_DECK
 N = SMALL.size
 
 
