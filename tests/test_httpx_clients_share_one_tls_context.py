@@ -1,5 +1,5 @@
 """The suite's httpx clients share one TLS context (tests/support/tls.py): a new one for each
-``httpx.post`` cost 49 ms of CPU, in thousands of helper calls and polls."""
+``httpx.post`` cost 30-50 ms of CPU (benchmarks/suite_costs.py), in thousands of helper calls and polls."""
 
 from __future__ import annotations
 
