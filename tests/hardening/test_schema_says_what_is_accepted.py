@@ -7,7 +7,7 @@ requests schemathesis signs (``schemathesis_credentials``), each of them answere
 once (the free-bet campaigns' too), the back office's sign-in refused without a staff session; and
 a second run over the back office with an admin's session finds none either. The first run leaves
 out the back office's other operations: without a session each is a 401 whatever is sent, which
-``tests/backoffice/test_access.py`` checks of every one (the run spent 40% of its cases on them)."""
+``tests/backoffice/test_access.py`` checks of every one (28 of the run's 69 operations)."""
 
 from __future__ import annotations
 
