@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from dealerpoker.analysis.deck import SMALL_DECK
+from dealerpoker.analysis.deck import SMALL_DECK as SMALL
 from dealerpoker.analysis.exact import Solver
 from dealerpoker.analysis.jackpot import jackpot_figures, simulate_jackpot
 from dealerpoker.analysis.rtp import solver_tables
@@ -21,8 +21,6 @@ from dealerpoker.analysis.simulate import simulate
 from dealerpoker.evaluator.api import categorize_batch, evaluate_batch
 from dealerpoker.games.jackpot import load_jackpot
 from dealerpoker.games.rules import load_rules
-
-SMALL = SMALL_DECK
 
 
 def main() -> None:

@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from dealerpoker.analysis.deck import SMALL_DECK
+from dealerpoker.analysis.deck import SMALL_DECK as SMALL
 from dealerpoker.analysis.exact import Solver
 from dealerpoker.analysis.rtp import bet_rtps, cache_key, solver_tables
 from dealerpoker.cli import main
 from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.games.rules import load_rules
 
-SMALL = SMALL_DECK
 KEYS = {"game", "rules", "house_edge", "element_of_risk", "average_total_bet", "std_dev",
         "play_frequency", "outcomes", "side_bets"}
 

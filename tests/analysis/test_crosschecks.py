@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from dealerpoker.analysis.advise import advise
-from dealerpoker.analysis.deck import SMALL_DECK
+from dealerpoker.analysis.deck import SMALL_DECK as SMALL
 from dealerpoker.analysis.exact import GameAnalysis, Solver
 from dealerpoker.analysis.rtp import solver_tables
 from dealerpoker.analysis.simulate import simulate
@@ -16,7 +16,6 @@ from dealerpoker.cards.encoding import index_to_card
 from dealerpoker.games import get_game
 from dealerpoker.games.rules import load_rules
 
-SMALL = SMALL_DECK
 N = SMALL.size
 
 

@@ -9,12 +9,9 @@ from typing import Any
 import pytest
 from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures, texas_brute_of_each
 
-from dealerpoker.analysis.deck import SMALL_DECK
+from dealerpoker.analysis.deck import SMALL_DECK as SMALL
 from dealerpoker.analysis.exact import Solver, class_names, class_of_pairs
 from dealerpoker.games.rules import load_rules
-
-# 2 3 4 5 6 A in three suits: straights (wheel and six-high), flushes, the 4s qualifier, aces.
-SMALL = SMALL_DECK
 
 
 @pytest.fixture(scope="module")

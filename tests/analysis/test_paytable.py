@@ -16,15 +16,13 @@ import numpy as np
 import pytest
 from tests.analysis.brute import assert_casino_equals_brute, casino_brute_figures_of_each
 
-from dealerpoker.analysis.deck import SMALL_DECK
+from dealerpoker.analysis.deck import SMALL_DECK as SMALL
 from dealerpoker.analysis.exact import Solver
 from dealerpoker.analysis.paytable import CardCounts, card_rules, counts_key, figures, with_entry
 from dealerpoker.analysis.pipeline import exact_analysis, sweep
 from dealerpoker.errors import InvalidRulesError
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.rules import load_rules
-
-SMALL = SMALL_DECK
 
 # Ante paytables (high card .. royal flush); several move the raise decisions (see the test).
 ANTE_PAYTABLES = [

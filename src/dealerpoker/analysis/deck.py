@@ -87,8 +87,9 @@ class DeckSpec:
 
 
 FULL_DECK = DeckSpec()
-# 2-6 and the ace in three suits (18 cards): every deal of it can be enumerated, so the solver is
-# checked against brute force on it (tests/analysis) and its kernels compiled on it (scripts/).
+# 2-6 and the ace in three suits (18 cards): every deal of it can be enumerated, and it still has
+# straights (wheel and six-high), flushes, the 4s qualifier and aces, so the solver is checked
+# against brute force on it (tests/analysis) and its kernels compiled on it (scripts/).
 SMALL_DECK = DeckSpec(ranks=(0, 1, 2, 3, 4, 12), suits=3)
 
 
