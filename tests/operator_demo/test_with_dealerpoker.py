@@ -195,7 +195,9 @@ def test_a_round_played_in_the_casinos_iframe_moves_the_casinos_ledger(
         assert ledger == 100_000 - 1_500 + won
         euros = f"{ledger // 100:,}.{ledger % 100:02d} EUR"  # the casino's page writes euros, not cents
         page.wait_for_function(f"document.querySelector('#balances').textContent.includes('{euros}')")
-        assert page.locator("#transactions tr").count() == len(operator.transactions("walker"))  # every call
+        calls = len(operator.transactions("walker"))  # the page lists them once its own refresh comes
+        page.wait_for_function("n => document.querySelectorAll('#transactions tr').length >= n", arg=calls)
+        assert page.locator("#transactions tr").count() == calls  # every call
         game.locator("#new-game").click()  # the next round's table shows the casino's balance
         idle()
         assert shown_money(game.locator("#balance").inner_text()) == ledger
