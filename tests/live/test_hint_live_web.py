@@ -93,18 +93,24 @@ def test_the_live_strategy_hint_speaks_the_players_language(hinting: Studio, pag
     page.locator("#result").wait_for(state="visible")
 
 
-def test_live_strategy_hint_is_off_by_default(tmp_path_factory: pytest.TempPathFactory,
-                                                      pages: Any) -> None:
-    with studio_tables(tmp_path_factory) as plain:
-        (page,) = pages()
-        asked: list[str] = []
-        page.on("request", lambda request: asked.append(request.url) if "/advice" in request.url else None)
-        plain.open(page, "studio-casino")
-        plain.bet(page, {"ante": 100})
-        plain.end_timer(page)
-        plain.deal("studio-casino", CARDS)
-        page.locator('#decisions [data-action="fold"]').wait_for()
-        assert page.locator("#strategy-hint").count() == 0
-        page.locator('#decisions [data-action="fold"]').click()
-        page.locator("#result").wait_for(state="visible")
-        assert asked == [], "the page does not ask for a hint the server does not offer"
+@pytest.fixture
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
+    """A server without the hint. A fixture (asked for before ``pages``) so that the test's page
+    closes before the server stops: an open page would report its socket's refused reconnect."""
+    with studio_tables(tmp_path_factory) as tables:
+        yield tables
+
+
+def test_live_strategy_hint_is_off_by_default(plain: Studio, pages: Any) -> None:
+    (page,) = pages()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/advice" in request.url else None)
+    plain.open(page, "studio-casino")
+    plain.bet(page, {"ante": 100})
+    plain.end_timer(page)
+    plain.deal("studio-casino", CARDS)
+    page.locator('#decisions [data-action="fold"]').wait_for()
+    assert page.locator("#strategy-hint").count() == 0
+    page.locator('#decisions [data-action="fold"]').click()
+    page.locator("#result").wait_for(state="visible")
+    assert asked == [], "the page does not ask for a hint the server does not offer"

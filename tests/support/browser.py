@@ -3,6 +3,7 @@ tests/web and tests/live; without the browser or the package the tests skip and 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,10 @@ PLAYER_SCREENS = [((1366, 768), False), ((1920, 1080), False), ((390, 844), True
                   ((844, 390), True)]
 PLAYER_SCREEN_IDS = ["laptop", "desktop", "phone", "small-phone", "phone-landscape"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# Chromium's address-bar dropdown, built as two WebUI pages for every window (each Playwright
+# context is a window; headless, nobody ever sees it): 0.6 s of Chromium's CPU per context, half of
+# what opening a table page costs (benchmarks/RESULTS.md, issue 32). Nothing of our pages uses it.
+UNSEEN_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -100,11 +105,60 @@ def chromium() -> Iterator[Any]:
     Page.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
     Frame.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        args = [*CHROMIUM_ARGS, f"--disable-features={','.join(_features_to_disable(playwright))}"]
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args, headless=True)
         try:
             yield browser
         finally:
             browser.close()
+
+
+_DISABLE_FEATURES = "--disable-features="
+_disabled_by_playwright: list[str] | None = None
+
+
+def _features_to_disable(playwright: Any) -> list[str]:
+    """Playwright's own ``--disable-features`` list and ``UNSEEN_FEATURES``, as one switch: Chromium
+    keeps only the last ``--disable-features`` it is given, so a second one would drop Playwright's
+    (which it needs, e.g. PaintHolding). Its list is read once per process from a Chromium it
+    launched (``/proc``: Playwright does not say which arguments it adds)."""
+    global _disabled_by_playwright
+    if _disabled_by_playwright is None:
+        before = set(_chromium_browsers())
+        probe = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            browsers = _chromium_browsers()
+            (launched,) = set(browsers) - before
+            switches = [arg for arg in browsers[launched] if arg.startswith(_DISABLE_FEATURES)]
+            last = switches[-1].removeprefix(_DISABLE_FEATURES) if switches else ""
+            _disabled_by_playwright = last.split(",") if last else []
+        finally:
+            probe.close()
+    return [*_disabled_by_playwright, *UNSEEN_FEATURES]
+
+
+def _chromium_browsers() -> dict[int, tuple[str, ...]]:
+    """The command lines of the Chromium browsers this process drives (over a pipe; not their
+    renderers and helpers, which have a ``--type``), by process id."""
+    found: dict[int, tuple[str, ...]] = {}
+    for pid in _descendants(os.getpid()):
+        try:
+            arguments = tuple(Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0"))
+        except OSError:  # it has just ended
+            continue
+        if "--remote-debugging-pipe" in arguments and not any(arg.startswith("--type=") for arg in arguments):
+            found[pid] = arguments
+    return found
+
+
+def _descendants(root: int) -> list[int]:
+    children: list[int] = []
+    try:
+        for thread in Path(f"/proc/{root}/task").iterdir():
+            children += [int(pid) for pid in (thread / "children").read_text().split()]
+    except OSError:
+        return []
+    return [found for child in children for found in (child, *_descendants(child))]
 
 
 class WorkerChromium:

@@ -1,0 +1,23 @@
+"""The tests' Chromium (tests/support/browser.py) opens no address-bar pages for its windows, and
+keeps every feature switch Playwright sets: Chromium obeys only the last ``--disable-features``, so
+ours carries Playwright's list too."""
+
+from __future__ import annotations
+
+import pytest
+from tests.support import browser as support
+
+
+@pytest.mark.browser
+def test_a_context_opens_its_page_alone_and_playwrights_switches_stay() -> None:
+    with support.chromium() as chromium:
+        (arguments,) = support._chromium_browsers().values()
+        (*_, last) = [arg for arg in arguments if arg.startswith("--disable-features=")]
+        disabled = set(last.removeprefix("--disable-features=").split(","))
+        playwrights = set(support._disabled_by_playwright or ())
+        assert "PaintHolding" in playwrights, "Playwright's own list, read from the Chromium it launched"
+        assert playwrights | set(support.UNSEEN_FEATURES) == disabled
+        context = chromium.new_context()
+        context.new_page().set_content("<p>a player's page</p>")
+        targets = chromium.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+        assert [target["type"] for target in targets] == ["page"], targets
