@@ -5,7 +5,9 @@ refusals, and the append-only admin audit log."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +30,26 @@ def test_a_deployment_stores_argon2id_hashes_at_rfc_9106_parameters(tmp_path: Pa
     """What a real process stores (the tests' own hash cheaply: tests/support/passwords.py): a
     `dealerpoker admin create-user` process's hash is argon2id at 64 MiB, 3 passes, 4 lanes, and
     the one-time password it prints verifies against it."""
+    hashed, once = _created_admin(tmp_path, os.environ)
+    assert hashed.startswith("$argon2id$v=19$m=65536,t=3,p=4$"), hashed
+    assert passwords.PRODUCTION.verify(hashed, once) and not passwords.PRODUCTION.check_needs_rehash(hashed)
+    assert (passwords.PRODUCTION.memory_cost, passwords.PRODUCTION.time_cost) == (65536, 3)
+
+
+def test_a_process_a_test_starts_with_the_cheap_site_hashes_at_argon2s_floor(tmp_path: Path) -> None:
+    """``passwords.in_processes``: the same command, started by a test that asks for it, hashes
+    with the tests' parameters (its own verification too)."""
+    hashed, once = _created_admin(tmp_path, passwords.in_processes(os.environ))
+    assert passwords.is_cheap(hashed), hashed
+    assert passwords.CHEAP.verify(hashed, once)
+
+
+def _created_admin(tmp_path: Path, env: Mapping[str, str]) -> tuple[str, str]:
+    """The stored hash and the one-time password of an admin made by a `dealerpoker admin
+    create-user` process with ``env``."""
     database = f"sqlite:///{tmp_path / 'staff.db'}"
     made = subprocess.run([DEALERPOKER, "admin", "create-user", "ida", "--role", "admin", "--database",
-                           database], capture_output=True, text=True, timeout=120, check=True)
+                           database], capture_output=True, text=True, timeout=120, check=True, env=env)
     once = next(line.split(": ", 1)[1] for line in made.stdout.splitlines()
                 if line.startswith("one-time password"))
 
@@ -42,10 +61,7 @@ def test_a_deployment_stores_argon2id_hashes_at_rfc_9106_parameters(tmp_path: Pa
         finally:
             await found.dispose()
 
-    hashed = asyncio.run(stored())
-    assert hashed.startswith("$argon2id$v=19$m=65536,t=3,p=4$"), hashed
-    assert passwords.PRODUCTION.verify(hashed, once) and not passwords.PRODUCTION.check_needs_rehash(hashed)
-    assert (passwords.PRODUCTION.memory_cost, passwords.PRODUCTION.time_cost) == (65536, 3)
+    return asyncio.run(stored()), once
 
 
 def test_passwords_are_stored_as_argon2id_hashes_and_the_first_must_be_replaced(client: Any) -> None:

@@ -7,7 +7,9 @@ requests schemathesis signs (``schemathesis_credentials``), each of them answere
 once (the free-bet campaigns' too), the back office's sign-in refused without a staff session; and
 a second run over the back office with an admin's session finds none either. The first run leaves
 out the back office's other operations: without a session each is a 401 whatever is sent, which
-``tests/backoffice/test_access.py`` checks of every one (28 of the run's 69 operations)."""
+``tests/backoffice/test_access.py`` checks of every one (28 of the run's 69 operations). The
+server and its admin hash staff passwords at argon2's floor (tests/support/passwords.py:
+``in_processes``): the runs sign in and re-password with wrong passwords by the dozen."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from typing import Any
 import httpx
 import jsonschema_rs
 import pytest
+from tests.support import passwords
 from tests.support.operator import OperatorDemo, operator_headers
 from tests.support.operators_file import demo_entry, operators_file
 from tests.support.servers import DEALERPOKER, ServeProcess
@@ -157,7 +160,7 @@ def test_schemathesis_finds_nothing_in_the_back_office_with_a_staff_session(
 def served_with_an_operator(database: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, OperatorDemo]]:
     """A ``dealerpoker serve`` process whose operators file names the reference operator's wallet
     (rate limits off: they have tests of their own), ``PLAYER`` launched by that operator."""
-    env = {**os.environ, "DEALERPOKER_RATE_LIMITS": NO_RATE_LIMITS}
+    env = passwords.in_processes({**os.environ, "DEALERPOKER_RATE_LIMITS": NO_RATE_LIMITS})
     with OperatorDemo(tmp_path, secret=SECRET) as wallet:
         operators = tmp_path / "operators.toml"
         operators.write_text(operators_file(demo_entry(wallet)))
@@ -215,7 +218,8 @@ def staff_admin(database: str, url: str) -> str:
     """The password of ``STAFF``, an admin created as ``dealerpoker admin create-user`` does, its
     one-time password replaced."""
     made = subprocess.run([DEALERPOKER, "admin", "create-user", STAFF, "--role", "admin",
-                           "--database", database], capture_output=True, text=True, timeout=120, check=True)
+                           "--database", database], capture_output=True, text=True, timeout=120, check=True,
+                          env=passwords.in_processes(os.environ))
     once = next(line.split(": ", 1)[1] for line in made.stdout.splitlines()
                 if line.startswith("one-time password"))
     first = httpx.post(f"{url}{STAFF_SESSION}", json={"name": STAFF, "password": once}, timeout=60)

@@ -8,9 +8,17 @@ them is about argon2's cost. So the test processes hash with the same function a
 parameters argon2 allows; ``PRODUCTION`` is what a deployment gets, and
 ``tests/backoffice/test_access.py`` checks that a `dealerpoker admin create-user` process (this
 module never runs there) stores exactly such hashes. Nothing a deployment can set changes them.
+
+A test whose ``dealerpoker`` processes check passwords by the hundred (schemathesis signing in
+with wrong ones, 0.16 s each) starts them with ``in_processes``: Python then runs this module's
+``install`` at their start (``cheap_passwords/sitecustomize.py``).
 """
 
 from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
 
 from argon2 import PasswordHasher
 
@@ -23,3 +31,19 @@ CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # argon2's fl
 def install() -> None:
     """The staff module of this process hashes with ``CHEAP`` from now on (tests/conftest.py)."""
     staff._HASHER = CHEAP
+
+
+SITE = Path(__file__).resolve().parent / "cheap_passwords"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def in_processes(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` for a process that hashes with ``CHEAP`` too: its PYTHONPATH starts with ``SITE``
+    (whose ``sitecustomize`` calls ``install``) and the repository (where ``tests`` is)."""
+    paths = [str(SITE), str(ROOT), *filter(None, [env.get("PYTHONPATH")])]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def is_cheap(hashed: str) -> bool:
+    """Whether ``hashed`` was made with ``CHEAP``'s parameters."""
+    return hashed.startswith("$argon2id$v=19$m=8,t=1,p=1$")
