@@ -11,10 +11,10 @@ from tests.support import browser as support
 @pytest.mark.browser
 def test_a_context_opens_its_page_alone_and_playwrights_switches_stay() -> None:
     with support.chromium() as chromium:
-        (arguments,) = support._chromium_browsers().values()
+        (arguments,) = support.chromium_browsers().values()
         (*_, last) = [arg for arg in arguments if arg.startswith("--disable-features=")]
         disabled = set(last.removeprefix("--disable-features=").split(","))
-        playwrights = set(support._disabled_by_playwright or ())
+        playwrights = set(support.disabled_by_playwright())
         assert "PaintHolding" in playwrights, "Playwright's own list, read from the Chromium it launched"
         assert playwrights | set(support.UNSEEN_FEATURES) == disabled
         context = chromium.new_context()

@@ -124,10 +124,10 @@ def _features_to_disable(playwright: Any) -> list[str]:
     launched (``/proc``: Playwright does not say which arguments it adds)."""
     global _disabled_by_playwright
     if _disabled_by_playwright is None:
-        before = set(_chromium_browsers())
+        before = set(chromium_browsers())
         probe = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
-            browsers = _chromium_browsers()
+            browsers = chromium_browsers()
             (launched,) = set(browsers) - before
             switches = [arg for arg in browsers[launched] if arg.startswith(_DISABLE_FEATURES)]
             last = switches[-1].removeprefix(_DISABLE_FEATURES) if switches else ""
@@ -137,7 +137,12 @@ def _features_to_disable(playwright: Any) -> list[str]:
     return [*_disabled_by_playwright, *UNSEEN_FEATURES]
 
 
-def _chromium_browsers() -> dict[int, tuple[str, ...]]:
+def disabled_by_playwright() -> list[str]:
+    """The features Playwright's own ``--disable-features`` names (read by the first launch)."""
+    return list(_disabled_by_playwright or ())
+
+
+def chromium_browsers() -> dict[int, tuple[str, ...]]:
     """The command lines of the Chromium browsers this process drives (over a pipe; not their
     renderers and helpers, which have a ``--type``), by process id."""
     found: dict[int, tuple[str, ...]] = {}

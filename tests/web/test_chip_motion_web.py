@@ -95,7 +95,7 @@ def test_chips_fly_and_sounds_follow_the_switch(page: Any, live_server: LiveServ
 
 def test_reduced_motion_sends_nothing_flying(still_page: Any, live_server: LiveServer) -> None:
     """Nothing flies, and nothing on the page transitions either: a transition on every element
-    made each style change a running transition of every property it changed (1.5 s more CPU a
+    made each style change a running transition of every property it changed (1.6 s more CPU a
     round), where a player asking for less motion wants less work too."""
     table = Table(still_page, live_server).open("casino-holdem")
     table.select(100)
