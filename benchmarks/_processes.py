@@ -111,8 +111,9 @@ def free_port() -> int:
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu_seconds(root: int) -> float:
-    """User + system CPU time of a process and all its live descendants (from /proc)."""
+def tree_cpu_seconds(root: int, *, reaped: bool = False) -> float:
+    """User + system CPU time of a process and all its live descendants (from /proc); with
+    ``reaped``, their ended children's too (what each has waited for: a browser's closed tabs)."""
     stats: dict[int, tuple[int, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -122,7 +123,8 @@ def tree_cpu_seconds(root: int) -> float:
             fields = (entry / "stat").read_text().rpartition(")")[2].split()
         except OSError:
             continue
-        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICKS)
+        ticks = sum(int(field) for field in fields[11:15 if reaped else 13])
+        stats[int(entry.name)] = (int(fields[1]), ticks / _TICKS)
     total, frontier = 0.0, [root]
     while frontier:
         pid = frontier.pop()

@@ -15,8 +15,13 @@ worker processes, and gives each a new database. This times each of those units 
   (`PYTHONDONTWRITEBYTECODE=1` on a fresh clone: every module compiled in every process).
 - **Collecting the suite** (`pytest --collect-only`, what each xdist worker does first) in a
   copy of this commit, with no bytecode written and with the bytecode of a first collection.
+- **A browser page** (Chromium's CPU, all its processes, and Playwright's driver): a new context
+  with a solo table page, loaded until the table is idle, then closed, in a Chromium launched as
+  Playwright launches it (with the tests' switches) and as the tests launch it
+  (`tests/support/browser.py`: no address-bar pages for each window); and a solo Casino Hold'em
+  round played on such a page (ante, deal, raise, result), with and without reduced motion.
 
-    .venv/bin/python benchmarks/suite_costs.py
+    .venv/bin/python benchmarks/suite_costs.py [--only browser]
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.migrated
-from _processes import THIS_CHECKOUT, checkout, cpu_seconds, free_port, head, start, unpack
+from _processes import THIS_CHECKOUT, checkout, cpu_seconds, free_port, head, start, tree_cpu_seconds, unpack
 
 
 def _cpu_ms(work: Callable[[], None], times: int) -> list[float]:
@@ -147,18 +153,84 @@ def collections_of_the_suite(folder: Path, times: int) -> dict[str, list[float]]
             "pytest --collect-only, bytecode kept": [collect({}) for _ in range(times)]}
 
 
+def browser_pages(folder: Path, times: int) -> dict[str, list[float]]:
+    from playwright.sync_api import sync_playwright
+    from tests.support import browser
+
+    port = free_port()
+    server = start(["serve", "--port", str(port), "--database", f"sqlite:///{folder}/pages.db", "--log-level",
+                    "warning", "--no-rtp"], f"http://127.0.0.1:{port}/healthz", THIS_CHECKOUT)
+    table = f"http://127.0.0.1:{port}/#/play/casino-holdem"
+
+    def idle(page: Any) -> None:
+        while not page.evaluate("window.dealerpokerTable && !window.dealerpokerTable.busy"):
+            page.wait_for_timeout(30)
+
+    def browser_cpu() -> float:  # Chromium and Playwright's driver: this process's children but the server
+        return tree_cpu_seconds(os.getpid(), reaped=True) - tree_cpu_seconds(server.pid, reaped=True)
+
+    def chromium_ms(chromium: Any, *, round_played: bool, motion: str = "no-preference") -> list[float]:
+        spent = []
+        for _ in range(times + 1):
+            before = browser_cpu()
+            context = chromium.new_context(reduced_motion=motion)
+            page = context.new_page()
+            page.goto(table)
+            idle(page)
+            if round_played:
+                page.locator('.spot[data-field="ante"]').click(position={"x": 20, "y": 40})
+                page.locator("#deal").click()
+                page.locator('#controls [data-action="raise"]').wait_for()
+                idle(page)
+                page.locator('#controls [data-action="raise"]').click()
+                page.locator("#result").wait_for(state="visible")
+                idle(page)
+            context.close()
+            time.sleep(0.3)  # the closed tab's renderer ends and is counted (reaped by Chromium)
+            spent.append((browser_cpu() - before) * 1000)
+        return spent[1:]  # the first: the files read into the page cache
+
+    figures: dict[str, list[float]] = {}
+    try:
+        with sync_playwright() as playwright:
+            plain = playwright.chromium.launch(executable_path=str(browser.CHROMIUM),
+                                               args=browser.CHROMIUM_ARGS)
+            figures["Chromium: a context and a table page, as Playwright launches it"] = \
+                chromium_ms(plain, round_played=False)
+            plain.close()
+        with browser.chromium() as tests_own:
+            figures["Chromium: a context and a table page, as the tests launch it"] = \
+                chromium_ms(tests_own, round_played=False)
+            for motion in ("no-preference", "reduce"):
+                figures[f"Chromium: a table page and a solo round, prefers-reduced-motion {motion}"] = \
+                    chromium_ms(tests_own, round_played=True, motion=motion)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    return figures
+
+
+UNITS = ("databases", "clients", "apps", "serve", "collection", "browser")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--times", type=int, default=10, help="measurements of each (default 10)")
+    parser.add_argument("--only", choices=UNITS, action="append",
+                        help="only these units (repeatable; default: every one)")
     arguments = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # this process's bytecode too, as make test has it
+    times = arguments.times
     with tempfile.TemporaryDirectory(prefix="dp-suite-costs-") as scratch:
         folder = Path(scratch)
-        figures = {**new_databases(folder, arguments.times), **http_clients(arguments.times),
-                   **apps(folder, arguments.times),
-                   **serve_starts(folder, max(3, arguments.times // 2)),
-                   **collections_of_the_suite(folder, 3)}
+        measure: dict[str, Callable[[], dict[str, list[float]]]] = {
+            "databases": lambda: new_databases(folder, times), "clients": lambda: http_clients(times),
+            "apps": lambda: apps(folder, times), "serve": lambda: serve_starts(folder, max(3, times // 2)),
+            "collection": lambda: collections_of_the_suite(folder, 3),
+            "browser": lambda: browser_pages(folder, times)}
+        figures = {label: values for unit in UNITS if unit in (arguments.only or UNITS)
+                   for label, values in measure[unit]().items()}
     machine = platform.processor() or platform.machine()
     print(f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {head()}; nproc {os.cpu_count()}; {machine}; "
           f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f}. "
