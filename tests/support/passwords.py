@@ -9,7 +9,7 @@ parameters argon2 allows; ``PRODUCTION`` is what a deployment gets, and
 ``tests/backoffice/test_access.py`` checks that a `dealerpoker admin create-user` process (this
 module never runs there) stores exactly such hashes. Nothing a deployment can set changes them.
 
-A test whose ``dealerpoker`` processes check passwords by the hundred (schemathesis signing in
+A test whose ``dealerpoker`` processes check passwords by the dozen (schemathesis signing in
 with wrong ones, 0.16 s each) starts them with ``in_processes``: Python then runs this module's
 ``install`` at their start (``cheap_passwords/sitecustomize.py``).
 """
