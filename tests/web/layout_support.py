@@ -1,6 +1,7 @@
 """The layout checks of the table pages, from the elements' boxes (getBoundingClientRect, scrollWidth;
 never pixels): what a player must press is on screen without scrolling, no two controls overlap,
-and no text is cut or runs out of its box. Shared by the screen-size tests and the casino-iframe test."""
+no text is cut or runs out of its box, and a button whose words are hidden (a phone's header)
+shows an icon instead. Shared by the screen-size tests and the casino-iframe test."""
 
 from __future__ import annotations
 
@@ -55,7 +56,13 @@ PROBLEMS = """() => {
     const texts = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
     if (!texts.length || !shown(el)) continue;
     const style = getComputedStyle(el);
-    if (parseFloat(style.fontSize) === 0) continue; // an icon button: its words are its accessible name
+    if (parseFloat(style.fontSize) === 0) { // an icon button: its words are its accessible name
+      const icon = getComputedStyle(el, '::before').content;
+      if (!icon || icon === 'none' || icon === 'normal') {
+        problems.push(`${name(el)} shows neither words nor an icon`);
+      }
+      continue;
+    }
     if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
       problems.push(`the text of ${name(el)} is cut: ${el.scrollWidth} px in ${el.clientWidth} px`
         + ` ("${el.textContent.trim()}")`);

@@ -97,22 +97,22 @@ def test_reduced_motion_sends_nothing_flying(still_page: Any, live_server: LiveS
     """Nothing flies, and nothing on the page transitions either: a transition on every element
     made each style change a running transition of every property it changed (1.6 s more CPU a
     round), where a player asking for less motion wants less work too."""
-    table = Table(still_page, live_server).open("casino-holdem")
-    table.select(100)
-    table.place("ante")
-    table.spot("ante").hover()  # its tip fades in, with motion
-    table.deal()
-    table.act("fold")
+    _fold_a_round(still_page, live_server)
     assert _flights(still_page) == {}
     assert still_page.evaluate("window.transitions") == 0
 
 
 def test_without_reduced_motion_the_page_transitions(page: Any, live_server: LiveServer) -> None:
     """The count above can see a transition: the same steps with motion start some."""
+    _fold_a_round(page, live_server)
+    assert page.evaluate("window.transitions") > 0
+
+
+def _fold_a_round(page: Any, live_server: LiveServer) -> None:
+    """An ante, the field's tip shown (it fades in, with motion), the deal, a fold."""
     table = Table(page, live_server).open("casino-holdem")
     table.select(100)
     table.place("ante")
     table.spot("ante").hover()
     table.deal()
     table.act("fold")
-    assert page.evaluate("window.transitions") > 0
