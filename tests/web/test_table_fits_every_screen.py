@@ -6,6 +6,9 @@ controls overlap and no text is cut or runs out of its box (element boxes, not p
 
 One server (studio tables on a clock the test moves: the live timers never run out by themselves)
 and one Chromium for the module; each round is played once and checked at every size in its page.
+The pages ask for reduced motion: the checks look at settled phases, never at a card or a chip on its
+way, and each animation frame drawn costs Chromium's CPU (tests/web/test_chip_motion_web.py tests
+the motion).
 """
 
 from __future__ import annotations
@@ -30,10 +33,17 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
         yield tables
 
 
+def still(pages: Any) -> Any:
+    """A player's page that asks for reduced motion."""
+    (page,) = pages(1)
+    page.emulate_media(reduced_motion="reduce")
+    return page
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("game", sorted(SIDE))
 def test_solo_table_controls_fit_every_screen(studio: Studio, pages: Any, game: str, language: str) -> None:
-    (page,) = pages(1)
+    page = still(pages)
     shots = f"solo-{game}-{language}"
     page.goto(f"{studio.base}/?lang={language}#/play/{game}")
     page.locator("#deal").wait_for()
@@ -61,7 +71,7 @@ def test_solo_table_controls_fit_every_screen(studio: Studio, pages: Any, game: 
 @pytest.mark.parametrize("game", sorted(LIVE_ROUNDS))
 def test_live_table_timer_and_decisions_fit_every_screen(studio: Studio, pages: Any, game: str,
                                                          language: str) -> None:
-    (page,) = pages(1)
+    page = still(pages)
     table, streets = LIVE_ROUNDS[game]
     shots = f"live-{game}-{language}"
     studio.open(page, table, language)
