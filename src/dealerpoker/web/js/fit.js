@@ -8,6 +8,10 @@ const MIN_ZOOM = 0.4;
 
 /** Keeps `felt` (inside `box`) zoomed to fit `box`; call the returned function after a redraw. */
 export function fitFelt(box, felt) {
+  let fitted = null; // what the last fit left: the room, and the felt's size at its zoom
+  const seen = (height, width) => ({
+    height, width, felt: felt.getBoundingClientRect().height, wide: felt.scrollWidth,
+  });
   const fit = () => {
     // Beside the felt: a studio table's video (its own share of the height).
     const others = [...box.children].filter((child) => child !== felt)
@@ -15,6 +19,11 @@ export function fitFelt(box, felt) {
     const height = box.clientHeight - others;
     const width = box.clientWidth;
     if (!height || !width) return;
+    // The same room and the felt the same size at its zoom as the last fit left them (a card
+    // turned, a chip added): the zoom stands. Trying the zooms again on every redraw lays the felt
+    // out a dozen times and repaints all of it.
+    const now = seen(height, width);
+    if (fitted && ["height", "width", "felt", "wide"].every((key) => fitted[key] === now[key])) return;
     const heightAt = (zoom) => {
       felt.style.zoom = String(zoom);
       return felt.getBoundingClientRect().height;
@@ -41,6 +50,7 @@ export function fitFelt(box, felt) {
       felt.style.zoom = String(zoom);
     }
     felt.dataset.zoom = String(zoom);
+    fitted = seen(height, width);
   };
   new ResizeObserver(fit).observe(box); // after layout, before paint: the felt never shows unfitted
   document.fonts?.ready.then(fit);
