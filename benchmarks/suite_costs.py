@@ -19,7 +19,9 @@ worker processes, and gives each a new database. This times each of those units 
   with a solo table page, loaded until the table is idle, then closed, in a Chromium launched as
   Playwright launches it (with the tests' switches) and as the tests launch it
   (`tests/support/browser.py`: no address-bar pages for each window); and a solo Casino Hold'em
-  round played on such a page (ante, deal, raise, result), with and without reduced motion.
+  round played on such a page (ante, deal, raise, result), with and without reduced motion; and
+  one phase's layout checks at the 7 screen sizes (`tests/web/layout_support.py`) on such a page,
+  drawn as it is and unpainted (transparent, as the checks look at it now).
 
     .venv/bin/python benchmarks/suite_costs.py [--only browser]
 """
@@ -190,6 +192,29 @@ def browser_pages(folder: Path, times: int) -> dict[str, list[float]]:
             spent.append((browser_cpu() - before) * 1000)
         return spent[1:]  # the first: the files read into the page cache
 
+    def looks_ms(chromium: Any, *, painted: bool) -> list[float]:
+        """Chromium's CPU for one phase's layout checks at the 7 screen sizes (tests/web/
+        layout_support.py), on an idle solo table page, drawn or transparent meanwhile."""
+        from tests.web import layout_support
+
+        context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+        page = context.new_page()
+        page.goto(table)
+        idle(page)
+        spent = []
+        for _ in range(times + 1):
+            before = browser_cpu()
+            if painted:
+                for width, height in layout_support.VIEWPORTS:
+                    page.set_viewport_size({"width": width, "height": height})
+                    assert layout_support.layout_problems(page) == []
+                page.set_viewport_size({"width": 1920, "height": 1080})
+            else:
+                assert layout_support.problems_at_every_size(page, "", "idle") == []
+            spent.append((browser_cpu() - before) * 1000)
+        context.close()
+        return spent[1:]
+
     figures: dict[str, list[float]] = {}
     try:
         with sync_playwright() as playwright:
@@ -204,6 +229,9 @@ def browser_pages(folder: Path, times: int) -> dict[str, list[float]]:
             for motion in ("no-preference", "reduce"):
                 figures[f"Chromium: a table page and a solo round, prefers-reduced-motion {motion}"] = \
                     chromium_ms(tests_own, round_played=True, motion=motion)
+            for painted, seen in ((True, "drawn"), (False, "unpainted")):
+                figures[f"Chromium: a phase's layout checks at 7 sizes, the page {seen}"] = \
+                    looks_ms(tests_own, painted=painted)
     finally:
         server.terminate()
         server.wait(timeout=60)
