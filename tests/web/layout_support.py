@@ -111,7 +111,7 @@ def layout_problems(page: Any) -> list[str]:
 
 # Boxes, not pixels: while the sizes are looked at, the page is drawn fully transparent (the root's
 # opacity; no box moves, and the checks never read opacity). Chromium then paints nothing at each
-# size, which was 45% of its CPU for a look (benchmarks/RESULTS.md, issue 32).
+# size: a look costs it 27-45% less CPU (benchmarks/RESULTS.md, issue 32).
 UNPAINTED = "hide => { document.documentElement.style.opacity = hide ? '0' : ''; }"
 
 

@@ -24,6 +24,7 @@ export function fitFelt(box, felt) {
     // out a dozen times and repaints all of it.
     const now = seen(height, width);
     if (fitted && ["height", "width", "felt", "wide"].every((key) => fitted[key] === now[key])) return;
+    fitted = null; // until this fit ends (one that gives up leaves the next to try again)
     const heightAt = (zoom) => {
       felt.style.zoom = String(zoom);
       return felt.getBoundingClientRect().height;
