@@ -25,6 +25,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 # context is a window; headless, nobody ever sees it): 0.6 s of Chromium's CPU per context, half of
 # what opening a table page costs (benchmarks/RESULTS.md, issue 32). Nothing of our pages uses it.
 UNSEEN_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+# What Playwright says of a look into a page that navigated meanwhile.
+NAVIGATED = "Execution context was destroyed"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -33,14 +35,22 @@ def _wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: 
     """``Page.wait_for_function`` by polling ``page.evaluate``: Playwright's own evaluates the
     predicate with ``eval`` inside the page, which the server's Content-Security-Policy
     (``script-src 'self'``, no ``'unsafe-eval'``) refuses; ``evaluate`` goes through the
-    DevTools protocol, outside the page's policy. So the pages are tested under their real CSP."""
+    DevTools protocol, outside the page's policy. So the pages are tested under their real CSP.
+    Like Playwright's, the wait outlasts a navigation: a look that meets one (a frame going from
+    ``about:blank`` to its ``src``) counts as "not yet"."""
     import time
 
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
     while True:
-        value = page.evaluate(expression, arg)
+        try:
+            value = page.evaluate(expression, arg)
+        except PlaywrightError as error:
+            if NAVIGATED not in error.message:
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:
