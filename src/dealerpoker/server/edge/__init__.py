@@ -32,7 +32,7 @@ def edge(settings: Settings) -> Edge:
         stack = BodyLimit(stack, settings.max_body_bytes)
         if app.state.services.limiter is not None:
             stack = RateLimit(stack, app.state.services.limiter)
-        stack = RequestContext(stack, serve_metrics=settings.metrics, paths=documented_paths(app))
+        stack = RequestContext(stack, serve_metrics=settings.metrics, paths=lambda: documented_paths(app))
         return SecurityHeaders(stack, security_headers(settings.frame_ancestors, video_origins(app)))
 
     return wrap
@@ -40,8 +40,8 @@ def edge(settings: Settings) -> Edge:
 
 def documented_paths(app: Any) -> list[str]:
     """The path templates of the app's OpenAPI document (``/api/rounds/{round_id}``), read off its
-    routes: building the document itself takes ~0.45 s of CPU, which the first request of every
-    process would wait for. Each once, in the routes' order (a path may have several methods)."""
+    routes: building the document itself takes ~0.45 s of CPU. Each once, in the routes' order (a
+    path may have several methods)."""
     return list(dict.fromkeys(str(route.path_format) for route in iter_route_contexts(app.routes)
                               if isinstance(route.original_route, APIRoute) and route.include_in_schema))
 

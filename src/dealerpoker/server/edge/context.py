@@ -12,7 +12,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,14 +33,14 @@ def templates_of(paths: Iterable[str]) -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(path))), path) for path in paths]
 
 
-def route_template(scope: Scope, templates: Sequence[tuple[re.Pattern[str], str]] = ()) -> str:
+Templates = Sequence[tuple[re.Pattern[str], str]]
+
+
+def route_template(scope: Scope, templates: Callable[[], Templates] = tuple) -> str:
     """The route's template (``/api/rounds/{round_id}``): few distinct values, whatever the ids.
-    A request the edge refused was never routed: its path is matched against ``templates``."""
+    A request the edge refused was never routed: its path is matched against ``templates()``,
+    asked for only then (the round steps' fast path, never routed either, is known first)."""
     route = scope.get("route")
-    if route is None:
-        found = next((template for pattern, template in templates if pattern.fullmatch(scope["path"])), None)
-        if found is not None:
-            return found
     path = getattr(route, "path", None)
     if isinstance(path, str) and path:
         return path
@@ -51,7 +51,8 @@ def route_template(scope: Scope, templates: Sequence[tuple[re.Pattern[str], str]
         return "/api/rounds/{round_id}/actions"
     if route is not None:
         return "/{static}"  # the web page's files (the mount at /)
-    return "unmatched"
+    found = next((template for pattern, template in templates() if pattern.fullmatch(requested)), None)
+    return found if found is not None else "unmatched"
 
 
 def request_id(scope: Scope) -> str:
@@ -64,10 +65,20 @@ def request_id(scope: Scope) -> str:
 class RequestContext:
     """ASGI middleware: request id, metrics, access log; ``GET /metrics``."""
 
-    def __init__(self, app: ASGIApp, *, serve_metrics: bool = True, paths: Iterable[str] = ()) -> None:
+    def __init__(self, app: ASGIApp, *, serve_metrics: bool = True,
+                 paths: Callable[[], Iterable[str]] = tuple) -> None:
         self.app = app
         self.serve_metrics = serve_metrics
-        self.templates = templates_of(paths)
+        self._paths = paths
+        self._templates: list[tuple[re.Pattern[str], str]] | None = None
+
+    def templates(self) -> list[tuple[re.Pattern[str], str]]:
+        """The matchers of ``paths()``, made at the first request refused before routing: reading
+        the paths off the routes costs ~0.15 s of CPU, which every process (and every app a test
+        makes) paid at its first request, though most never see such a request."""
+        if self._templates is None:
+            self._templates = templates_of(self._paths())
+        return self._templates
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
