@@ -15,6 +15,7 @@ import httpx
 import pytest
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
+from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.server import Settings, create_app
 
 
@@ -110,10 +111,12 @@ the sessions' own expiry is tested in ``tests/hardening/test_sessions_expire_and
 def make_client(database_url: str, clock: Any = None, seed: int = 7, rng: random.Random | None = None,
                 **settings: Any) -> TestClient:
     """``rng``: the server's generator (default ``random.Random(seed)``; a
-    ``tests.support.dealing.Dealer`` to deal chosen cards)."""
+    ``tests.support.dealing.Dealer`` to deal chosen cards). The back office's exact analyses come
+    from the disk cache, as ``dealerpoker serve``'s do (counting a game's cards again in every
+    app would cost seconds of CPU each)."""
     settings = {**LONG_SESSIONS, **settings}
     app = create_app(Settings(database_url=database_url, **settings), rng=rng or random.Random(seed),
-                     **({"clock": clock} if clock is not None else {}))
+                     analysis_cache=DiskCache(), **({"clock": clock} if clock is not None else {}))
     return TestClient(app)
 
 
