@@ -30,32 +30,62 @@ NAVIGATED = "Execution context was destroyed"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
+# How long one look inside the page may wait (a navigation, a hidden page's slowed timers, or the
+# test's deadline are seen between two) and how often it looks meanwhile.
+IN_PAGE_SLICE_MS = 2_000
+IN_PAGE_POLL_MS = 20
+
+
 def _wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: float | None = None,
                        polling: Any = None) -> Any:
-    """``Page.wait_for_function`` by polling ``page.evaluate``: Playwright's own evaluates the
-    predicate with ``eval`` inside the page, which the server's Content-Security-Policy
+    """``Page.wait_for_function``, waiting inside the page: Playwright's own evaluates the
+    predicate with ``eval`` in the page, which the server's Content-Security-Policy
     (``script-src 'self'``, no ``'unsafe-eval'``) refuses; ``evaluate`` goes through the
-    DevTools protocol, outside the page's policy. So the pages are tested under their real CSP.
-    Like Playwright's, the wait outlasts a navigation: a look that meets one (a frame going from
-    ``about:blank`` to its ``src``) counts as "not yet"."""
+    DevTools protocol, outside the page's policy, so the pages are tested under their real CSP.
+    The expression is written into a function that looks at it every ``IN_PAGE_POLL_MS`` for up
+    to ``IN_PAGE_SLICE_MS`` before it answers: one round trip through Playwright's driver per
+    slice, not per look (a look from here cost the driver and this process about 1 ms of CPU each,
+    half the driver's CPU in a solo round; benchmarks/RESULTS.md, issue 32). As with Playwright's,
+    the value is the expression's first truthy one (JavaScript's truth), the expression may be a
+    function (called with ``arg``), and the wait outlasts a navigation: a look that meets one (a
+    frame going from ``about:blank`` to its ``src``) counts as "not yet"."""
     import time
 
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+    look = _looking_in_page(expression)
     deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
     while True:
+        left_ms = max(0.0, (deadline - time.monotonic()) * 1000)
         try:
-            value = page.evaluate(expression, arg)
+            found = page.evaluate(look, [arg, min(IN_PAGE_SLICE_MS, left_ms)])
         except PlaywrightError as error:
             if NAVIGATED not in error.message:
                 raise
-            value = None
-        if value:
-            return value
-        if time.monotonic() > deadline:
+            found = None
+            page.wait_for_timeout(IN_PAGE_POLL_MS)  # the next document is on its way
+        if found is not None:
+            return found["value"]
+        if time.monotonic() >= deadline:
             raise PlaywrightTimeoutError(f"wait_for_function: {expression!r} not true within the timeout")
-        page.wait_for_timeout(50)  # poll until the deadline (Playwright delivers events meanwhile)
+
+
+def _looking_in_page(expression: str) -> str:
+    """A function of ``[arg, milliseconds]`` that answers ``{value}`` once ``expression`` (or its
+    value called with ``arg``, if that is a function) is truthy, or null when the time is up. The
+    expression is written in as source (the line break ends a trailing ``//`` comment)."""
+    return f"""async ([arg, milliseconds]) => {{
+  const look = () => {{ const found = ({expression}
+    ); return typeof found === "function" ? found(arg) : found; }};
+  const until = performance.now() + milliseconds;
+  for (;;) {{
+    const value = await look();
+    if (value) return {{ value }};
+    if (performance.now() >= until) return null;
+    await new Promise((resolve) => setTimeout(resolve, {IN_PAGE_POLL_MS}));
+  }}
+}}"""
 
 
 def until_delivered(page: Any, condition: Callable[[], T], what: str, *, timeout: float = WAIT) -> T:
