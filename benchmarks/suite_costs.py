@@ -16,7 +16,8 @@ worker processes, and gives each a new database. This times each of those units 
 - **Collecting the suite** (`pytest --collect-only`, what each xdist worker does first) in a
   copy of this commit, with no bytecode written and with the bytecode of a first collection.
 - **A browser page** (Chromium's CPU, all its processes, and Playwright's driver): a new context
-  with a solo table page, loaded until the table is idle, then closed, in a Chromium launched as
+  with a solo table page, loaded until the table is idle (waited for as the tests wait:
+  `tests/support/browser.py`'s `_wait_for_function`), then closed, in a Chromium launched as
   Playwright launches it (with the tests' switches) and as the tests launch it
   (`tests/support/browser.py`: no address-bar pages for each window); and a solo Casino Hold'em
   round played on such a page (ante, deal, raise, result), with and without reduced motion; and
@@ -164,9 +165,8 @@ def browser_pages(folder: Path, times: int) -> dict[str, list[float]]:
                     "warning", "--no-rtp"], f"http://127.0.0.1:{port}/healthz", THIS_CHECKOUT)
     table = f"http://127.0.0.1:{port}/#/play/casino-holdem"
 
-    def idle(page: Any) -> None:
-        while not page.evaluate("window.dealerpokerTable && !window.dealerpokerTable.busy"):
-            page.wait_for_timeout(30)
+    def idle(page: Any) -> None:  # waited for as the tests wait (in this checkout)
+        browser._wait_for_function(page, "window.dealerpokerTable && !window.dealerpokerTable.busy")
 
     def browser_cpu() -> float:  # Chromium and Playwright's driver: this process's children but the server
         return tree_cpu_seconds(os.getpid(), reaped=True) - tree_cpu_seconds(server.pid, reaped=True)
