@@ -64,7 +64,7 @@ def _wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: 
             if NAVIGATED not in error.message:
                 raise
             found = None
-            page.wait_for_timeout(IN_PAGE_POLL_MS)  # the next document is on its way
+            page.wait_for_timeout(IN_PAGE_POLL_MS)  # the next document is on its way: poll until the deadline
         if found is not None:
             return found["value"]
         if time.monotonic() >= deadline:
