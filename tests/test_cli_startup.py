@@ -72,7 +72,6 @@ def test_advise_at_the_flop_and_turn_needs_no_numba() -> None:
     assert _loaded_by("advise", "texas-bonus", "--player", "As Kd", "--board", "2c 7d 9h Js") == {"numpy"}
 
 
-
 BUILT_SERVERS = """
 import json, sys
 from dealerpoker.server import Settings, create_app
