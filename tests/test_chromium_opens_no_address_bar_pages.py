@@ -4,6 +4,12 @@ ours carries Playwright's list too."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 from tests.support import browser as support
 
@@ -26,3 +32,21 @@ def test_a_context_opens_its_page_alone_and_playwrights_switches_stay() -> None:
         context.new_page().set_content("<p>a player's page</p>")
         targets = chromium.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
         assert [target["type"] for target in targets] == ["page"], targets
+
+
+def test_a_browsers_child_between_fork_and_exec_is_not_taken_for_a_browser() -> None:
+    # A forked child shows its parent's command line until it execs: this stand-in forks one that
+    # never does, the state a full run once caught Chromium in ("too many values to unpack").
+    stand_in = subprocess.Popen([sys.executable, "-c", "import os, signal\nos.fork()\nsignal.pause()",
+                                 "--remote-debugging-pipe"])
+    try:
+        deadline = time.monotonic() + 30
+        while not support._descendants(stand_in.pid):
+            assert time.monotonic() < deadline, "the stand-in did not fork"
+            time.sleep(0.01)  # poll until the deadline
+        assert list(support.chromium_browsers()) == [stand_in.pid]
+    finally:
+        for child in support._descendants(stand_in.pid):
+            os.kill(child, signal.SIGKILL)
+        stand_in.kill()
+        stand_in.wait()

@@ -184,16 +184,21 @@ def disabled_by_playwright() -> list[str]:
 
 def chromium_browsers() -> dict[int, tuple[str, ...]]:
     """The command lines of the Chromium browsers this process drives (over a pipe; not their
-    renderers and helpers, which have a ``--type``), by process id."""
+    renderers and helpers, which have a ``--type``), by process id. A browser's child caught
+    between its fork and its exec still shows the browser's command line: it is told by its parent,
+    a browser too."""
     found: dict[int, tuple[str, ...]] = {}
+    parents: dict[int, int] = {}
     for pid in _descendants(os.getpid()):
         try:
             arguments = tuple(Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0"))
+            stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:  # it has just ended
             continue
         if "--remote-debugging-pipe" in arguments and not any(arg.startswith("--type=") for arg in arguments):
             found[pid] = arguments
-    return found
+            parents[pid] = int(stat[stat.rindex(")") + 2:].split()[1])
+    return {pid: arguments for pid, arguments in found.items() if parents[pid] not in found}
 
 
 def _descendants(root: int) -> list[int]:
