@@ -47,19 +47,9 @@ class Sampler:
         return next((name for marker, name in KINDS if marker in command), "other")
 
     def processes(self) -> list[int]:
-        found, stack = [], [self.me]
-        while stack:
-            pid = stack.pop()
-            try:
-                for thread in os.listdir(f"/proc/{pid}/task"):
-                    try:
-                        stack += map(int, Path(f"/proc/{pid}/task/{thread}/children").read_text().split())
-                    except OSError:
-                        continue
-            except OSError:  # it has just ended
-                continue
-            found.append(pid)
-        return found
+        from tests.support.browser import _descendants  # the tests' own walk of /proc
+
+        return [self.me, *_descendants(self.me)]
 
     def sample(self, *, then: str | None = None) -> None:
         """Charge what each process spent since its last sample; then run ``then``'s file."""

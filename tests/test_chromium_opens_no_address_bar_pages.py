@@ -8,10 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from tests.support import browser as support
+from tests.support.waiting import until
 
 
 @pytest.mark.browser
@@ -40,11 +40,7 @@ def test_a_browsers_child_between_fork_and_exec_is_not_taken_for_a_browser() -> 
     stand_in = subprocess.Popen([sys.executable, "-c", "import os, signal\nos.fork()\nsignal.pause()",
                                  "--remote-debugging-pipe"])
     try:
-        deadline = time.monotonic() + 30
-        while not support._descendants(stand_in.pid):
-            assert time.monotonic() < deadline, "the stand-in did not fork"
-            time.sleep(0.01)  # poll until the deadline
-        (child,) = support._descendants(stand_in.pid)
+        (child,) = until(lambda: support._descendants(stand_in.pid), "the stand-in's forked child")
         browsers = support.chromium_browsers()  # the worker's own Chromium may be open too
         assert stand_in.pid in browsers and child not in browsers, browsers
     finally:
