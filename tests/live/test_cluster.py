@@ -86,6 +86,21 @@ def test_two_processes_share_a_table_and_the_survivor_finishes_the_round_once(tm
         assert audit.ok, audit
 
 
+def test_a_newcomer_on_the_other_process_sees_the_table_before_any_event_reached_it(tmp_path: Path) -> None:
+    """A player's first connection goes to the process that does not own the table while the table
+    is idle: no table event has reached that process yet (a restarted worker's first player is in
+    the same place). The welcome still holds the table's state, asked of its owner, before the
+    player's own part: a page, or a player's client, knows the phase and the decision point at once."""
+    with two_processes(tmp_path, FAST_TABLES.format(betting=3, decision=30, pause=1)) as cluster:
+        player = LivePlayer(cluster.second.base, "casino-fast")
+        cluster.clients.append(player)
+        welcome, state, you = (player.next() for _ in range(3))
+        assert welcome["type"] == "welcome" and welcome["process"] != cluster.lease_owner("casino-fast")
+        seen = (state["type"], state.get("event"), state.get("table"))
+        assert seen == ("table", "state", "casino-fast"), state
+        assert you["type"] == "you", you
+
+
 def test_each_lease_taken_gets_a_larger_fencing_token_and_a_stale_owner_lifts_the_counter() -> None:
     from dealerpoker.server.live.cluster import RedisCluster
     from dealerpoker.server.live.hub import LocalHub

@@ -130,7 +130,9 @@ class LiveSeat(threading.Thread):
             elif kind == "you" and message.get("seat"):
                 seat = message["seat"]
                 self.seated.add(message["round"])
-                if seat["legal_actions"]:  # this player's decision is open
+                if seat["legal_actions"] and self.point not in DECISIONS:  # the table's state comes first
+                    self.problems.append(f"a decision open at no known point ({self.point!r}): {message}")
+                elif seat["legal_actions"]:  # this player's decision is open
                     socket.send(json.dumps({"type": "decide", "action": DECISIONS[str(self.point)]}))
                 if seat["pending"] and self.point:
                     self.decided.add((message["round"], self.point, seat["pending"]))

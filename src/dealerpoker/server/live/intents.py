@@ -103,6 +103,8 @@ async def _player_intent(runner: TableRunner, player_id: str, message: Mapping[s
             return {"type": "pong"}
         if kind == "hello":
             return runner.seat_message(player_id)
+        if kind == "state":  # the table as everyone sees it (a newcomer's first view, from the owner)
+            return runner.table_message("state")
         if kind == "decision":  # the player's own view of their open decision (the hint's input)
             return runner.decision_message(player_id)
         if kind == "bet":
@@ -120,7 +122,8 @@ async def _player_intent(runner: TableRunner, player_id: str, message: Mapping[s
             return await runner.decide(player_id, action)
     except DealerPokerError as error:  # the table's refusals and the rules' (bet limits, funds...)
         return error_reply(error)
-    return error_message("bad_request", f"unknown message type {kind!r} (bet, decide, decision, hello, ping)")
+    return error_message("bad_request",
+                         f"unknown message type {kind!r} (bet, decide, decision, hello, ping, state)")
 
 
 async def _dealer_intent(runner: TableRunner, message: Mapping[str, Any]) -> dict[str, Any]:

@@ -219,8 +219,10 @@ class LiveTables:
             return [serialise(m, self.now()) for m in
                     (greeting, runner.table_message("state"), runner.seat_message(player_id))]
         texts = [serialise(greeting, self.now())]
-        if (state := self.hub.state_text(table_id, self.now())) is not None:
-            texts.append(state)
+        state = self.hub.state_text(table_id, self.now())
+        if state is None:  # no table event delivered here yet (an idle table, a process just started)
+            state = serialise(await self.intent(table_id, player_id, {"type": "state"}), self.now())
+        texts.append(state)
         texts.append(serialise(await self.intent(table_id, player_id, {"type": "hello"}), self.now()))
         return texts
 
