@@ -30,14 +30,14 @@ run: $(RUN_STAMP)
 	$(BIN)/dealerpoker serve
 
 ## make test: lint, type-check, layer contract, then every test
-# Three pytest workers on the two cores, one test file each at a time: much of the suite waits on
-# servers, browsers and timers, which a third worker fills (the full suite on 2026-12-06: 1,168 s
-# with two, 950 s with three, both cores 93% busy), and a file's module fixtures (a server) stay in
-# one worker. The files go out in
+# Four pytest workers on the two cores, one test file each at a time: much of the suite waits on
+# servers, browsers and timers, which the third and fourth workers fill (the full suite on
+# 2026-12-06: 1,168 s with two, 950 s with three; on 2026-12-07: 800 s with three, 721 s with four,
+# both cores 97% busy), and a file's module fixtures (a server) stay in one worker. The files go out in
 # tests/conftest.py's order (--no-loadscope-reorder): slow files first, then the browser files one
 # after the other, which one Chromium per worker serves. `make test PYTEST_WORKERS=0` runs
 # everything in one process. The run ends with its 25 slowest tests (where the suite's time goes).
-PYTEST_WORKERS ?= 3
+PYTEST_WORKERS ?= 4
 XDIST = $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 # The numba kernels compile into their caches beside the checks (scripts/compile_kernels.py), so
 # that the workers load them instead of each compiling them again (~55 s of a core each).
