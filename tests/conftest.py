@@ -12,6 +12,8 @@ from tests.support import migrated, passwords, tls
 from tests.support.browser import WorkerChromium
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database
 
+from dealerpoker.server.garbage import collect_less_often
+
 LONG_TESTS = os.environ.get("DEALERPOKER_LONG_TESTS") == "1"
 migrated.install()  # new SQLite databases get the migrations' schema copied (tests/support/migrated.py)
 tls.install()  # one TLS context for the process's httpx clients (tests/support/tls.py)
@@ -30,8 +32,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = _in_running_order(items)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A test process collects garbage as a ``serve`` process does (``dealerpoker.server.garbage``):
+    what collecting built (the test modules, the package and its tables) is frozen out of every
+    collection, and collections come less often. With CPython's defaults the full collections
+    walked all of it again and again: tests/server's quick tests in one process spent 7.5 s of
+    their 41.7 s of CPU in the collector, 2.6 s of 37.3 s so (benchmarks/RESULTS.md, issue 32)."""
+    collect_less_often()
+
+
 def _in_running_order(items: list[pytest.Item]) -> list[pytest.Item]:
-    """Files with slow tests first (the longest work starts first, so both workers end together),
+    """Files with slow tests first (the longest work starts first, so the workers end together),
     then the browser files one after the other (one Chromium serves them, ``WORKER_CHROMIUM``),
     then the rest; each file's tests in their order. ``make test`` keeps this order for xdist
     (``--no-loadscope-reorder``)."""
