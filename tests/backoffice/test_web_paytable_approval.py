@@ -45,7 +45,10 @@ def games_page(page: Any, office: BackOffice) -> None:
     """The games page as it is now (reloaded: the other admin may have changed it)."""
     page.goto(f"{office.url}/admin/#games")
     page.reload()
-    page.wait_for_selector(f"{SECTION} .draft textarea")
+    # The page waits for each game's exact figures, computed where the analysis cache is cold (a
+    # fresh machine) and read from it after (0.7 s alone; a full run on a loaded VM took over 15 s):
+    # the deadline of the other figures this file waits for.
+    page.wait_for_selector(f"{SECTION} .draft textarea", timeout=60_000)
 
 
 def test_two_admins_change_a_paytable_under_four_eyes(browser: Any, office: BackOffice) -> None:
@@ -71,8 +74,8 @@ def test_two_admins_change_a_paytable_under_four_eyes(browser: Any, office: Back
         assert straight_flush_pays(office) == 20  # not live before approval
         games_page(bob, office)
         bob.click(f"{SECTION} tr.request button.approve")
-        bob.wait_for_selector(f"{SECTION} tr.request", state="detached")
-        bob.wait_for_selector(f"{SECTION} .draft textarea")
+        bob.wait_for_selector(f"{SECTION} tr.request", state="detached", timeout=60_000)
+        bob.wait_for_selector(f"{SECTION} .draft textarea", timeout=60_000)
         assert straight_flush_pays(office) == 30
         live = bob.locator(SECTION).get_attribute("data-fingerprint")
         assert live != configured
@@ -84,8 +87,8 @@ def test_two_admins_change_a_paytable_under_four_eyes(browser: Any, office: Back
         assert straight_flush_pays(office) == 30
         games_page(alice, office)
         alice.click(f"{SECTION} tr.request button.approve")
-        alice.wait_for_selector(f"{SECTION} tr.request", state="detached")
-        alice.wait_for_selector(f"{SECTION} .draft textarea")
+        alice.wait_for_selector(f"{SECTION} tr.request", state="detached", timeout=60_000)
+        alice.wait_for_selector(f"{SECTION} .draft textarea", timeout=60_000)
         assert alice.locator(SECTION).get_attribute("data-fingerprint") == configured  # itself
         assert alice.locator(f"{SECTION} tr.version").count() == 2  # no third version
         assert straight_flush_pays(office) == 20
