@@ -92,6 +92,9 @@ class LiveSeat(threading.Thread):
         self.reconnects = 0
         self.problems: list[str] = []
         self.point: str | None = None  # the table's decision point, from its last message
+        # (round, action) -> the point it was sent at: the acknowledgement ("you", pending) comes
+        # from the table's owner and may arrive after the next point's table event.
+        self.sent_at: dict[tuple[str, str], str] = {}
 
     def run(self) -> None:
         self.token = httpx.post(f"{self.url}/api/session", json={}, timeout=30).json()["token"]
@@ -133,9 +136,11 @@ class LiveSeat(threading.Thread):
                 if seat["legal_actions"] and self.point not in DECISIONS:  # the table's state comes first
                     self.problems.append(f"a decision open at no known point ({self.point!r}): {message}")
                 elif seat["legal_actions"]:  # this player's decision is open
-                    socket.send(json.dumps({"type": "decide", "action": DECISIONS[str(self.point)]}))
-                if seat["pending"] and self.point:
-                    self.decided.add((message["round"], self.point, seat["pending"]))
+                    action = DECISIONS[str(self.point)]
+                    self.sent_at[(message["round"], action)] = str(self.point)
+                    socket.send(json.dumps({"type": "decide", "action": action}))
+                if (point := self.sent_at.get((message["round"], seat["pending"]))) is not None:
+                    self.decided.add((message["round"], point, seat["pending"]))
                 for step in seat["steps"]:
                     if step["source"] == "player":
                         self.decided.add((message["round"], step["point"], step["action"]))
