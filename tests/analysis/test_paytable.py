@@ -8,8 +8,10 @@ one enumeration prices every paytable, each deciding its own raises).
 
 from __future__ import annotations
 
+import threading
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,7 @@ from dealerpoker.analysis.deck import SMALL_DECK as SMALL
 from dealerpoker.analysis.exact import Solver
 from dealerpoker.analysis.paytable import CardCounts, card_rules, counts_key, figures, with_entry
 from dealerpoker.analysis.pipeline import exact_analysis, sweep
+from dealerpoker.cli._analysis_cache import DiskCache
 from dealerpoker.errors import InvalidRulesError
 from dealerpoker.evaluator.categories import HandCategory
 from dealerpoker.games.rules import load_rules
@@ -126,6 +129,39 @@ def test_exact_analysis_counts_once_then_reuses_the_store(monkeypatch: pytest.Mo
     # A-A is 3 of the 153 two-card hands of this deck: 20 more on each.
     edge = Fraction(first.side_bets["bonus"]["exact"]) - Fraction(second.side_bets["bonus"]["exact"])
     assert edge == Fraction(3 * 20, comb(SMALL.size, 2))
+
+
+def test_a_second_counter_of_the_same_counts_waits_for_the_first_and_reads_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes (here a thread: ``flock`` locks an open file, not a process) needing counts
+    that are not stored yet: the one that finds them missing while the other counts waits."""
+    rules = load_rules("texas-bonus")
+    key = counts_key(rules, SMALL)
+    counted = Solver(SMALL).card_counts(rules)
+    missed = threading.Event()
+
+    class WatchedCache(DiskCache):
+        def load_counts(self, key: str) -> Any:
+            found = super().load_counts(key)
+            if found is None:
+                missed.set()
+            return found
+
+    def no_counting(self: Solver, rules: Any) -> CardCounts:
+        raise AssertionError("counted what the other counter was counting")
+
+    monkeypatch.setattr(Solver, "card_counts", no_counting)
+    first = DiskCache(tmp_path)
+    analyses: list[Any] = []
+    second = threading.Thread(target=lambda: analyses.append(exact_analysis(rules, WatchedCache(tmp_path),
+                                                                            deck=SMALL)))
+    with first.counting(key):
+        second.start()
+        assert missed.wait(timeout=60)
+        first.save_counts(key, counted.arrays)
+    second.join(timeout=60)
+    assert len(analyses) == 1  # else the thread raised, or still waits
+    assert analyses[0].expected_return == figures(rules, counted).expected_return
 
 
 def test_texas_from_stored_counts_equals_a_fresh_solver_for_another_ante_rule() -> None:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from tests.support.analyses import counted
 from tests.support.servers import ThreadServer
 
 from dealerpoker.server.backoffice import staff
@@ -116,6 +117,8 @@ def back_office(tmp_path_factory: pytest.TempPathFactory, members: Mapping[str, 
                               currency_overrides=Offer.build(load_currencies()).table_overrides)
     else:
         tables = parse_tables(FAST_TABLES.format(**timers))
+    if create_app_options.get("analysis_cache") is not None:
+        counted(create_app_options["analysis_cache"])
     extensions = [live_extension(LiveSettings(tables))]
     settings = Settings(database_url=url, operators=operators, currencies_file=currencies_file)
     rng = create_app_options.pop("rng", None) or random.Random(18)  # a Dealer deals chosen cards

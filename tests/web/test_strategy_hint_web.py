@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.support.analyses import counted
 from tests.support.dealing import Dealer
 from tests.support.hint import open_why
 from tests.support.servers import serving
@@ -28,8 +29,9 @@ pytestmark = pytest.mark.browser
 def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     database = tmp_path_factory.mktemp("hint") / "web.db"
     dealer = Dealer(16)
+    counted(cache := DiskCache())
     app = create_app(Settings(database_url=f"sqlite:///{database}", strategy_hint=True),
-                     rng=dealer, analysis_cache=DiskCache())
+                     rng=dealer, analysis_cache=cache)
     with serving(app) as server:
         yield LiveServer(server.url, server, dealer)
 

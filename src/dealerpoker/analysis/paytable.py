@@ -26,6 +26,7 @@ fraction of a second:
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -72,6 +73,13 @@ class CountsStore(Protocol):
     def load_counts(self, key: str) -> Arrays | None: ...
 
     def save_counts(self, key: str, arrays: Arrays) -> None: ...
+
+
+def counting(store: CountsStore | None, key: str) -> AbstractContextManager[object]:
+    """Held while ``key``'s counts are counted and stored: where the store can lock (the disk
+    cache: across processes), another counter of the same counts waits, then reads them."""
+    hold = getattr(store, "counting", None)
+    return hold(key) if hold is not None else nullcontext()
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from dealerpoker.analysis.deck import FULL_DECK, DeckSpec
@@ -16,6 +17,7 @@ from dealerpoker.analysis.paytable import (
     CardCounts,
     CountsStore,
     Progress,
+    counting,
     counts_key,
     figures,
     with_entry,
@@ -28,11 +30,21 @@ def exact_analysis(rules: Rules, store: CountsStore | None = None, *, deck: Deck
     """Rules in, exact figures out: the card counts from ``store`` (computed and stored on a miss,
     seconds), then the payout pass (a fraction of a second)."""
     key = counts_key(rules, deck)
-    arrays = store.load_counts(key) if store is not None else None
-    if arrays is not None or store is None:
-        if arrays is None:
-            arrays = _count(rules, deck, progress)
-        return figures(rules, CardCounts(rules.game, deck, arrays))
+    if store is None:
+        return figures(rules, CardCounts(rules.game, deck, _count(rules, deck, progress)))
+    arrays = store.load_counts(key)
+    if arrays is None:
+        # Counting takes a core for seconds: one process counts, the others needing the same
+        # counts (a server's workers, two commands, a test run's processes) wait, then read them.
+        with counting(store, key):
+            arrays = store.load_counts(key)
+            if arrays is None:
+                return _count_and_store(rules, store, key, deck, progress)
+    return figures(rules, CardCounts(rules.game, deck, arrays))
+
+
+def _count_and_store(rules: Rules, store: CountsStore, key: str, deck: DeckSpec,
+                     progress: Progress | None) -> GameAnalysis:
     arrays = _count(rules, deck, progress)
     # The counts are written while the payout pass runs (numpy writes without holding the GIL).
     failed: list[BaseException] = []
@@ -82,6 +94,9 @@ def sweep(rules: Rules, path: str, values: Sequence[Any], store: CountsStore | N
             cache[key] = arrays
             if store is not None:
                 store.save_counts(key, arrays)
+
+        def counting(self, key: str) -> AbstractContextManager[object]:
+            return counting(store, key)
 
     memo = _Memo()
     return [(value, exact_analysis(variant, memo, deck=deck)) for value, variant in variants]

@@ -2,15 +2,19 @@
 
 One JSON document and one ``.npz`` of decision tables per key (game, rules fingerprint,
 algorithm version), and one ``.npz`` of card counts per deck and card rules (see
-:mod:`dealerpoker.analysis.paytable`), written atomically. Arrays are stored uncompressed:
+:mod:`dealerpoker.analysis.paytable`), written atomically, and counted by one process at a time
+(the others wait on its lock file, then read them). Arrays are stored uncompressed:
 reading them back is then a copy from the page cache, not a decompression.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,15 @@ class DiskCache:
 
     def save_counts(self, key: str, arrays: dict[str, Any]) -> None:
         self._save_arrays(key, arrays)
+
+    @contextmanager
+    def counting(self, key: str) -> Iterator[None]:
+        """Held while this process counts ``key``: an exclusive ``flock`` on a lock file beside
+        the counts, which the kernel releases when the holder's file closes or the process dies."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with open(self.directory / f".{key}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
 
     def save(self, key: str, document: dict[str, Any], tables: dict[str, Any]) -> None:
         self._save_arrays(key, tables)
