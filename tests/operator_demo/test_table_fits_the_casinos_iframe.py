@@ -23,7 +23,7 @@ from tests.support.browser import _wait_for_function
 from tests.support.operator import OperatorDemo
 from tests.support.operators_file import demo_entry
 from tests.support.servers import free_port
-from tests.web.layout_support import layout_problems, unpainted
+from tests.web.layout_support import layout_problems
 
 from dealerpoker.server.operators.config import load_operators
 
@@ -90,14 +90,13 @@ def problems_in_every_frame(page: Any, frame: Any, phase: str) -> list[str]:
     box = page.locator("#game").bounding_box()
     bottom = page.viewport_size["height"]
     assert box and box["y"] + box["height"] <= bottom, f"the frame leaves the page: {box}"
-    with unpainted(frame):
-        found += [f"{phase} in the casino's frame: {p}" for p in layout_problems(frame)]
-        for width, height in FRAMES:
-            page.evaluate("([w, h]) => Object.assign(document.querySelector('#game').style,"
-                          " { width: `${w}px`, height: `${h}px`, minHeight: '0' })", [width, height])
-            found += [f"{phase} in a {width}x{height} frame: {p}" for p in layout_problems(frame)]
-        page.evaluate("Object.assign(document.querySelector('#game').style,"
-                      " { width: '', height: '', minHeight: '' })")
+    found += [f"{phase} in the casino's frame: {p}" for p in layout_problems(frame)]
+    for width, height in FRAMES:
+        page.evaluate("([w, h]) => Object.assign(document.querySelector('#game').style,"
+                      " { width: `${w}px`, height: `${h}px`, minHeight: '0' })", [width, height])
+        found += [f"{phase} in a {width}x{height} frame: {p}" for p in layout_problems(frame)]
+    page.evaluate("Object.assign(document.querySelector('#game').style,"
+                  " { width: '', height: '', minHeight: '' })")
     return found
 
 

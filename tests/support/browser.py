@@ -3,6 +3,7 @@ tests/web and tests/live; without the browser or the package the tests skip and 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,21 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 # context is a window; headless, nobody ever sees it): 0.6 s of Chromium's CPU per context, half of
 # what opening a table page costs (benchmarks/RESULTS.md, issue 32). Nothing of our pages uses it.
 UNSEEN_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+# Every page of the tests is drawn transparent: a style sheet, added before the page's own scripts
+# run, sets the root's opacity to 0. No box moves, clicks land where they did, Playwright's
+# visibility ignores opacity, and no check reads pixels; but Chromium then paints and rasterizes
+# nothing, which was most of its CPU in a round (benchmarks/RESULTS.md, issue 32). A screenshot,
+# for a person, is taken with the page painted (``_painted``).
+UNPAINTED = """(() => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(':root { opacity: 0 !important; }');
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  window[Symbol.for('dealerpoker.tests.unpainted')] = sheet;
+})()"""
+PAINTED = """painted => {
+  const sheet = window[Symbol.for('dealerpoker.tests.unpainted')];
+  if (sheet) sheet.disabled = painted;
+}"""
 # What Playwright says of a look into a page that navigated meanwhile.
 NAVIGATED = "Execution context was destroyed"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -144,6 +160,7 @@ def chromium() -> Iterator[Any]:
 
     Page.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
     Frame.wait_for_function = _wait_for_function  # type: ignore[method-assign,assignment]
+    _draw_pages_transparent()
     with sync_playwright() as playwright:
         args = [*CHROMIUM_ARGS, f"--disable-features={','.join(_features_to_disable(playwright))}"]
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args, headless=True)
@@ -151,6 +168,57 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+_SCREENSHOT = "_dealerpoker_unpainted_screenshot"
+
+
+def _draw_pages_transparent() -> None:
+    """Every new context's pages unpainted (``UNPAINTED``), every screenshot painted."""
+    from playwright.sync_api import Browser, ElementHandle, Locator, Page
+
+    if hasattr(Page, _SCREENSHOT):
+        return
+    opening = Browser.new_context
+
+    def new_context(self: Any, *args: Any, **kwargs: Any) -> Any:
+        context = opening(self, *args, **kwargs)
+        context.add_init_script(UNPAINTED)
+        return context
+
+    Browser.new_context = new_context  # type: ignore[method-assign]
+    Browser.new_page = lambda self, *args, **kwargs: self.new_context(*args, **kwargs).new_page()  # type: ignore[method-assign]
+    for kind, page_of in ((Page, lambda shot: shot), (Locator, lambda shot: shot.page),
+                          (ElementHandle, lambda shot: shot.owner_frame().page)):
+        kind.screenshot = _painted(kind.screenshot, page_of)  # type: ignore[method-assign]
+    setattr(Page, _SCREENSHOT, Page.screenshot.__wrapped__)  # type: ignore[attr-defined]
+
+
+def _painted(screenshot: Callable[..., bytes], page_of: Callable[[Any], Any]) -> Callable[..., bytes]:
+    def painted_screenshot(self: Any, *args: Any, **kwargs: Any) -> bytes:
+        frames = page_of(self).frames
+        _paint(frames, True)
+        try:
+            return screenshot(self, *args, **kwargs)
+        finally:
+            _paint(frames, False)
+
+    painted_screenshot.__wrapped__ = screenshot  # type: ignore[attr-defined]
+    return painted_screenshot
+
+
+def _paint(frames: list[Any], painted: bool) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
+    for frame in frames:
+        with contextlib.suppress(PlaywrightError):  # a frame going away: nothing of it is in the shot
+            frame.evaluate(PAINTED, painted)
+
+
+def unpainted_screenshot(page: Any, **options: Any) -> bytes:
+    """A screenshot of the page as the tests draw it (transparent): to show that others are not."""
+    shot: bytes = getattr(type(page), _SCREENSHOT)(page, **options)
+    return shot
 
 
 _DISABLE_FEATURES = "--disable-features="

@@ -5,8 +5,6 @@ shows an icon instead. Shared by the screen-size tests and the casino-iframe tes
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from tests.support.browser import ARTIFACTS
@@ -109,37 +107,18 @@ def layout_problems(page: Any) -> list[str]:
     return problems
 
 
-# Boxes, not pixels: while the sizes are looked at, the page is drawn fully transparent (the root's
-# opacity; no box moves, and the checks never read opacity). Chromium then paints nothing at each
-# size: a look costs it 27-45% less CPU (benchmarks/RESULTS.md, issue 32).
-UNPAINTED = "hide => { document.documentElement.style.opacity = hide ? '0' : ''; }"
-
-
-@contextmanager
-def unpainted(page: Any) -> Iterator[None]:
-    """The page (or frame) drawn transparent meanwhile: its layout as it is, none of its pixels."""
-    page.evaluate(UNPAINTED, True)
-    try:
-        yield
-    finally:
-        page.evaluate(UNPAINTED, False)
-
-
 def problems_at_every_size(page: Any, shots: str, phase: str,
                            sizes: list[tuple[int, int]] = VIEWPORTS) -> list[str]:
     """The layout problems at each of ``sizes``, named by size and ``phase``; back to the first size.
     A size with problems is saved as test-artifacts/fit-{shots}-{phase}-{size}.png for a person."""
     found = []
-    with unpainted(page):
-        for width, height in sizes:
-            page.set_viewport_size({"width": width, "height": height})
-            problems = layout_problems(page)
-            if problems and shots:
-                ARTIFACTS.mkdir(exist_ok=True)
-                name = f"fit-{shots}-{phase.replace(' ', '-')}-{width}x{height}.png"
-                page.evaluate(UNPAINTED, False)
-                page.screenshot(path=str(ARTIFACTS / name))
-                page.evaluate(UNPAINTED, True)
-            found += [f"{phase} at {width}x{height}: {problem}" for problem in problems]
-        page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        problems = layout_problems(page)
+        if problems and shots:
+            ARTIFACTS.mkdir(exist_ok=True)
+            name = f"fit-{shots}-{phase.replace(' ', '-')}-{width}x{height}.png"
+            page.screenshot(path=str(ARTIFACTS / name))  # painted (tests/support/browser.py)
+        found += [f"{phase} at {width}x{height}: {problem}" for problem in problems]
+    page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
     return found
