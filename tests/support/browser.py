@@ -174,20 +174,22 @@ _SCREENSHOT = "_dealerpoker_unpainted_screenshot"
 
 
 def _draw_pages_transparent() -> None:
-    """Every new context's pages unpainted (``UNPAINTED``), every screenshot painted."""
-    from playwright.sync_api import Browser, ElementHandle, Locator, Page
+    """Every new context's pages unpainted (``UNPAINTED``), every screenshot painted. The context is
+    patched where Playwright makes it (its ``_impl``), which ``Browser.new_page`` goes through too,
+    keeping that page's ownership of its context (closing the page closes it)."""
+    from playwright._impl.browser import Browser as BrowserImplementation
+    from playwright.sync_api import ElementHandle, Locator, Page
 
     if hasattr(Page, _SCREENSHOT):
         return
-    opening = Browser.new_context
+    opening = BrowserImplementation.new_context
 
-    def new_context(self: Any, *args: Any, **kwargs: Any) -> Any:
-        context = opening(self, *args, **kwargs)
-        context.add_init_script(UNPAINTED)
+    async def new_context(self: Any, *args: Any, **kwargs: Any) -> Any:
+        context = await opening(self, *args, **kwargs)
+        await context.add_init_script(script=UNPAINTED, path=None)
         return context
 
-    Browser.new_context = new_context  # type: ignore[method-assign]
-    Browser.new_page = lambda self, *args, **kwargs: self.new_context(*args, **kwargs).new_page()  # type: ignore[method-assign]
+    BrowserImplementation.new_context = new_context  # type: ignore[method-assign]
     for kind, page_of in ((Page, lambda shot: shot), (Locator, lambda shot: shot.page),
                           (ElementHandle, lambda shot: shot.owner_frame().page)):
         kind.screenshot = _painted(kind.screenshot, page_of)  # type: ignore[method-assign]
