@@ -45,9 +45,9 @@ def games_page(page: Any, office: BackOffice) -> None:
     """The games page as it is now (reloaded: the other admin may have changed it)."""
     page.goto(f"{office.url}/admin/#games")
     page.reload()
-    # The page waits for each game's exact figures, computed where the analysis cache is cold (a
-    # fresh machine) and read from it after (0.7 s alone; a full run on a loaded VM took over 15 s):
-    # the deadline of the other figures this file waits for.
+    # The page waits for each game's exact figures, made from the cards the fixture counted first
+    # (tests/support/analyses.py; 0.7 s alone, over 15 s once on a loaded VM): the deadline of the
+    # other figures this file waits for.
     page.wait_for_selector(f"{SECTION} .draft textarea", timeout=60_000)
 
 

@@ -1,8 +1,9 @@
 """The shipped games' card counts, counted before a browser page waits for figures made from them.
 
 On a fresh machine the analysis cache is empty: the first request for a game's exact figures
-counts its cards (10-40 s of a core; one process at a time, the others wait on
-``DiskCache.counting``), and then any paytable's figures take well under a second. A browser test
+counts its cards (5 s of a core, 40 s where numba has not compiled its kernels yet; one process
+at a time, the others wait on ``DiskCache.counting``), and then any paytable's figures take well
+under a second. A browser test
 waits for a page, not for that counting: a fixture serving pages of figures calls ``counted``
 before the first page, where no deadline runs.
 """

@@ -170,18 +170,20 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-_SCREENSHOT = "_dealerpoker_unpainted_screenshot"
+_unpainted_page_screenshot: Callable[..., bytes] | None = None  # Playwright's own, once replaced
 
 
 def _draw_pages_transparent() -> None:
     """Every new context's pages unpainted (``UNPAINTED``), every screenshot painted. The context is
     patched where Playwright makes it (its ``_impl``), which ``Browser.new_page`` goes through too,
     keeping that page's ownership of its context (closing the page closes it)."""
+    global _unpainted_page_screenshot
     from playwright._impl.browser import Browser as BrowserImplementation
     from playwright.sync_api import ElementHandle, Locator, Page
 
-    if hasattr(Page, _SCREENSHOT):
+    if _unpainted_page_screenshot is not None:
         return
+    _unpainted_page_screenshot = Page.screenshot
     opening = BrowserImplementation.new_context
 
     async def new_context(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -193,7 +195,6 @@ def _draw_pages_transparent() -> None:
     for kind, page_of in ((Page, lambda shot: shot), (Locator, lambda shot: shot.page),
                           (ElementHandle, lambda shot: shot.owner_frame().page)):
         kind.screenshot = _painted(kind.screenshot, page_of)  # type: ignore[method-assign]
-    setattr(Page, _SCREENSHOT, Page.screenshot.__wrapped__)  # type: ignore[attr-defined]
 
 
 def _painted(screenshot: Callable[..., bytes], page_of: Callable[[Any], Any]) -> Callable[..., bytes]:
@@ -205,7 +206,6 @@ def _painted(screenshot: Callable[..., bytes], page_of: Callable[[Any], Any]) ->
         finally:
             _paint(frames, False)
 
-    painted_screenshot.__wrapped__ = screenshot  # type: ignore[attr-defined]
     return painted_screenshot
 
 
@@ -219,8 +219,8 @@ def _paint(frames: list[Any], painted: bool) -> None:
 
 def unpainted_screenshot(page: Any, **options: Any) -> bytes:
     """A screenshot of the page as the tests draw it (transparent): to show that others are not."""
-    shot: bytes = getattr(type(page), _SCREENSHOT)(page, **options)
-    return shot
+    assert _unpainted_page_screenshot is not None, "no Chromium was opened (chromium())"
+    return _unpainted_page_screenshot(page, **options)
 
 
 _DISABLE_FEATURES = "--disable-features="
