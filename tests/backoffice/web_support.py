@@ -17,6 +17,7 @@ from tests.support.servers import ThreadServer
 from dealerpoker.server.backoffice import staff
 from dealerpoker.server.clock import system_clock, timestamp
 from dealerpoker.server.db import Database
+from dealerpoker.server.frames import WS_PROTOCOL
 
 PASSWORD = "correct horse battery staple"
 
@@ -123,7 +124,7 @@ def back_office(tmp_path_factory: pytest.TempPathFactory, members: Mapping[str, 
     settings = Settings(database_url=url, operators=operators, currencies_file=currencies_file)
     rng = create_app_options.pop("rng", None) or random.Random(18)  # a Dealer deals chosen cards
     app = create_app(settings, rng=rng, extensions=extensions if live else [], **create_app_options)
-    office = BackOffice(ThreadServer(app, ws="websockets-sansio" if live else "none").start(), url)
+    office = BackOffice(ThreadServer(app, ws=WS_PROTOCOL if live else "none").start(), url)
     try:
         for name, role in (members or {}).items():
             office.member(name, role)

@@ -54,5 +54,5 @@ def live_edge_server(database_url: str, *, extra_tables: str = "", **settings: A
     tables = parse_tables((FAST_TABLES + STUDIO_TABLES + extra_tables).format(**timers))
     app = create_app(Settings(database_url=database_url, **settings),
                      extensions=[live_extension(LiveSettings(tables))])
-    with serving(app, ws="websockets-sansio") as server:
+    with serving(app) as server:
         yield server.url, app

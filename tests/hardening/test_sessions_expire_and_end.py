@@ -144,7 +144,7 @@ def test_websocket_upgrades_check_origin_and_the_session(database_url: str) -> N
     tables = parse_tables(FAST_TABLES.format(betting=15, decision=10, pause=5))
     settings = Settings(database_url=database_url, allowed_origins=("https://lobby.example",))
     app = create_app(settings, extensions=[live_extension(LiveSettings(tables))])
-    with serving(app, ws="websockets-sansio") as server:
+    with serving(app) as server:
         token = httpx.post(f"{server.url}/api/session", json={}).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
         socket_url = server.url.replace("http", "ws") + "/ws/tables/texas-fast"

@@ -106,7 +106,7 @@ def _until(socket: Any, kind: str) -> dict[str, Any]:
 
 def test_websocket_messages_and_upgrades_refuse_such_text(database_url: str) -> None:
     app = _app(database_url)
-    with serving(app, ws="websockets-sansio") as server:
+    with serving(app) as server:
         token = httpx.post(f"{server.url}/api/session", json={}).json()["token"]
         ws_url = server.url.replace("http", "ws")
         with connect(f"{ws_url}/ws/tables/texas-fast",

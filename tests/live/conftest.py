@@ -128,7 +128,7 @@ def live_server(database_url: str, *, clock: ManualClock | None = None, betting:
                      **({"clock": clock} if clock is not None else {}), rng=rng)
     if clock is not None:
         clock.attach(app)
-    with serving(app, ws="websockets-sansio", port=port) as server:
+    with serving(app, port=port) as server:
         yield server.url, app
 
 

@@ -78,7 +78,7 @@ def test_live_rounds_survive_wallet_faults(tmp_path: Path) -> None:
             Settings(database_url=f"sqlite:///{database}", operators=operators),
             extensions=[live_extension(LiveSettings(tables))],
         )
-        with serving(app, ws="websockets-sansio") as server:
+        with serving(app) as server:
             players = [
                 launch(server.url, operator, f"live-{n}-{time.monotonic_ns()}", "casino-live")
                 for n in range(4)
@@ -144,7 +144,7 @@ def test_a_seat_that_returns_nothing_closes_its_round_with_a_zero_win(tmp_path: 
         database = tmp_path / "live.db"
         app = create_app(Settings(database_url=f"sqlite:///{database}", operators=operators),
                          extensions=[live_extension(LiveSettings(tables))])
-        with serving(app, ws="websockets-sansio") as server:
+        with serving(app) as server:
             stamp = time.monotonic_ns()
             sockets = [launch(server.url, operator, f"{who}-{stamp}", "casino-live")
                        for who in ("folder", "caller")]

@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from dealerpoker.server.frames import UVICORN_WEBSOCKETS, WS_PROTOCOL
+
 DEALERPOKER = str(Path(sys.executable).parent / "dealerpoker")
 DRAIN_SECONDS = "DEALERPOKER_DRAIN_SECONDS"  # how long SIGTERM lets live rounds finish (server.draining)
 START_TIMEOUT = 90.0  # seconds: cold imports and migrations under load average 10+
@@ -35,16 +37,17 @@ def free_port() -> int:
 
 class ThreadServer:
     """``app`` served by uvicorn on a free loopback port in a daemon thread of this process, with
-    WebSockets as ``dealerpoker serve`` has them (the pages open the jackpot's ticker)."""
+    WebSockets as ``dealerpoker serve`` has them (the pages open the jackpot's ticker; the live
+    fan-out writes its frames directly: ``server.frames``)."""
 
-    def __init__(self, app: Any, *, ws: str = "websockets-sansio", port: int | None = None) -> None:
+    def __init__(self, app: Any, *, ws: str = WS_PROTOCOL, port: int | None = None) -> None:
         import uvicorn
 
         self.app = app
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                access_log=False, lifespan="on", ws=ws)
+                                access_log=False, lifespan="on", **{**UVICORN_WEBSOCKETS, "ws": ws})
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name=f"dealerpoker-test-{self.port}",
                                        daemon=True)
@@ -67,7 +70,7 @@ class ThreadServer:
 
 
 @contextmanager
-def serving(app: Any, *, ws: str = "websockets-sansio", port: int | None = None) -> Iterator[ThreadServer]:
+def serving(app: Any, *, ws: str = WS_PROTOCOL, port: int | None = None) -> Iterator[ThreadServer]:
     """``app`` served in a thread (on ``port``, when a process started before must know it)."""
     server = ThreadServer(app, ws=ws, port=port).start()
     try:

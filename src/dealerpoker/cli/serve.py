@@ -17,6 +17,7 @@ from typing import Any
 
 from dealerpoker.cli import SUBCOMMANDS
 from dealerpoker.games.rules import Rules
+from dealerpoker.server.frames import UVICORN_WEBSOCKETS
 from dealerpoker.server.observability.logs import log_config
 from dealerpoker.server.operators.config import load_operators
 from dealerpoker.server.responsible.policy import InvalidLimitError
@@ -167,7 +168,8 @@ def cached_rtps(rules: Rules) -> Mapping[str, Fraction | None]:
 #: How ``serve --workers N`` hands its options to the worker processes (JSON).
 WORKER_OPTIONS = "DEALERPOKER_SERVE_WORKER_OPTIONS"
 WORKER_HEALTHCHECK_SECONDS = 30
-_UVICORN: dict[str, Any] = {"access_log": False, "ws": "websockets-sansio", "ws_per_message_deflate": False}
+# The live tables' fan-out writes frames straight to the sockets (``server.frames``), uncompressed.
+_UVICORN: dict[str, Any] = {"access_log": False, **UVICORN_WEBSOCKETS}
 
 
 _PROFILE_OPTIONS = {"reality_check": "reality_check_minutes", "limit_cooling_off": "cooling_off_hours",

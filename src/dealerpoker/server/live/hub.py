@@ -1,17 +1,21 @@
 """Fan-out of table events to the WebSocket connections of this process.
 
-A table message is serialised once and the same text is queued for every connection watching
-the table; a player's own message goes to that player's connections only. Each connection has
-a bounded queue: a client too slow to drain it is disconnected (it reconnects and is sent the
-current state) rather than slowing the table down for everyone.
+A table message is serialised once and the same text goes to every connection watching the
+table; a player's own message goes to that player's connections only. Under ``dealerpoker
+serve`` a connection writes to its socket at once: the text framed once per message
+(``server.frames``: a table event is one frame for every socket), and a socket with more than
+``frames.BUFFER_LIMIT`` waiting to go out is too slow. Elsewhere (another ASGI server) each
+connection has a bounded queue that a task of its own sends through ASGI, and a client that
+lets ``QUEUE_LIMIT`` texts pile up is too slow. A client too slow is disconnected (it reconnects
+and is sent the current state) rather than slowing the table down for everyone.
 
 Every message carries ``sent_at`` (the server clock, epoch seconds, when it was serialised) so
 clients can measure delivery latency and correct their countdowns for clock skew.
 
-Publishing yields to the event loop once the texts are queued, and every ``FANOUT_BATCH``
-players' own messages: the connections' senders write what is queued before the table goes on
-to its next step (a commit of thousands of ledger entries, say), which would otherwise hold the
-messages already stamped for as long as it runs.
+Publishing yields to the event loop once the texts are handed over, and every ``FANOUT_BATCH``
+players' own messages: queued texts are sent before the table goes on to its next step (a
+commit of thousands of ledger entries, say), which would otherwise hold the messages already
+stamped for as long as it runs.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dealerpoker.server.frames import FrameWriter, text_frame
 from dealerpoker.server.observability.metrics import LIVE_PLAYERS
 
 QUEUE_LIMIT = 256
@@ -35,25 +40,36 @@ def serialise(message: Mapping[str, Any], now: float) -> str:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: who it is, what it watches, and its outgoing queue of texts."""
+    """One WebSocket: who it is, what it watches, and how its messages go out: written to the
+    socket at once (``frames``: ``server.frames.FrameWriter``) or through its queue of texts. The
+    queue's ``None`` tells the socket's sender task to close the socket as too slow."""
 
     player_id: str
     table_id: str
+    frames: FrameWriter | None = None
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     dropped: bool = False
     #: Counted among the table's players (a studio's dealer connection is not).
     counted: bool = True
 
-    def push(self, text: str) -> None:
+    def push(self, text: str, frame: bytes | None = None) -> None:
+        """Send ``text`` (``frame``: its ``text_frame``, when the caller framed it already)."""
         if self.dropped:
+            return
+        if self.frames is not None:
+            if not self.frames(text_frame(text) if frame is None else frame):
+                self._drop()
             return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.dropped = True  # the sender sees None and closes the socket
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
+            self._drop()
+
+    def _drop(self) -> None:
+        self.dropped = True  # the sender sees None and closes the socket
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
 
 
 class LocalHub:
@@ -97,8 +113,9 @@ class LocalHub:
 
     def deliver_table(self, table_id: str, text: str) -> None:
         self.last_table_text[table_id] = text
+        frame = text_frame(text)
         for connection in tuple(self._tables.get(table_id, ())):
-            connection.push(text)
+            connection.push(text, frame)
 
     def state_text(self, table_id: str, now: float) -> str | None:
         """The newest table event delivered here, as the ``state`` a newcomer is sent first (what the

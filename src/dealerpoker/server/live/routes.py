@@ -22,6 +22,7 @@ from dealerpoker.server.api.deps import PlayerDep, error_responses, reject_unkno
 from dealerpoker.server.db import DatabaseBusyError
 from dealerpoker.server.edge.ratelimit import RateLimitedError
 from dealerpoker.server.errors import NotFoundError
+from dealerpoker.server.frames import FRAMES, FrameWriter
 from dealerpoker.server.live import session_watch
 from dealerpoker.server.live.dealer import DEALER
 from dealerpoker.server.live.hub import Connection, serialise
@@ -153,7 +154,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if refusal:
         await _rate_limited(websocket, live, refusal)
         return
-    connection = Connection(player_id, table_id)
+    connection = Connection(player_id, table_id, _frames(websocket))
     try:  # No await between the snapshot and joining the fan-out: no table event falls in between.
         for text in await live.welcome(table_id, player_id):
             connection.push(text)
@@ -169,7 +170,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 async def _converse(websocket: WebSocket, live: LiveTables, connection: Connection,
                     session: session_watch.Session | None = None) -> None:
     """Until the client leaves: each message it sends handled (by the table's owner), the reply
-    queued behind what the fan-out queued for it, and the queue written out by a sender task.
+    sent after what the fan-out sent it before (``hub.Connection``: written at once, or queued
+    for a sender task that writes the queue out and closes a socket too slow).
 
     ``session`` checks the player's session before each message (a message is a use of it) and
     every few seconds (``session_watch``): once it expired or ended, an ``unauthorized`` error
@@ -226,11 +228,17 @@ async def dealer_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.send_text(serialise(refusal[1], live.now()))
             await websocket.close(code=refusal[0])
         return
-    connection = Connection(DEALER, table_id, counted=False)
+    connection = Connection(DEALER, table_id, _frames(websocket), counted=False)
     for text in await live.dealer_welcome(table_id):
         connection.push(text)
     live.hub.join(connection)
     await _converse(websocket, live, connection)
+
+
+def _frames(websocket: WebSocket) -> FrameWriter | None:
+    """The socket's direct frame writer (``server.frames``: under ``dealerpoker serve``), else None."""
+    writer: FrameWriter | None = websocket.scope.get("extensions", {}).get(FRAMES)
+    return writer
 
 
 async def _send(websocket: WebSocket, connection: Connection) -> None:
