@@ -122,24 +122,30 @@ def test_a_key_the_batch_forgot_is_an_error_not_a_hang() -> None:
 
 
 class CountedSessions(Sessions):
-    """Sessions that keep the size of each batch of tokens they read."""
+    """Sessions that keep the size of each batch of tokens they read, and of uses they write."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.batches: list[int] = []
+        self.writes: list[int] = []
 
     async def _refresh_many(self, uses: Mapping[str, bool]) -> Any:
         self.batches.append(len(uses))
         return await super()._refresh_many(uses)
 
+    async def _write_uses(self, uses: Mapping[str, Any]) -> Any:
+        self.writes.append(len(uses))
+        return await super()._write_uses(uses)
 
-def test_many_sockets_checking_their_sessions_at_once_cost_one_read(database_url: str) -> None:
-    """200 tokens read again together: the 100 used by requests in one read of their rows (and one
-    write of their last uses), the 100 checked by their open sockets in another; a token ended in
-    the database meanwhile is refused, the others stand, and only the used ones have a new last use."""
+
+def test_many_sockets_checking_their_sessions_read_only_the_ones_that_ended(database_url: str) -> None:
+    """200 tokens read together; one of them ended in the database by another process. Ten
+    seconds later all 200 are checked at once, half of them used: the process reads which sessions
+    ended lately, then the ended token's row alone (refused, naming why); the others stand from
+    memory, and the used ones' last uses are written in one statement."""
     clock = FakeClock()
 
-    async def scenario() -> tuple[list[int], list[Any], dict[str, str], str]:
+    async def scenario() -> tuple[CountedSessions, list[Any], dict[str, str], str]:
         database = Database(database_url)
         try:
             await database.migrate()
@@ -152,23 +158,58 @@ def test_many_sockets_checking_their_sessions_at_once_cost_one_read(database_url
             async with database.transaction() as connection:
                 await connection.execute(update(sessions).where(sessions.c.player_id == made[0].player_id)
                                          .values(ended_at=timestamp(clock()), end_reason="revoked"))
-            clock.advance(10)  # past what a process trusts of a token: every one is read again
+            clock.advance(10)  # past REFRESH_SECONDS: the endings are read again
             answers = await asyncio.gather(*(live.authenticate(player.token, use=index % 2 == 0)
                                              for index, player in enumerate(made)), return_exceptions=True)
             async with database.reading() as connection:
                 rows = (await connection.execute(sessions.select())).all()
-            return live.batches, answers, {row.player_id: row.last_seen_at for row in rows}, \
-                timestamp(clock.now)
+            return live, answers, {row.player_id: row.last_seen_at for row in rows}, timestamp(clock.now)
         finally:
             await database.dispose()
 
-    batches, answers, last_seen, late = asyncio.run(scenario())
-    assert batches == [200, 100, 100]
+    live, answers, last_seen, late = asyncio.run(scenario())
+    assert live.batches == [200, 1]
+    assert live.writes == [99]  # the uses but the ended one's
     assert isinstance(answers[0], AuthenticationError) and "session ended (revoked)" in str(answers[0])
     assert all(isinstance(answer, str) and answer.startswith("p_") for answer in answers[1:])
     ten_seconds_later = {player for player, seen in last_seen.items() if seen[:19] == late[:19]}
     assert ten_seconds_later == {answer for index, answer in enumerate(answers) if index % 2 == 0 and index}
 
+
+def test_a_session_over_by_what_this_process_knows_is_read_again_before_it_is_refused(
+        database_url: str) -> None:
+    """Idle here, but used on another process since: the row's later use keeps it alive. Idle
+    everywhere: refused as idle."""
+    clock = FakeClock()
+
+    async def scenario() -> tuple[str, Any, list[int]]:
+        database = Database(database_url)
+        try:
+            await database.migrate()
+            async with database.transaction() as connection:
+                player = await create_player(connection, starting_balance=0, at=timestamp(clock()))
+            policy = Policy(idle_seconds=60, max_seconds=43_200)
+            here = CountedSessions(database, clock, policy, operators=False)
+            elsewhere = Sessions(database, clock, policy, operators=False)
+            await here.authenticate(player.token)
+            clock.advance(50)
+            await elsewhere.authenticate(player.token)  # a use on another process
+            clock.advance(50)  # idle for 100 s here, 50 s there
+            alive = await here.authenticate(player.token, use=False)
+            clock.advance(61)
+            try:
+                await here.authenticate(player.token, use=False)
+                refused: Any = None
+            except AuthenticationError as error:
+                refused = error
+            return alive, refused, here.batches
+        finally:
+            await database.dispose()
+
+    alive, refused, batches = asyncio.run(scenario())
+    assert alive.startswith("p_")
+    assert isinstance(refused, AuthenticationError) and "idle limit" in str(refused)
+    assert batches == [1, 1, 1]  # the first read, then a read each time memory said idle
 
 
 class CountedResponsibleGaming(ResponsibleGaming):

@@ -427,6 +427,7 @@ sessions = Table(
     Column("ended_at", String(32), nullable=True),
     Column("end_reason", String(16), nullable=True),  # "logout" | "revoked"
     Index("ix_sessions_player", "player_id"),
+    Index("ix_sessions_ended", "ended_at"),  # each process reads the sessions ended lately
 )
 
 

@@ -9,14 +9,19 @@ gets its row the first time it authenticates, its idle time counted from when it
 token never used expires by idleness too); revoking all of a player's sessions writes the rows of
 tokens never used yet too, so none of them can start afterwards.
 
-Authentication is cached per process: a token checked in the last ``REFRESH_SECONDS`` (of the
-server's clock) is not read again, its expiry is computed from memory; after that the next
-request reads its row (a logout or revocation by another process counts from then) and writes
-its last use. So a busy token costs one small write every ``REFRESH_SECONDS``, not one per
-request, and idle time is measured to within that. The tokens due for a read together are read
-(and their uses written) in one statement each (``batching.Batcher``): a request's with those of
-the next few milliseconds, an open table socket's check with those of the next
-``RECHECK_WINDOW`` (thousands of sockets check their sessions every few seconds).
+Authentication is cached per process. A token's row is read the first time the process sees it;
+after that its expiry is computed from memory, and the row is read again only when memory says
+the session is over (another process may have seen a use since). Endings made elsewhere (a
+logout or a revocation by another process or by ``dealerpoker admin``) are found by one read of
+the sessions ended lately, every ``REFRESH_SECONDS`` per process (``ENDINGS_SKEW`` before the
+last such read: another server's clock may lag), which makes this process forget those tokens.
+A used token's last use is written at most every ``REFRESH_SECONDS``, so a busy token costs one
+small write every ``REFRESH_SECONDS``, not one per request, and idle time is measured to within
+that. The reads and writes due together go in one statement each (``batching.Batcher``): a
+request's with those of the next few milliseconds, an open table socket's check with those of
+the next ``RECHECK_WINDOW``. Before the endings were read this way, every open socket read its
+token's row every ``REFRESH_SECONDS``: 2,000 rows a second at 10,000 players, 8-11% of each
+``serve`` process's CPU (py-spy, 2026-12-07).
 
 >>> from datetime import UTC, datetime, timedelta
 >>> policy = Policy(idle_seconds=1800, max_seconds=43_200)
@@ -31,10 +36,11 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from cachetools import LRUCache
@@ -48,13 +54,16 @@ from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.schema import operator_sessions, players, sessions
 
 REFRESH_SECONDS = 5.0
-"""How long a process trusts what it read of a token (a logout elsewhere counts after this)."""
+"""How often a process reads the sessions ended lately (a logout elsewhere counts here within
+this) and at most how often it writes a used token's last use."""
+ENDINGS_SKEW = 60.0
+"""Seconds before its last read of the endings that a process reads them from again: how far
+behind another server's clock (which stamped the ending) may be."""
 _CACHE_SIZE = 100_000
 RECHECK_WINDOW = 0.25
-"""How long an open socket's check of its session waits for others to read with (the sockets of
-one process, 2,500 of them at 10,000 players on 4 processes, spent 13-15% of its CPU on
-these reads batched within 5 ms: py-spy, 2026-12-05)."""
-_WRITE_LAST_SEEN = update(sessions).where(sessions.c.token_hash == bindparam("key")) \
+"""How long an open socket's read of its session (memory says it is over) waits for others."""
+_WRITE_LAST_SEEN = update(sessions).where(sessions.c.token_hash == bindparam("key"),
+                                          sessions.c.last_seen_at < bindparam("seen")) \
     .values(last_seen_at=bindparam("seen"))
 
 
@@ -87,8 +96,8 @@ def _duration(seconds: float) -> str:
 class _Known:
     player_id: str
     created: datetime
-    last_seen: datetime
-    checked: datetime
+    last_seen: datetime  # the last use this process knows of
+    written: datetime  # the last use the row holds, as far as this process knows
 
 
 class Sessions:
@@ -100,23 +109,58 @@ class Sessions:
         self.policy = policy
         self.operators = operators
         self._known: LRUCache[str, _Known] = LRUCache(_CACHE_SIZE)
-        # Tokens read again together: a request's within milliseconds; an open socket's check
-        # (``use=False``, every few seconds, nobody waiting on it) within ``RECHECK_WINDOW``.
+        # Tokens read together: a request's within milliseconds; an open socket's check
+        # (``use=False``, nobody waiting on it) within ``RECHECK_WINDOW``.
         self._refresh = Batcher(self._refresh_many, merge=operator.or_)
         self._recheck = Batcher(self._refresh_many, window=RECHECK_WINDOW, most=2_000)
+        self._uses = Batcher(self._write_uses)
+        self._endings_read: datetime | None = None
+        self._endings_lock = asyncio.Lock()
 
     async def authenticate(self, token: str, *, use: bool = True) -> str:
         """The player of a live session's token; else ``AuthenticationError`` saying whether the
         token is unknown, expired (idle or too old) or ended (logged out, revoked). ``use=False``:
         only whether it is still live (an open WebSocket's check), not a use (idle time goes on)."""
         key, now = token_hash(token), self.clock()
+        await self._forget_ended(now)
         known = self._known.get(key)
-        if known is not None and (now - known.checked).total_seconds() < REFRESH_SECONDS:
-            self._check(key, known, now)
-            if use:
-                known.last_seen = now
-            return known.player_id
-        return (await (self._refresh if use else self._recheck)(key, use)).player_id
+        if known is None or self.policy.expired(known.created, known.last_seen, now) is not None:
+            # Not read here yet, or over as far as this process knows: the row says.
+            return (await (self._refresh if use else self._recheck)(key, use)).player_id
+        if use:
+            known.last_seen = now
+            if (now - known.written).total_seconds() >= REFRESH_SECONDS:
+                await self._uses(key, now)
+        return known.player_id
+
+    async def _forget_ended(self, now: datetime) -> None:
+        """Every ``REFRESH_SECONDS``, the tokens whose sessions ended lately (anywhere) forgotten
+        here, so that their next use reads that they ended. Before the first read nothing is
+        known here that could have ended."""
+        if self._endings_read is not None and (now - self._endings_read).total_seconds() < REFRESH_SECONDS:
+            return
+        async with self._endings_lock:
+            since = self._endings_read
+            if since is not None and (now - since).total_seconds() < REFRESH_SECONDS:
+                return  # read while this waited
+            if since is not None and self._known:
+                async with self.database.reading() as connection:
+                    ended = await connection.execute(select(sessions.c.token_hash).where(
+                        sessions.c.ended_at >= timestamp(since - timedelta(seconds=ENDINGS_SKEW))))
+                    for (key,) in ended.all():
+                        self._known.pop(key, None)
+            self._endings_read = now
+
+    async def _write_uses(self, uses: Mapping[str, datetime]) -> dict[str, None]:
+        """The tokens' last uses written in one statement (never moving one back)."""
+        writes = [{"key": key, "seen": timestamp(seen)} for key, seen in sorted(uses.items())]
+        async with self.database.transaction() as connection:  # in order: batches never deadlock
+            await connection.run(_WRITE_LAST_SEEN, writes)
+        for key, seen in uses.items():
+            known = self._known.get(key)
+            if known is not None and known.written < seen:
+                known.written = seen
+        return dict.fromkeys(uses)
 
     async def _refresh_many(self, uses: Mapping[str, bool]) -> dict[str, _Known | AuthenticationError]:
         """The tokens' rows read in one statement (``uses``: token hash -> whether this is a use of
@@ -130,15 +174,14 @@ class Sessions:
             used = []
             for key, use in uses.items():
                 try:
-                    known = await self._read(connection, key, rows.get(key), now, self._known.get(key))
+                    known = await self._read(connection, key, rows.get(key), self._known.get(key))
                     self._check(key, known, now)
                 except AuthenticationError as error:
                     found[key] = error
                     continue
                 if use:
-                    known.last_seen = now
+                    known.last_seen = known.written = now
                     used.append({"key": key, "seen": timestamp(now)})
-                known.checked = now
                 self._known[key] = found[key] = known
             if used:  # in the tokens' order: two batches writing the same rows wait, never deadlock
                 await connection.run(_WRITE_LAST_SEEN, sorted(used, key=lambda write: write["key"]))
@@ -150,8 +193,7 @@ class Sessions:
             self._known.pop(key, None)
             raise AuthenticationError(f"{why}: create a new session with POST /api/session", reason="expired")
 
-    async def _read(self, connection: Connection, key: str, row: Any, now: datetime,
-                    cached: _Known | None) -> _Known:
+    async def _read(self, connection: Connection, key: str, row: Any, cached: _Known | None) -> _Known:
         """What the token's row (None: it has none yet) says of its session."""
         if row is None:
             begun = await self._origin(connection, key)
@@ -163,14 +205,14 @@ class Sessions:
             await connection.execute(_insert(connection).values(
                 token_hash=key, player_id=player_id, created_at=created, last_seen_at=created)
                 .on_conflict_do_nothing(index_elements=["token_hash"]))
-            return _Known(player_id, _moment(created), _moment(created), now)
+            return _Known(player_id, _moment(created), _moment(created), _moment(created))
         if row.ended_at is not None:
             raise AuthenticationError(f"session ended ({row.end_reason}) at {row.ended_at}: create a new "
                                       "session with POST /api/session", reason="ended")
-        last_seen = _moment(row.last_seen_at)
+        written = last_seen = _moment(row.last_seen_at)
         if cached is not None and cached.last_seen > last_seen:
             last_seen = cached.last_seen
-        return _Known(str(row.player_id), _moment(row.created_at), last_seen, now)
+        return _Known(str(row.player_id), _moment(row.created_at), last_seen, written)
 
     async def _origin(self, connection: Connection, key: str) -> tuple[str, str] | None:
         """The player and beginning of a token never seen here: a demo player's or an operator's."""

@@ -2,8 +2,8 @@
 (a use of the session) and every ``CHECK_SECONDS`` while the socket is open (not a use: the idle
 time goes on), so a logout, a revocation or an expiry closes the socket (4401) within seconds
 even when the client sends nothing. A logout in this process is seen at the next check; one in
-another process once this process's cached read of the token is older than
-``sessions.REFRESH_SECONDS`` (so within ``CHECK_SECONDS + REFRESH_SECONDS``)."""
+another process once this process has read the sessions ended lately (every
+``sessions.REFRESH_SECONDS``: so within ``CHECK_SECONDS + REFRESH_SECONDS``)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ from dealerpoker.server.live.hub import serialise
 
 log = logging.getLogger("dealerpoker.live")
 CHECK_SECONDS = 2.0
-"""How often an open socket's session is checked (from memory; a database read at most every
-``sessions.REFRESH_SECONDS`` per token)."""
+"""How often an open socket's session is checked (from memory: ``sessions``)."""
 
 Session = Callable[[bool], Awaitable[str]]
 """Checks the socket's session (``True``: a use of it); raises ``AuthenticationError`` once over."""
