@@ -61,6 +61,8 @@ class CommonRules:
     betting_seconds: int
     decision_seconds: int
     source: Mapping[str, Any] = field(repr=False, compare=False)
+    # The fingerprint once computed: a live table checks it with every bet of thousands.
+    _fingerprint: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-able data (the merged TOML document)."""
@@ -70,8 +72,11 @@ class CommonRules:
         """The SHA-256 (64 hex) of the rules' canonical JSON: for caches, round records and
         ``GET /api/rules/{fingerprint}``. Records made before issue 15 cite its first
         ``LEGACY_FINGERPRINT_LENGTH`` hex characters (64 bits), still read by the verifier."""
-        canonical = json.dumps(self.source, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()
+        if self._fingerprint is None:
+            canonical = json.dumps(self.source, sort_keys=True, separators=(",", ":"))
+            object.__setattr__(self, "_fingerprint", hashlib.sha256(canonical.encode()).hexdigest())
+        assert self._fingerprint is not None
+        return self._fingerprint
 
 
 @dataclass(frozen=True, slots=True)

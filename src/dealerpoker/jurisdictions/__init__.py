@@ -128,6 +128,8 @@ class Jurisdiction:
     """The URLs an operator gives for the ``links`` this profile requires (by link id)."""
     complaint_contact: str = ""
     """How the operator's players reach it with a complaint (before the regulator's procedure)."""
+    # The fingerprint once computed: every live bet's check cites it.
+    _fingerprint: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def value(self, name: str) -> Any:
         return self.settings[name].value
@@ -188,8 +190,11 @@ class Jurisdiction:
 
     def fingerprint(self) -> str:
         """SHA-256 of the profile's canonical JSON (its settings, clauses and version)."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()
+        if self._fingerprint is None:
+            text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            object.__setattr__(self, "_fingerprint", hashlib.sha256(text.encode()).hexdigest())
+        assert self._fingerprint is not None
+        return self._fingerprint
 
     def for_operator(self, links: Mapping[str, str], complaint_contact: str) -> Jurisdiction:
         """This profile as an operator offers it: the URLs of the links it requires, its contact."""
