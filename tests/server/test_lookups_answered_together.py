@@ -15,11 +15,12 @@ from dealerpoker.server.accounts import AuthenticationError, create_player
 from dealerpoker.server.batching import Batcher
 from dealerpoker.server.clock import timestamp
 from dealerpoker.server.db import Database
+from dealerpoker.server.errors import NotFoundError
 from dealerpoker.server.live.sqlstore import SqlStore
 from dealerpoker.server.responsible.policy import Profile, ResponsibleGamingError
 from dealerpoker.server.responsible.service import ResponsibleGaming
 from dealerpoker.server.schema import sessions
-from dealerpoker.server.sessions import Policy, Sessions
+from dealerpoker.server.sessions import USE_WRITE_SECONDS, Policy, Sessions
 from dealerpoker.server.wallet import LedgerWallet
 
 
@@ -158,7 +159,7 @@ def test_many_sockets_checking_their_sessions_read_only_the_ones_that_ended(data
             async with database.transaction() as connection:
                 await connection.execute(update(sessions).where(sessions.c.player_id == made[0].player_id)
                                          .values(ended_at=timestamp(clock()), end_reason="revoked"))
-            clock.advance(10)  # past REFRESH_SECONDS: the endings are read again
+            clock.advance(USE_WRITE_SECONDS)  # past REFRESH_SECONDS too: the endings are read again
             answers = await asyncio.gather(*(live.authenticate(player.token, use=index % 2 == 0)
                                              for index, player in enumerate(made)), return_exceptions=True)
             async with database.reading() as connection:
@@ -172,8 +173,8 @@ def test_many_sockets_checking_their_sessions_read_only_the_ones_that_ended(data
     assert live.writes == [99]  # the uses but the ended one's
     assert isinstance(answers[0], AuthenticationError) and "session ended (revoked)" in str(answers[0])
     assert all(isinstance(answer, str) and answer.startswith("p_") for answer in answers[1:])
-    ten_seconds_later = {player for player, seen in last_seen.items() if seen[:19] == late[:19]}
-    assert ten_seconds_later == {answer for index, answer in enumerate(answers) if index % 2 == 0 and index}
+    a_minute_later = {player for player, seen in last_seen.items() if seen[:19] == late[:19]}
+    assert a_minute_later == {answer for index, answer in enumerate(answers) if index % 2 == 0 and index}
 
 
 def test_a_session_over_by_what_this_process_knows_is_read_again_before_it_is_refused(
@@ -225,11 +226,12 @@ class CountedResponsibleGaming(ResponsibleGaming):
 
 
 def test_live_bets_placed_together_are_checked_in_one_unit_of_work(database_url: str) -> None:
-    """A crowd's first bets at a live table: one unit of work checks them all, and each player's
-    own limit still refuses only that player's bets (the others stand)."""
+    """A crowd's first bets at a live table: one read finds who has anything to check, and one
+    transaction (with their locks) checks only those: each player's own limit still refuses only
+    that player's bets (the others stand), and an unknown player is refused."""
     clock = FakeClock()
 
-    async def scenario() -> tuple[list[int], list[Any], Any]:
+    async def scenario() -> tuple[list[int], list[Any], Any, list[int]]:
         database = Database(database_url)
         try:
             await database.migrate()
@@ -238,20 +240,36 @@ def test_live_bets_placed_together_are_checked_in_one_unit_of_work(database_url:
                                              at=timestamp(clock()))).player_id for _ in range(50)]
             checks = CountedResponsibleGaming(database, clock=clock, profile=Profile())
             await checks.set_limits(made[3], {"stake_session": 500}, source="player", by="player")
-            answers = await asyncio.gather(*(checks.check_live_bet(player, 1_000) for player in made),
-                                           return_exceptions=True)
+            transactions: list[int] = []
+            begin = database.transaction
+
+            def counted() -> Any:
+                transactions.append(1)
+                return begin()
+
+            database.transaction = counted  # type: ignore[method-assign]
+            answers = await asyncio.gather(*(checks.check_live_bet(player, 1_000)
+                                             for player in [*made, "p_nobody"]), return_exceptions=True)
+            in_the_crowd = len(transactions)
+            # Players with nothing to check: read, no transaction.
+            plain = await asyncio.gather(*(checks.check_live_bet(player, 100) for player in made[10:20]))
+            assert plain == [None] * 10
+            unchecked = len(transactions)
             # A player under their limit, in a batch of one: the same rule.
             small = await asyncio.gather(checks.check_live_bet(made[3], 400), return_exceptions=True)
-            return checks.batches, answers, small[0]
+            return checks.batches, answers, small[0], [in_the_crowd, unchecked, len(transactions)]
         finally:
             await database.dispose()
 
-    batches, answers, small = asyncio.run(scenario())
-    assert batches == [50, 1]
+    batches, answers, small, transactions = asyncio.run(scenario())
+    assert batches == [51, 10, 1]
     refused = [index for index, answer in enumerate(answers) if answer is not None]
-    assert refused == [3], answers
+    assert refused == [3, 50], answers
     assert isinstance(answers[3], ResponsibleGamingError) and "stake" in str(answers[3])
+    assert isinstance(answers[50], NotFoundError)
     assert small is None
+    # One for the crowd (the limited and the unknown player), none for the plain ten, one for the last.
+    assert transactions == [1, 1, 2]
 
 
 class CountedWallet(LedgerWallet):

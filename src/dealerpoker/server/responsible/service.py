@@ -61,8 +61,9 @@ _LIVE_USAGE = _sums(live_seats, live_seats.c.updated_at,
 _STATE_FOR_UPDATE = select(players.c.responsible_gaming, accounts.c.currency) \
     .join(accounts, accounts.c.id == players.c.id).where(players.c.id == bindparam("player")) \
     .with_for_update()
-_STATES_FOR_UPDATE = select(players.c.id, players.c.responsible_gaming) \
-    .where(players.c.id.in_(bindparam("players", expanding=True))).order_by(players.c.id).with_for_update()
+_STATES = select(players.c.id, players.c.responsible_gaming) \
+    .where(players.c.id.in_(bindparam("players", expanding=True))).order_by(players.c.id)
+_STATES_FOR_UPDATE = _STATES.with_for_update()
 _WRITE_STATE = update(players).where(players.c.id == bindparam("player"))
 
 
@@ -148,10 +149,25 @@ class ResponsibleGaming:
         # Before the transaction: a profile may need a read of its own.
         profiles = dict(zip(players_in, await asyncio.gather(*map(self.profile_of, players_in)), strict=True))
         answers: dict[tuple[str, int], Exception | None] = {}
+        # Most players have nothing to check (no limits of their own, a profile that checks no
+        # round): one read, no transaction, for them (a limit set a moment later applies from the
+        # next bet, as it would have after a locked check). The players' locks and a transaction
+        # only for the others: at 10,000 players, a transaction for every batch of bets was
+        # 9-11% of each worker's CPU (py-spy, 2026-12-07).
+        async with self.database.reading() as connection:
+            found = await connection.execute(_STATES, {"players": players_in})
+            unlocked = {str(row.id): row.responsible_gaming for row in found}
+        for player, at_stake in bets:
+            if player in unlocked and not self.needs_check(unlocked[player], profiles[player]):
+                answers[player, at_stake] = None
+        checked = [bet for bet in bets if bet not in answers]
+        if not checked:
+            return answers
         async with self.database.transaction() as connection:
-            found = await connection.execute(_STATES_FOR_UPDATE, {"players": players_in})
+            found = await connection.execute(_STATES_FOR_UPDATE,
+                                             {"players": sorted({player for player, _ in checked})})
             states = {str(row.id): row.responsible_gaming for row in found}
-            for player, at_stake in bets:
+            for player, at_stake in checked:
                 try:
                     if player not in states:
                         raise NotFoundError(f"no player {player!r}")
