@@ -8,10 +8,10 @@ over the rounds that started after everyone was connected:
 
 - connected players;
 - event delivery latency, p50 / p99 / max: the server's ``sent_at`` stamp (set when the message
-  is serialised, once per broadcast) -> the client's receipt (the text frame parsed off the
-  socket by the client's event loop); and the p99 to the moment the simulated player's code
-  gets the message, which adds the wait behind the other players' messages in this one
-  load-generator process (at a decision point it has 4,000 messages to handle at once);
+  is serialised, once per broadcast) -> the client's receipt (the moment the client's event loop
+  read the bytes of the frame off the socket); and the p99 to the moment the simulated player's
+  code gets the message (its JSON parsed: right after, since the players' sockets are lean
+  ``asyncio`` protocols, ``_lean_socket.py``, which hand each message on as it is read);
 - settlement: from the reveal broadcast to the server's settlement commit (the ``settled``
   event follows the commit) and to the moment every player had received their own settlement.
 
@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import contextlib
 import json
 import os
 import random
@@ -48,16 +47,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, WebSocketException
-from websockets.frames import Frame, Opcode
+from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _lean_socket import LeanSocket, open_socket
 from _processes import free_port, postgres_database
 from _results import machine, write_section
 
@@ -72,21 +71,6 @@ pause_seconds = {pause}
 LATENCY_TARGET = 0.5
 SETTLE_TARGET = 2.0
 CONNECT_ATTEMPTS = 5  # a player's socket is opened again up to this many times, as the page retries
-
-
-class TimedConnection(ClientConnection):
-    """A client connection that notes when each text frame arrives, as the client's event loop
-    parses it off the socket: the receipt time, before the message waits behind the messages of
-    the other simulated players in this one process (the benchmark reports both)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.arrivals: collections.deque[float] = collections.deque()
-
-    def process_event(self, event: Any) -> None:
-        if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-            self.arrivals.append(time.time())
-        super().process_event(event)
 
 
 def idle_penalty_ms(idle: float = 2.0) -> tuple[float, float]:
@@ -154,32 +138,23 @@ class Level:
                 and all(t < SETTLE_TARGET for t in self.settle_all()))
 
 
-_sending: set[asyncio.Task[None]] = set()
-
-
-def later(ws: Any, message: dict[str, Any], delay: float, sent: list[float]) -> None:
+def later(socket: LeanSocket, message: dict[str, Any], delay: float, sent: list[float]) -> None:
     """Send after a player's think time (people do not all click in the same millisecond);
     ``sent`` gets the moment it was sent (for the acknowledgement time)."""
-    async def send() -> None:
-        await asyncio.sleep(delay)
-        sent.append(time.time())
-        with contextlib.suppress(ConnectionClosed):  # the level ended meanwhile
-            await ws.send(json.dumps(message))
+    def send() -> None:
+        if socket.send_text(json.dumps(message)):  # not once the level ended
+            sent.append(time.time())
 
-    task = asyncio.create_task(send())
-    _sending.add(task)
-    task.add_done_callback(_sending.discard)
+    asyncio.get_running_loop().call_later(delay, send)
 
 
-async def _open(url: str, token: str, level: Level, rng: random.Random) -> TimedConnection:
+async def _open(url: str, token: str, level: Level, rng: random.Random,
+                on_text: Callable[[str, float], None]) -> LeanSocket:
     """A player's socket, tried again after a moment if refused or timed out, as the page does."""
     for attempt in range(1, CONNECT_ATTEMPTS + 1):
         try:
-            ws: TimedConnection = await connect(  # type: ignore[assignment]
-                url, additional_headers={"Authorization": f"Bearer {token}"}, max_queue=None,
-                open_timeout=60, ping_interval=None, create_connection=TimedConnection)
-            return ws
-        except (OSError, TimeoutError, WebSocketException):
+            return await open_socket(url, token, on_text, timeout=60)
+        except (OSError, TimeoutError):
             if attempt == CONNECT_ATTEMPTS:
                 raise
             level.retries += 1
@@ -193,10 +168,62 @@ def _arrived(level: Level, all_in: asyncio.Event) -> None:
         all_in.set()
 
 
+class Player:
+    """One simulated player's part: what it measures of each message, and when it bets and
+    decides. Called for each message as its socket reads it (``_lean_socket``)."""
+
+    def __init__(self, level: Level, all_in: asyncio.Event, rng: random.Random, think: tuple[float, float],
+                 keep_round: bool) -> None:
+        self.level, self.all_in, self.rng, self.think, self.keep_round = level, all_in, rng, think, keep_round
+        self.socket: LeanSocket | None = None
+        self.answered: set[tuple[int | None, int]] = set()
+        self.sent: list[float] = []
+
+    def on_text(self, raw: str, received: float) -> None:
+        level, socket = self.level, self.socket
+        if socket is None:  # a message before the opening returned (none: the server waits for it)
+            return
+        handled = time.time()
+        message = json.loads(raw)
+        number = _number(message.get("round"))
+        kind, event = message["type"], message.get("event")
+        if number is not None and self.keep_round:
+            level.rounds_latencies.append((number, f"{kind}:{event or message.get('phase')}",
+                                           received - message["sent_at"], handled - message["sent_at"]))
+        elif number is not None and level.measured(number):
+            level.latencies.append(received - message["sent_at"])
+            level.handled.append(handled - message["sent_at"])
+            level.by_kind.setdefault(f"{kind}:{event or message.get('phase')}", []).append(
+                received - message["sent_at"])
+        # The reply to a bet (a seat in the betting phase) or a decision (a pending action)
+        # is sent once it is written: the acknowledgement.
+        seat = message.get("seat") if kind == "you" else None
+        if self.sent and seat and (message.get("phase") == "betting" or seat.get("pending")):
+            level.acks.append(received - self.sent.pop())
+        if kind == "table" and event == "betting_open" and self.all_in.is_set():
+            if level.first_measured is None:
+                level.first_measured = number
+            bets = {"ante": 100, "bonus": 100} if self.rng.random() < 0.3 else {"ante": 100}
+            later(socket, {"type": "bet", "bets": bets}, self.rng.uniform(0, self.think[0]), self.sent)
+        elif kind == "you" and seat and seat["legal_actions"] \
+                and (number, len(seat["steps"])) not in self.answered:
+            self.answered.add((number, len(seat["steps"])))  # one answer per decision
+            action = self.rng.choice(seat["legal_actions"])
+            later(socket, {"type": "decide", "action": action}, self.rng.uniform(0, self.think[1]), self.sent)
+        elif kind == "you" and message.get("phase") == "pause" and seat \
+                and number is not None and level.measured(number):
+            level.own_settled.setdefault(number, []).append(received)
+        elif kind == "error":
+            level.errors.append(message["error"])
+            if self.sent:
+                self.sent.pop()  # refused: no acknowledgement to time
+
+
 async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: random.Random,
                think: tuple[float, float], keep_round: bool = False) -> None:
+    player = Player(level, all_in, rng, think, keep_round)
     try:
-        opened = await _open(url, token, level, rng)
+        player.socket = await _open(url, token, level, rng, player.on_text)
     except asyncio.CancelledError:
         return
     except Exception as error:  # a player who never sat down counts as not held
@@ -204,54 +231,14 @@ async def play(url: str, token: str, level: Level, all_in: asyncio.Event, rng: r
         level.errors.append(f"could not connect: {type(error).__name__}: {error}")
         _arrived(level, all_in)
         return
+    level.connected += 1
+    _arrived(level, all_in)
     try:
-        async with opened as ws:
-            level.connected += 1
-            answered: set[tuple[int | None, int]] = set()
-            sent: list[float] = []
-            _arrived(level, all_in)
-            kind_of = ""
-            async for raw in ws:  # cancelled when the level ends
-                handled = time.time()
-                received = ws.arrivals.popleft() if ws.arrivals else handled
-                message = json.loads(raw)
-                number = _number(message.get("round"))
-                kind, event = message["type"], message.get("event")
-                if number is not None and keep_round:
-                    kind_of = f"{kind}:{event or message.get('phase')}"
-                    level.rounds_latencies.append((number, kind_of, received - message["sent_at"],
-                                                   handled - message["sent_at"]))
-                elif number is not None and level.measured(number):
-                    level.latencies.append(received - message["sent_at"])
-                    level.handled.append(handled - message["sent_at"])
-                    level.by_kind.setdefault(f"{kind}:{event or message.get('phase')}", []).append(
-                        received - message["sent_at"])
-                # The reply to a bet (a seat in the betting phase) or a decision (a pending action)
-                # is sent once it is written: the acknowledgement.
-                seat = message.get("seat") if kind == "you" else None
-                if sent and seat and (message.get("phase") == "betting" or seat.get("pending")):
-                    level.acks.append(received - sent.pop())
-                if kind == "table" and event == "betting_open" and all_in.is_set():
-                    if level.first_measured is None:
-                        level.first_measured = number
-                    bets = {"ante": 100, "bonus": 100} if rng.random() < 0.3 else {"ante": 100}
-                    later(ws, {"type": "bet", "bets": bets}, rng.uniform(0, think[0]), sent)
-                elif kind == "you" and message.get("seat") and message["seat"]["legal_actions"] \
-                        and (number, len(message["seat"]["steps"])) not in answered:
-                    answered.add((number, len(message["seat"]["steps"])))  # one answer per decision
-                    action = rng.choice(message["seat"]["legal_actions"])
-                    later(ws, {"type": "decide", "action": action}, rng.uniform(0, think[1]), sent)
-                elif kind == "you" and message.get("phase") == "pause" and message.get("seat") \
-                        and number is not None and level.measured(number):
-                    level.own_settled.setdefault(number, []).append(received)
-                elif kind == "error":
-                    level.errors.append(message["error"])
-                    if sent:
-                        sent.pop()  # refused: no acknowledgement to time
+        await asyncio.shield(player.socket.closed)  # cancelled when the level ends
     except asyncio.CancelledError:
         pass
-    except Exception as error:  # a client that fails counts as not held
-        level.errors.append(f"{type(error).__name__}: {error}")
+    finally:
+        player.socket.close()
 
 
 async def share(url: str, tokens: list[str], seed: int, think: tuple[float, float]) -> None:

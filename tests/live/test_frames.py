@@ -8,7 +8,7 @@ import threading
 from typing import Any
 
 import pytest
-from tests.support.servers import serving
+from tests.support.servers import bare_lifespan, serving
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
@@ -79,10 +79,7 @@ class _Writer:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            await receive()
-            await send({"type": "lifespan.startup.complete"})
-            await receive()
-            await send({"type": "lifespan.shutdown.complete"})
+            await bare_lifespan(receive, send)
             return
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})

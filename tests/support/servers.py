@@ -69,6 +69,14 @@ class ThreadServer:
         self.thread.join(timeout=30)
 
 
+async def bare_lifespan(receive: Any, send: Any) -> None:
+    """The lifespan protocol answered for a bare ASGI test app served by ``serving``."""
+    await receive()
+    await send({"type": "lifespan.startup.complete"})
+    await receive()
+    await send({"type": "lifespan.shutdown.complete"})
+
+
 @contextmanager
 def serving(app: Any, *, ws: str = WS_PROTOCOL, port: int | None = None) -> Iterator[ThreadServer]:
     """``app`` served in a thread (on ``port``, when a process started before must know it)."""
