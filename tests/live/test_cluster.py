@@ -172,6 +172,50 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
         cleanup(prefix)
 
 
+def test_players_own_messages_go_to_the_other_processes_in_stamped_batches() -> None:
+    """A round's seat messages for every player: published in batches of FANOUT_BATCH as they are
+    serialised (the first batch is on its way while the rest are serialised), each player's
+    message delivered once, wherever the player is connected."""
+    from dealerpoker.server.live.cluster import RedisCluster, read_player_lines
+    from dealerpoker.server.live.hub import FANOUT_BATCH, Connection, LocalHub
+
+    prefix = new_prefix()
+    players = [f"p{number}" for number in range(2 * FANOUT_BATCH + 7)]
+
+    async def scenario() -> list[int]:
+        here = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        there = RedisCluster(str(REDIS_URL), LocalHub(time.time), prefix=prefix)
+        connections = {player: Connection(player, "t") for player in players}
+        for player, connection in connections.items():
+            (here if player == "p0" else there).hub.join(connection)
+        sizes: list[int] = []
+        publish = here.redis.publish
+
+        async def counted(channel: str, data: str) -> Any:
+            if channel.startswith(f"{prefix}players:"):
+                sizes.append(len(read_player_lines(data.partition("|")[2])))
+            return await publish(channel, data)
+
+        here.redis.publish = counted
+        try:
+            for cluster in (here, there):
+                await cluster.start(("t",), nothing, nothing, nothing)
+            await here.to_players("t", {player: {"type": "you", "player": player} for player in players})
+            await until_async(lambda: all(c.queue.qsize() == 1 for c in connections.values()),
+                              "every player's own message delivered once")
+            for player, connection in connections.items():
+                assert json.loads(connection.queue.get_nowait() or "")["player"] == player
+            return sizes
+        finally:
+            await here.stop()
+            await there.stop()
+
+    try:
+        assert asyncio.run(scenario()) == [FANOUT_BATCH, FANOUT_BATCH, 7]
+    finally:
+        cleanup(prefix)
+
+
 def test_a_burst_of_forwarded_intents_is_answered_every_one_in_a_few_messages() -> None:
     """Thousands of players at one table bet within the same second: a process that does not own
     the table forwards each bet through Redis and the owner answers each. Far more at once than

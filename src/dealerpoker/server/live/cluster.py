@@ -21,7 +21,8 @@
   has each later commit refused and stops (``stale``: it drops the table and lifts the Redis
   counter to the database's epoch, in case Redis lost it, so the next owner's token is newer).
 - **Fan-out.** Table events are published once on ``{prefix}table:{table}``; players' own
-  messages in one batch on ``{prefix}players:{table}``, a line ``player<TAB>text`` each (every
+  messages in batches of ``hub.FANOUT_BATCH``, each stamped and published as soon as it is
+  serialised, on ``{prefix}players:{table}``, a line ``player<TAB>text`` each (every
   process reads every batch, and at 10,000 players splitting lines costs a fraction of parsing
   one JSON object of 10,000 escaped texts). Every process delivers them to its own WebSocket
   connections, so players may connect to any process.
@@ -52,7 +53,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from dealerpoker.server.batching import Batcher
-from dealerpoker.server.live.hub import LocalHub, serialise
+from dealerpoker.server.live.hub import FANOUT_BATCH, LocalHub, serialise
 
 log = logging.getLogger("dealerpoker.live.cluster")
 
@@ -247,8 +248,19 @@ class RedisCluster:
         await asyncio.sleep(0)
 
     async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
-        now = time.time()
-        texts = {player: serialise(m, now) for player, m in messages.items()}
+        # In stamped batches, each delivered and published as soon as it is serialised: the other
+        # processes deliver the first players' messages while this one serialises the rest (at
+        # 10,000 players, serialising them all before publishing any held the last for 0.3 s).
+        batch: dict[str, str] = {}
+        for player, message in messages.items():
+            batch[player] = serialise(message, time.time())
+            if len(batch) >= FANOUT_BATCH:
+                await self._players_batch(table_id, batch)
+                batch = {}
+        if batch:
+            await self._players_batch(table_id, batch)
+
+    async def _players_batch(self, table_id: str, texts: Mapping[str, str]) -> None:
         self.hub.deliver_players(table_id, texts)
         await self.redis.publish(self._key("players", table_id), f"{self.process_id}|{player_lines(texts)}")
         await asyncio.sleep(0)
