@@ -144,7 +144,8 @@ class ResponsibleGaming:
 
     async def _check_live_bets(self, bets: Mapping[tuple[str, int], None]
                                ) -> dict[tuple[str, int], Exception | None]:
-        """(player, stake) -> None (the bets may stand) or the refusal, under the players' locks."""
+        """(player, stake) -> None (the bets may stand) or the refusal; checked under the players' locks
+        where there is something to check."""
         players_in = sorted({player for player, _ in bets})
         # Before the transaction: a profile may need a read of its own.
         profiles = dict(zip(players_in, await asyncio.gather(*map(self.profile_of, players_in)), strict=True))
