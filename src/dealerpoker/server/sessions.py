@@ -156,9 +156,8 @@ class Sessions:
 
     async def _write_uses(self, uses: Mapping[str, datetime]) -> dict[str, None]:
         """The tokens' last uses written in one statement (never moving one back)."""
-        writes = [{"key": key, "seen": timestamp(seen)} for key, seen in sorted(uses.items())]
-        async with self.database.transaction() as connection:  # in order: batches never deadlock
-            await connection.run(_WRITE_LAST_SEEN, writes)
+        async with self.database.transaction() as connection:
+            await _write_last_uses(connection, uses)
         for key, seen in uses.items():
             known = self._known.get(key)
             if known is not None and known.written < seen:
@@ -174,7 +173,7 @@ class Sessions:
         async with unit as connection:
             read = select(sessions).where(sessions.c.token_hash.in_(list(uses)))
             rows = {row.token_hash: row for row in (await connection.execute(read)).all()}
-            used = []
+            used: dict[str, datetime] = {}
             for key, use in uses.items():
                 try:
                     known = await self._read(connection, key, rows.get(key), self._known.get(key))
@@ -184,10 +183,10 @@ class Sessions:
                     continue
                 if use:
                     known.last_seen = known.written = now
-                    used.append({"key": key, "seen": timestamp(now)})
+                    used[key] = now
                 self._known[key] = found[key] = known
-            if used:  # in the tokens' order: two batches writing the same rows wait, never deadlock
-                await connection.run(_WRITE_LAST_SEEN, sorted(used, key=lambda write: write["key"]))
+            if used:
+                await _write_last_uses(connection, used)
         return found
 
     def _check(self, key: str, known: _Known, now: datetime) -> None:
@@ -262,6 +261,13 @@ async def end_all_sessions(database: Database, player_id: str, *, at: str, reaso
             update(sessions).where(sessions.c.player_id == player_id, sessions.c.ended_at.is_(None))
             .values(ended_at=at, end_reason=reason))
         return int(result.rowcount or 0)
+
+
+async def _write_last_uses(connection: Connection, uses: Mapping[str, datetime]) -> None:
+    """The tokens' last uses in one statement, in the tokens' order (two batches writing the same
+    rows wait, never deadlock), never moving one back."""
+    await connection.run(_WRITE_LAST_SEEN, [{"key": key, "seen": timestamp(seen)}
+                                            for key, seen in sorted(uses.items())])
 
 
 def _insert(connection: Connection) -> Any:

@@ -53,7 +53,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from dealerpoker.server.batching import Batcher
-from dealerpoker.server.live.hub import FANOUT_BATCH, LocalHub, serialise
+from dealerpoker.server.live.hub import LocalHub, serialise, stamped_batches
 
 log = logging.getLogger("dealerpoker.live.cluster")
 
@@ -251,19 +251,11 @@ class RedisCluster:
         # In stamped batches, each delivered and published as soon as it is serialised: the other
         # processes deliver the first players' messages while this one serialises the rest (at
         # 10,000 players, serialising them all before publishing any held the last for 0.3 s).
-        batch: dict[str, str] = {}
-        for player, message in messages.items():
-            batch[player] = serialise(message, time.time())
-            if len(batch) >= FANOUT_BATCH:
-                await self._players_batch(table_id, batch)
-                batch = {}
-        if batch:
-            await self._players_batch(table_id, batch)
-
-    async def _players_batch(self, table_id: str, texts: Mapping[str, str]) -> None:
-        self.hub.deliver_players(table_id, texts)
-        await self.redis.publish(self._key("players", table_id), f"{self.process_id}|{player_lines(texts)}")
-        await asyncio.sleep(0)
+        for texts in stamped_batches(messages.items(), time.time):
+            self.hub.deliver_players(table_id, texts)
+            lines = player_lines(texts)
+            await self.redis.publish(self._key("players", table_id), f"{self.process_id}|{lines}")
+            await asyncio.sleep(0)
 
     def owns(self, table_id: str) -> bool:
         return table_id in self._owned

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,20 @@ FANOUT_BATCH = 250
 
 def serialise(message: Mapping[str, Any], now: float) -> str:
     return json.dumps({**message, "sent_at": now}, separators=(",", ":"))
+
+
+def stamped_batches(messages: Iterable[tuple[str, Mapping[str, Any]]],
+                    clock: Callable[[], float]) -> Iterator[dict[str, str]]:
+    """Players' own messages serialised ``FANOUT_BATCH`` at a time, each stamped as it is
+    serialised: a publisher sends a batch before it serialises the next."""
+    batch: dict[str, str] = {}
+    for player, message in messages:
+        batch[player] = serialise(message, clock())
+        if len(batch) >= FANOUT_BATCH:
+            yield batch
+            batch = {}
+    if batch:
+        yield batch
 
 
 @dataclass(eq=False)
@@ -137,13 +151,8 @@ class LocalHub:
         await asyncio.sleep(0)  # the senders write it now
 
     async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
-        batch: dict[str, str] = {}
-        for player, message in messages.items():
-            if (table_id, player) in self._players:
-                batch[player] = serialise(message, self.clock())
-                if len(batch) >= FANOUT_BATCH:
-                    self.deliver_players(table_id, batch)
-                    batch = {}
-                    await asyncio.sleep(0)
-        self.deliver_players(table_id, batch)
-        await asyncio.sleep(0)
+        here = ((player, message) for player, message in messages.items()
+                if (table_id, player) in self._players)
+        for batch in stamped_batches(here, self.clock):
+            self.deliver_players(table_id, batch)
+            await asyncio.sleep(0)
