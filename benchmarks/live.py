@@ -110,7 +110,11 @@ class Level:
     rounds_done: int = 0
     errors: list[str] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
-    acks: list[float] = field(default_factory=list)  # bet/decide sent -> its reply (written) received
+    # (round, "bet" | "decide", seconds): an intent sent -> its reply (once written) received
+    acks: list[tuple[int, str, float]] = field(default_factory=list)
+    # (round, code): the server's refusals (no_decision_open: a decision that reached the table
+    # after its timer closed), by the round the player last heard of
+    refusals: list[tuple[int, str]] = field(default_factory=list)
     rounds_latencies: list[tuple[int, str, float, float]] = field(default_factory=list)
     """(round, kind, receipt latency, handled latency): kept by a load process (``keep_round``)."""
     client_cpu: list[float] = field(default_factory=list)  # each load process's CPU share of a core
@@ -138,12 +142,12 @@ class Level:
                 and all(t < SETTLE_TARGET for t in self.settle_all()))
 
 
-def later(socket: LeanSocket, message: dict[str, Any], delay: float, sent: list[float]) -> None:
+def later(socket: LeanSocket, message: dict[str, Any], delay: float, sent: list[tuple[str, float]]) -> None:
     """Send after a player's think time (people do not all click in the same millisecond);
-    ``sent`` gets the moment it was sent (for the acknowledgement time)."""
+    ``sent`` gets its kind and the moment it was sent (for the acknowledgement time)."""
     def send() -> None:
         if socket.send_text(json.dumps(message)):  # not once the level ended
-            sent.append(time.time())
+            sent.append((message["type"], time.time()))
 
     asyncio.get_running_loop().call_later(delay, send)
 
@@ -177,7 +181,8 @@ class Player:
         self.level, self.all_in, self.rng, self.think, self.keep_round = level, all_in, rng, think, keep_round
         self.socket: LeanSocket | None = None
         self.answered: set[tuple[int | None, int]] = set()
-        self.sent: list[float] = []
+        self.sent: list[tuple[str, float]] = []
+        self.round = 0  # the last round this player heard of
 
     def on_text(self, raw: str, received: float) -> None:
         level, socket = self.level, self.socket
@@ -187,6 +192,8 @@ class Player:
         message = json.loads(raw)
         number = _number(message.get("round"))
         kind, event = message["type"], message.get("event")
+        if number is not None:
+            self.round = number
         if number is not None and self.keep_round:
             level.rounds_latencies.append((number, f"{kind}:{event or message.get('phase')}",
                                            received - message["sent_at"], handled - message["sent_at"]))
@@ -199,7 +206,8 @@ class Player:
         # is sent once it is written: the acknowledgement.
         seat = message.get("seat") if kind == "you" else None
         if self.sent and seat and (message.get("phase") == "betting" or seat.get("pending")):
-            level.acks.append(received - self.sent.pop())
+            intent, sent = self.sent.pop()
+            level.acks.append((self.round, intent, received - sent))
         if kind == "table" and event == "betting_open" and self.all_in.is_set():
             if level.first_measured is None:
                 level.first_measured = number
@@ -214,7 +222,7 @@ class Player:
                 and number is not None and level.measured(number):
             level.own_settled.setdefault(number, []).append(received)
         elif kind == "error":
-            level.errors.append(message["error"])
+            level.refusals.append((self.round, message["error"]))
             if self.sent:
                 self.sent.pop()  # refused: no acknowledgement to time
 
@@ -269,7 +277,7 @@ async def share(url: str, tokens: list[str], seed: int, think: tuple[float, floa
     await asyncio.gather(*tasks, return_exceptions=True)
     print(json.dumps({"connected": level.connected, "latencies": level.rounds_latencies,
                       "acks": level.acks, "own_settled": level.own_settled,
-                      "errors": collections.Counter(level.errors),
+                      "refusals": level.refusals, "errors": collections.Counter(level.errors),
                       "cpu": time.process_time() - began}), flush=True)
 
 
@@ -473,10 +481,32 @@ def _gather_children(children: list[subprocess.Popen[str]], level: Level, elapse
                 level.latencies.append(received)
                 level.handled.append(handled)
                 level.by_kind.setdefault(kind, []).append(received)
-        level.acks.extend(found.get("acks", []))
+        level.acks.extend((number, kind, seconds) for number, kind, seconds in found.get("acks", []))
+        level.refusals.extend((number, code) for number, code in found.get("refusals", []))
         for number, times in found.get("own_settled", {}).items():
             if int(number) >= first:
                 level.own_settled.setdefault(int(number), []).extend(times)
+
+
+def acknowledgements(level: Level) -> list[str]:
+    """Over the measured rounds: how long each kind of intent took to be acknowledged, and what
+    the server refused (before, the players were still connecting: counted apart)."""
+    lines = []
+    for intent in ("bet", "decide"):
+        values = sorted(seconds for number, kind, seconds in level.acks
+                        if kind == intent and level.measured(number))
+        if values:
+            lines.append(f"  acknowledgement of a {intent:6} (sent -> reply, once written) n={len(values):6} "
+                         f"p50={values[len(values) // 2] * 1000:6.0f} ms "
+                         f"p99={values[int(0.99 * len(values))] * 1000:6.0f} ms "
+                         f"max={values[-1] * 1000:6.0f} ms")
+    refused = collections.Counter(code for number, code in level.refusals if level.measured(number))
+    earlier = sum(1 for number, _ in level.refusals if not level.measured(number))
+    if refused or earlier:
+        lines.append(f"  refused in the measured rounds: "
+                     f"{', '.join(f'{code} x{n}' for code, n in refused.most_common()) or 'none'}"
+                     f" (and {earlier} in the rounds before)")
+    return lines
 
 
 def describe(level: Level) -> str:
@@ -543,11 +573,7 @@ def main() -> int:
             p50, p99 = values[len(values) // 2] * 1000, values[int(0.99 * len(values))] * 1000
             lines.append(f"  {kind:24} n={len(values):6} p50={p50:6.0f} ms p99={p99:6.0f} ms "
                          f"max={values[-1] * 1000:6.0f} ms")
-        if level.acks:
-            level.acks.sort()
-            lines.append(f"  acknowledgement (bet/decide sent -> reply, written) n={len(level.acks)} "
-                         f"p50={level.acks[len(level.acks) // 2] * 1000:.0f} ms "
-                         f"p99={level.acks[int(0.99 * len(level.acks))] * 1000:.0f} ms")
+        lines.extend(acknowledgements(level))
         lines.append(f"  sockets: {level.connected} connected, {level.failed} never opened after "
                      f"{CONNECT_ATTEMPTS} tries, {level.retries} openings tried again")
         print("\n".join(lines), flush=True)
