@@ -395,3 +395,46 @@ def test_a_settled_round_is_between_rounds_only_once_its_players_were_told() -> 
         assert held.players[-1]["p"]["phase"] == "pause"
 
     run(scenario())
+
+
+def test_a_decision_timer_runs_from_when_the_players_are_told_not_from_before_the_commit() -> None:
+    """At thousands of seats the deal's commit takes up to a second: the players still get the
+    whole decision time from the message that tells them, and the round notes when it began."""
+    async def scenario() -> None:
+        runner, clock, store, rec = make("casino-holdem", {"p": 5_000, "q": 5_000})
+        commit = store.commit
+
+        async def slow_commit(record: dict[str, Any], **kwargs: Any) -> frozenset[str]:
+            if record["phase"] == "decision":
+                clock.now += 3.0  # the deal's commit takes 3 s of the clock
+            return await commit(record, **kwargs)
+
+        store.commit = slow_commit  # type: ignore[method-assign]
+        await runner.resume()
+        await runner.advance()
+        await runner.bet("p", {"ante": 100})
+        await runner.bet("q", {"ante": 100})
+        clock.now = 1015.0
+        assert await runner.advance() == 1028.0  # told at 1018: ten seconds from then
+        told = rec.table[-1]
+        assert told["event"] == "decision" and told["deadline"] == 1028.0
+        assert runner.round is not None and runner.round.times[-1] == ("timer:flop", 1018.0)
+        clock.now = 1026.0  # past the 1025 the deal computed, within the time the players were given
+        await runner.decide("p", "raise")
+        # A restart now (the same store, a new runner) keeps the timer the players were shown.
+        again = TableRunner(runner.table, runner.game, store, Recorder(), clock=clock, watchers=lambda: 1,
+                            flush_delay=0.0)
+        await again.resume()
+        assert again.round is not None and again.round.deadline == 1028.0
+        assert again.round.times == runner.round.times
+        assert await again.advance() == 1028.0  # q still has until 1028
+        clock.now = 1028.0
+        await again.advance()
+        assert again.round.phase is Phase.PAUSE
+        steps = {player: seat.steps[-1] for player, seat in again.round.seats.items()}
+        assert (steps["p"].action, steps["p"].source) == ("raise", "player")
+        assert (steps["q"].action, steps["q"].source) == ("fold", "timeout")
+        # The record committed at the close keeps the timer's start.
+        assert ["timer:flop", 1018.0] in [list(entry) for entry in store.records[("t", 1)]["times"]]
+
+    run(scenario())

@@ -323,6 +323,28 @@ def reopen_missed_decision(rnd: LiveRound, table: TableConfig, *, now: float) ->
     return replace(missed, deadline=now + table.decision_seconds).at(f"reopened:{rnd.point}", now)
 
 
+def start_decision_timer(rnd: LiveRound, *, at: float, deadline: float) -> LiveRound:
+    """A decision point's timer runs from when its players are told (``at``, until ``deadline``),
+    not from when the point was computed: the commit between (the deal's or the last point's, up
+    to a second at thousands of seats) is not taken out of the players' time. The round notes
+    the start (``timer:<point>``) where it moved the deadline on; a restart puts the same start
+    back (``runner``).
+
+    >>> from dealerpoker.tables.config import parse_tables
+    >>> table = parse_tables('[[tables]]\\nid = "t"\\ngame = "casino-holdem"\\ndecision_seconds = 10')[0]
+    >>> rnd = replace(open_round(table, number=1, now=0.0), phase=Phase.DECISION, point="flop",
+    ...               deadline=50.0, undecided=1)
+    >>> told = start_decision_timer(rnd, at=40.8, deadline=50.8)
+    >>> told.deadline, told.times[-1]
+    (50.8, ('timer:flop', 40.8))
+    >>> start_decision_timer(rnd, at=40.0, deadline=50.0) is rnd  # told at once: the deadline stands
+    True
+    """
+    if rnd.phase is not Phase.DECISION or rnd.deadline is None or deadline <= rnd.deadline:
+        return rnd
+    return replace(rnd, deadline=deadline).at(f"timer:{rnd.point}", at)
+
+
 def close_betting(rnd: LiveRound, *, now: float) -> LiveRound:
     """No more bets: the window's deadline has passed."""
     if rnd.phase is not Phase.BETTING:

@@ -12,6 +12,9 @@ from typing import Any, Protocol
 
 #: The step name of a player's pending opening bets; pending decisions use their point's name.
 BETS = "bets"
+#: The "player" of a decision timer's start, written behind like a decision (at its point's
+#: step, ``{"at", "deadline"}``) so that a restart keeps the timer the players were shown.
+TIMER = "@timer"
 
 
 class StaleLeaseError(RuntimeError):
@@ -40,7 +43,8 @@ class FreeRoundClaim:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A bet or decision accepted but not yet committed: ``value`` is the bets' JSON or the action."""
+    """A bet or decision accepted but not yet committed (or a decision timer's start: ``TIMER``):
+    ``value`` is the bets' JSON, the decision's or the timer's."""
 
     number: int
     player_id: str

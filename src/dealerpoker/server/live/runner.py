@@ -51,7 +51,15 @@ from dealerpoker.server.jackpot import apply as apply_pool
 from dealerpoker.server.live.dealer import LAST_ROUNDS, DealerDesk
 from dealerpoker.server.live.jackpot_seats import JackpotSettlement, settle_jackpots
 from dealerpoker.server.live.pending import FLUSH_DELAY, PendingWriter
-from dealerpoker.server.live.ports import BETS, FreeRoundClaim, LiveStore, Pending, Publisher, StaleLeaseError
+from dealerpoker.server.live.ports import (
+    BETS,
+    TIMER,
+    FreeRoundClaim,
+    LiveStore,
+    Pending,
+    Publisher,
+    StaleLeaseError,
+)
 from dealerpoker.server.observability.metrics import count_round
 from dealerpoker.tables import studio, views
 from dealerpoker.tables import table as core
@@ -283,7 +291,12 @@ class TableRunner(DealerDesk):
                 {p: free for p, (_, free, _) in placed.items() if free is not None},
                 {p: entry for p, (_, _, entry) in placed.items() if entry is not None})
         else:
-            decisions = {item.player_id: _decision(item.value) for item in items if item.step == rnd.point}
+            for item in items:
+                if item.player_id == TIMER and item.step == rnd.point:
+                    timer = json.loads(item.value)
+                    rnd = core.start_decision_timer(rnd, at=timer["at"], deadline=timer["deadline"])
+            decisions = {item.player_id: _decision(item.value) for item in items
+                         if item.step == rnd.point and item.player_id != TIMER}
             rnd, invalid = core.restore_decisions(rnd, self.game, decisions)
         if invalid:
             log.warning("table %s: left out the stored bets/decisions no longer valid of %s",
@@ -468,6 +481,7 @@ class TableRunner(DealerDesk):
     async def _after_commit(self, step: str) -> None:
         rnd = self.round
         assert rnd is not None
+        self.round = rnd = self._start_timer(rnd)
         events = {Phase.DECISION: "decision", Phase.SHOWDOWN: "reveal", Phase.PAUSE: "no_bets",
                   Phase.DEALING: "dealing"}
         event = events.get(rnd.phase, step)
@@ -475,6 +489,20 @@ class TableRunner(DealerDesk):
         if rnd.phase in (Phase.DECISION, Phase.DEALING):
             await self.publisher.to_players(self.table.id, self._seated_messages())
         await self._to_dealer(event)
+
+    def _start_timer(self, rnd: LiveRound) -> LiveRound:
+        """A decision point's timer from now, when its players are told, not from before the
+        commit (``core.start_decision_timer``); its start written behind, before any decision
+        at the point (a decision acknowledged means the timer is written too)."""
+        now = self.clock()
+        started = core.start_decision_timer(rnd, at=now, deadline=now + self.table.decision_seconds)
+        if started is not rnd:
+            assert started.point is not None
+            written = self.writer.put(Pending(started.number, TIMER, started.point,
+                                              json.dumps({"at": now, "deadline": started.deadline})))
+            # Nobody waits on it: a failure (the table moved to a newer owner) is only logged.
+            written.add_done_callback(_logged)
+        return started
 
     async def _commit(self, record: dict[str, Any], *, step: str, debits: Mapping[str, int],
                       credits: Mapping[str, int],
@@ -542,6 +570,11 @@ class TableRunner(DealerDesk):
             waiter.cancel()
             stopper.cancel()
             self.wakeup.clear()
+
+
+def _logged(written: asyncio.Future[None]) -> None:
+    if not written.cancelled() and written.exception() is not None:
+        log.warning("a decision timer's start was not written: %s", written.exception())
 
 
 def _decision(value: str) -> tuple[str, float | None]:
