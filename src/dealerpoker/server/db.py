@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ from typing import Any, Protocol, TypeVar
 
 import asyncpg
 from sqlalchemy import Connection as SyncConnection
-from sqlalchemy import CursorResult, Executable, bindparam, create_engine, event, select
+from sqlalchemy import CursorResult, Executable, Table, bindparam, create_engine, event, select
 from sqlalchemy.engine import Dialect, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -60,7 +61,7 @@ from sqlalchemy.pool import StaticPool
 
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.games.currency import DEFAULT_CURRENCY
-from dealerpoker.server import schema
+from dealerpoker.server import bulk, schema
 from dealerpoker.server.settings import SettingsError
 
 T = TypeVar("T")
@@ -156,6 +157,16 @@ class Connection(Protocol):
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
         """Execute an INSERT, UPDATE or DELETE once, or once per mapping; the rows it changed."""
 
+    async def insert_many(self, table: Table, rows: Sequence[Values]) -> None:
+        """INSERT the rows (each with the same columns), in order: one statement on PostgreSQL
+        (``bulk``)."""
+
+    async def update_many(self, table: Table, keys: tuple[str, ...], rows: Sequence[Values], *,
+                          adding: tuple[str, ...] = ()) -> None:
+        """UPDATE the row each mapping names by its ``keys`` columns (each row once) with its other
+        columns' values, added to the stored value for the ``adding`` columns: one statement on
+        PostgreSQL (``bulk``)."""
+
 
 class SQLiteConnection:
     """The process's SQLite connection behind the awaitable :class:`Connection` calls: each
@@ -188,13 +199,26 @@ class SQLiteConnection:
         return found[0] if found else None
 
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
-        if isinstance(values, Mapping):
-            query = self.compiler.query(statement, tuple(values))
-            return int(self.driver.execute(query.sql, query.arguments(values)).rowcount)
-        if not values:
-            return 0
-        query = self.compiler.query(statement, tuple(values[0]), many=True)
-        return int(self.driver.executemany(query.sql, [query.arguments(row) for row in values]).rowcount)
+        try:
+            if isinstance(values, Mapping):
+                query = self.compiler.query(statement, tuple(values))
+                return int(self.driver.execute(query.sql, query.arguments(values)).rowcount)
+            if not values:
+                return 0
+            query = self.compiler.query(statement, tuple(values[0]), many=True)
+            return int(self.driver.executemany(query.sql, [query.arguments(row) for row in values]).rowcount)
+        except sqlite3.IntegrityError as error:  # as SQLAlchemy raises it, and the PostgreSQL side
+            raise IntegrityError(query.sql, values, error) from error
+
+    async def insert_many(self, table: Table, rows: Sequence[Values]) -> None:
+        await self.run(bulk.insert_statement(table), rows)
+
+    async def update_many(self, table: Table, keys: tuple[str, ...], rows: Sequence[Values], *,
+                          adding: tuple[str, ...] = ()) -> None:
+        if rows:
+            statement = bulk.update_statement(table, keys, tuple(rows[0]), adding)
+            await self.run(statement, [{bulk.parameter(name): value for name, value in row.items()}
+                                       for row in rows])
 
 
 class PostgresConnection:
@@ -247,6 +271,24 @@ class PostgresConnection:
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(query.sql, values, error) from error
         return -1  # a batch's count is not reported (nor was it by SQLAlchemy on asyncpg)
+
+    async def insert_many(self, table: Table, rows: Sequence[Values]) -> None:
+        if rows:
+            names = tuple(rows[0])
+            await self._arrays(bulk.postgres_insert(table, names), names, rows)
+
+    async def update_many(self, table: Table, keys: tuple[str, ...], rows: Sequence[Values], *,
+                          adding: tuple[str, ...] = ()) -> None:
+        if rows:
+            names = tuple(rows[0])
+            await self._arrays(bulk.postgres_update(table, keys, names, adding), names, rows)
+
+    async def _arrays(self, sql: str, names: tuple[str, ...], rows: Sequence[Values]) -> None:
+        """``sql`` with one array per column of ``names``, the rows' values in order."""
+        try:
+            await self.driver.execute(sql, *([row[name] for row in rows] for name in names))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(sql, rows[0], error) from error
 
 
 class Database:

@@ -31,7 +31,8 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, insert, select, text, update
+from sqlalchemy import String, any_, bindparam, func, select, text
+from sqlalchemy.dialects import postgresql
 
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.games.currency import is_house_account
@@ -125,9 +126,9 @@ def chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
 
 
 _BALANCE = select(accounts.c.balance).where(accounts.c.id == bindparam("p_id")).with_for_update()
-_MOVE = update(accounts).where(accounts.c.id == bindparam("p_id")) \
-    .values(balance=accounts.c.balance + bindparam("p_delta"))
-_ENTER = insert(ledger_entries).inline()  # no RETURNING of the generated ids
+_LOCK_BALANCES = (select(accounts.c.id, accounts.c.balance)
+                  .where(accounts.c.id == any_(bindparam("p_ids", type_=postgresql.ARRAY(String))))
+                  .order_by(accounts.c.id).with_for_update())
 
 
 async def post(
@@ -170,8 +171,9 @@ async def post(
     unknown = sorted(set(moves) - set(balances))
     if unknown:
         raise ValueError(f"transfer {transfers[0].txid}: unknown account {unknown[0]!r}")
-    await connection.run(_MOVE, [{"p_id": p, "p_delta": delta} for p, delta in moves.items() if delta])
-    await connection.run(_ENTER, [
+    await connection.update_many(accounts, ("id",), [{"id": p, "balance": delta} for p, delta in moves.items()
+                                                     if delta], adding=("balance",))
+    await connection.insert_many(ledger_entries, [
         {"txid": txid, "account_id": account, "amount": amount, "round_id": round_id, "memo": memo,
          "created_at": at} for txid, account, amount, memo in rows])
     count_postings(transfers)
@@ -183,6 +185,9 @@ async def _balances(connection: Connection, players: Sequence[str]) -> dict[str,
     if len(players) == 1:  # one player's step, the common case: the statement compiled once
         found = await connection.rows(_BALANCE, {"p_id": players[0]})
         return {players[0]: int(found[0]["balance"])} if found else {}
+    if connection.dialect.name == "postgresql":  # one statement, one array, however many players
+        found = await connection.rows(_LOCK_BALANCES, {"p_ids": list(players)})
+        return {str(row["id"]): int(row["balance"]) for row in found}
     balances: dict[str, int] = {}
     for chunk in chunks(players):
         rows = await connection.execute(

@@ -35,6 +35,7 @@ cancellation's returns are credited as the round's settlement (txid ``...:settle
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 import secrets
@@ -451,10 +452,10 @@ class TableRunner(DealerDesk):
                 break
             except PoolChanged:  # another round moved the pool since it was read: read it again
                 continue
-        for seat in finished.seats.values():
-            settlement = getattr(seat.state, "settlement", None)
-            if settlement is not None:
-                count_round(self.table.game, settlement.outcome, "live")
+        outcomes = collections.Counter(settlement.outcome for seat in finished.seats.values()
+                                       if (settlement := getattr(seat.state, "settlement", None)) is not None)
+        for outcome, seats in outcomes.items():
+            count_round(self.table.game, outcome, "live", seats)
         self.round = finished
         await self._ended("settled")
 

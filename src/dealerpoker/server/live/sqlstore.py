@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from cachetools import TTLCache
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.games.currency import DEFAULT_CURRENCY
@@ -246,35 +246,22 @@ class SqlStore:
             settlement = seat.get("settlement") if settling else None
             promo = seat.get("promo")
             free_ante = 0 if promo is None else int(promo["free_ante"])  # the operator's, not the player's
-            row = {"p_table": record["table"], "p_number": record["number"], "p_player": player,
-                   "p_bets": json.dumps(seat["bets"]), "p_steps": json.dumps(seat["steps"]),
-                   "p_total": sum(seat["bets"].values()) - free_ante + sum(s["stake"] for s in seat["steps"]),
-                   "p_returned": returned, "p_at": at,
-                   "p_settlement": None if settlement is None else json.dumps(settlement),
-                   "p_promo": None if promo is None else json.dumps(promo, separators=(",", ":")),
-                   "p_promo_reward": None if promo is None else str(promo["reward"]),
-                   "p_jackpot": None if seat.get("jackpot") is None else json.dumps(seat["jackpot"])}
-            (changed if player in written else new).append(row)
+            stake = sum(seat["bets"].values()) - free_ante + sum(s["stake"] for s in seat["steps"])
+            row = {"table_id": record["table"], "number": record["number"], "player_id": player,
+                   "bets": json.dumps(seat["bets"]), "steps": json.dumps(seat["steps"]),
+                   "total_stake": stake,
+                   "total_returned": returned, "updated_at": at,
+                   "settlement": None if settlement is None else json.dumps(settlement),
+                   "promo": None if promo is None else json.dumps(promo, separators=(",", ":")),
+                   "jackpot": None if seat.get("jackpot") is None else json.dumps(seat["jackpot"])}
+            if player in written:
+                changed.append(row)
+            else:
+                new.append({**row, "jurisdiction": markets.get(player),
+                            "promo_reward": None if promo is None else str(promo["reward"])})
             written[player] = text
-        if new:
-            await connection.execute(insert(live_seats), [
-                {"table_id": r["p_table"], "number": r["p_number"], "player_id": r["p_player"],
-                 "bets": r["p_bets"], "steps": r["p_steps"], "total_stake": r["p_total"],
-                 "total_returned": r["p_returned"], "updated_at": r["p_at"],
-                 "settlement": r["p_settlement"], "jurisdiction": markets.get(r["p_player"]),
-                 "promo_reward": r["p_promo_reward"], "promo": r["p_promo"], "jackpot": r["p_jackpot"]}
-                for r in new])
-        if changed:
-            await connection.execute(
-                update(live_seats)
-                .where(live_seats.c.table_id == bindparam("p_table"),
-                       live_seats.c.number == bindparam("p_number"),
-                       live_seats.c.player_id == bindparam("p_player"))
-                .values(bets=bindparam("p_bets"), steps=bindparam("p_steps"),
-                        total_stake=bindparam("p_total"), total_returned=bindparam("p_returned"),
-                        updated_at=bindparam("p_at"), settlement=bindparam("p_settlement"),
-                        promo=bindparam("p_promo"), jackpot=bindparam("p_jackpot")),
-                [{k: v for k, v in r.items() if k != "p_promo_reward"} for r in changed])
+        await connection.insert_many(live_seats, new)
+        await connection.update_many(live_seats, ("table_id", "number", "player_id"), changed)
         return written
 
     def moved_balances(self) -> Mapping[str, int]:
