@@ -14,7 +14,7 @@ from tests.server.test_server_ledger import AT, HOUSE, on_database
 from dealerpoker.server import ledger
 from dealerpoker.server.accounts import create_player
 from dealerpoker.server.db import Connection, Database
-from dealerpoker.server.schema import accounts, ledger_entries, live_seats
+from dealerpoker.server.schema import accounts, ledger_entries, live_pending, live_seats
 
 
 async def _players(database: Database, count: int, balance: int) -> list[str]:
@@ -119,5 +119,25 @@ def test_a_table_wide_posting_beyond_one_key_list_moves_every_balance_once(datab
         assert moved == balances == {p: 1_000 - 100 - n % 7 for n, p in enumerate(players)}
         async with database.transaction() as connection:
             assert (await ledger.audit(connection)).ok
+
+    on_database(database_url, body)
+
+
+def test_rows_inserted_with_replacing_replace_the_stored_rows_of_their_key(database_url: str) -> None:
+    async def body(database: Database) -> None:
+        table = f"t-{secrets.token_hex(3)}"
+        key = ("table_id", "number", "player_id", "step")
+
+        def pending(player: str, value: str) -> dict[str, Any]:
+            return {"table_id": table, "number": 1, "player_id": player, "step": "flop", "value": value,
+                    "updated_at": AT}
+
+        async with database.transaction() as connection:
+            for batch in ([pending("a", "check"), pending("b", "bet")],
+                          [pending("b", "check"), pending("c", "bet")]):
+                await connection.insert_many(live_pending, batch, replacing=key)
+            found = (await connection.execute(select(live_pending.c.player_id, live_pending.c.value)
+                                              .where(live_pending.c.table_id == table))).all()
+        assert sorted(tuple(row) for row in found) == [("a", "check"), ("b", "check"), ("c", "bet")]
 
     on_database(database_url, body)

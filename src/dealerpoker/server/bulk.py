@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Executable, Table, and_, bindparam, insert, update
-from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import postgresql, sqlite
 
 _POSTGRES = postgresql.dialect()  # type: ignore[no-untyped-call]
 
@@ -34,13 +34,19 @@ def _arrays(table: Table, names: Sequence[str]) -> str:
 
 
 @functools.cache
-def postgres_insert(table: Table, names: tuple[str, ...]) -> str:
+def postgres_insert(table: Table, names: tuple[str, ...], replacing: tuple[str, ...] = ()) -> str:
     """INSERT of the rows whose ``names`` columns come as arrays ($1 ... in that order), in the
-    arrays' order (the serial ids of a ledger's entries follow it)."""
+    arrays' order (the serial ids of a ledger's entries follow it); with ``replacing`` (a unique
+    key's columns), a row whose key is stored already has its other columns replaced."""
     columns = ", ".join(_quote(name) for name in names)
-    return (f"INSERT INTO {_quote(table.name)} ({columns}) SELECT {columns} "
-            f"FROM unnest({_arrays(table, names)}) WITH ORDINALITY AS batch({columns}, batch_order) "
-            f"ORDER BY batch_order")
+    statement = (f"INSERT INTO {_quote(table.name)} ({columns}) SELECT {columns} "
+                 f"FROM unnest({_arrays(table, names)}) WITH ORDINALITY AS batch({columns}, batch_order) "
+                 f"ORDER BY batch_order")
+    if replacing:
+        sets = ", ".join(f"{_quote(name)} = excluded.{_quote(name)}"
+                         for name in names if name not in replacing)
+        statement += f" ON CONFLICT ({', '.join(_quote(key) for key in replacing)}) DO UPDATE SET {sets}"
+    return statement
 
 
 @functools.cache
@@ -58,9 +64,14 @@ def postgres_update(table: Table, keys: tuple[str, ...], names: tuple[str, ...],
 
 
 @functools.cache
-def insert_statement(table: Table) -> Executable:
-    """The INSERT each row runs through on SQLite (the columns: the rows' keys)."""
-    return insert(table).inline()
+def insert_statement(table: Table, names: tuple[str, ...], replacing: tuple[str, ...] = ()) -> Executable:
+    """The INSERT each row runs through on SQLite (``replacing``: as in ``postgres_insert``)."""
+    if not replacing:
+        return insert(table).inline()
+    statement = sqlite.insert(table)
+    return statement.on_conflict_do_update(
+        index_elements=list(replacing),
+        set_={name: statement.excluded[name] for name in names if name not in replacing})
 
 
 @functools.cache

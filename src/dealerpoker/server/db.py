@@ -157,9 +157,11 @@ class Connection(Protocol):
     async def run(self, statement: Executable, values: Values | Sequence[Values]) -> int:
         """Execute an INSERT, UPDATE or DELETE once, or once per mapping; the rows it changed."""
 
-    async def insert_many(self, table: Table, rows: Sequence[Values]) -> None:
+    async def insert_many(self, table: Table, rows: Sequence[Values], *,
+                          replacing: tuple[str, ...] = ()) -> None:
         """INSERT the rows (each with the same columns), in order: one statement on PostgreSQL
-        (``bulk``)."""
+        (``bulk``). ``replacing``: a unique key's columns; a row whose key is stored replaces the
+        stored row's other columns (each key once in ``rows``)."""
 
     async def update_many(self, table: Table, keys: tuple[str, ...], rows: Sequence[Values], *,
                           adding: tuple[str, ...] = ()) -> None:
@@ -210,8 +212,10 @@ class SQLiteConnection:
         except sqlite3.IntegrityError as error:  # as SQLAlchemy raises it, and the PostgreSQL side
             raise IntegrityError(query.sql, values, error) from error
 
-    async def insert_many(self, table: Table, rows: Sequence[Values]) -> None:
-        await self.run(bulk.insert_statement(table), rows)
+    async def insert_many(self, table: Table, rows: Sequence[Values], *,
+                          replacing: tuple[str, ...] = ()) -> None:
+        if rows:
+            await self.run(bulk.insert_statement(table, tuple(rows[0]), replacing), rows)
 
     async def update_many(self, table: Table, keys: tuple[str, ...], rows: Sequence[Values], *,
                           adding: tuple[str, ...] = ()) -> None:
@@ -272,10 +276,11 @@ class PostgresConnection:
             raise IntegrityError(query.sql, values, error) from error
         return -1  # a batch's count is not reported (nor was it by SQLAlchemy on asyncpg)
 
-    async def insert_many(self, table: Table, rows: Sequence[Values]) -> None:
+    async def insert_many(self, table: Table, rows: Sequence[Values], *,
+                          replacing: tuple[str, ...] = ()) -> None:
         if rows:
             names = tuple(rows[0])
-            await self._arrays(bulk.postgres_insert(table, names), names, rows)
+            await self._arrays(bulk.postgres_insert(table, names, replacing), names, rows)
 
     async def update_many(self, table: Table, keys: tuple[str, ...], rows: Sequence[Values], *,
                           adding: tuple[str, ...] = ()) -> None:

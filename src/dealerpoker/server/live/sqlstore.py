@@ -25,7 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from dealerpoker.games.currency import DEFAULT_CURRENCY
 from dealerpoker.server.batching import Batcher
 from dealerpoker.server.db import Connection, Database
-from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, chunks, txid
+from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, txid
 from dealerpoker.server.live.ports import FreeRoundClaim, Pending, StaleLeaseError
 from dealerpoker.server.schema import live_leases, live_pending, live_rounds, live_seats
 from dealerpoker.server.wallet import LedgerWallet, Movement, Wallet
@@ -109,17 +109,12 @@ class SqlStore:
         if not items:
             return
         at = self.now()
-        dialect: Any = sqlite if self.database.is_sqlite else postgresql
-        statement = dialect.insert(live_pending)
-        statement = statement.on_conflict_do_update(
-            index_elements=["table_id", "number", "player_id", "step"],
-            set_={"value": statement.excluded.value, "updated_at": statement.excluded.updated_at})
         rows = [{"table_id": table_id, "number": item.number, "player_id": item.player_id, "step": item.step,
                  "value": item.value, "updated_at": at} for item in items]
         async with self.database.transaction() as connection:
             await self._fence(connection, table_id, fence)
-            for chunk in chunks(rows):
-                await connection.execute(statement, chunk)
+            await connection.insert_many(live_pending, rows,
+                                         replacing=("table_id", "number", "player_id", "step"))
 
     async def pending(self, table_id: str, number: int) -> list[Pending]:
         async with self.database.transaction() as connection:
