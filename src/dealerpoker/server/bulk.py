@@ -1,11 +1,12 @@
 """Many rows in one statement: the batches of a live table's steps (every seat's row, every
 ledger entry and balance of a settlement: 10,000 each at the largest tables).
 
-On PostgreSQL a batch is one statement over one array per column (``unnest``). Sent as one
-statement per row (asyncpg's ``executemany``), 10,000 credits of a settlement cost 420 ms and
-164 ms of the server's CPU; as arrays, 212 ms and 33 ms (``benchmarks/RESULTS.md``, "One
-statement per batch"). On SQLite the statements are calls into the library, not round trips:
-a batch stays ``executemany``.
+On PostgreSQL a batch is one statement over one array per column (``unnest``), not one
+statement per row (asyncpg's ``executemany``, pipelined, was what the server sent before): at
+10,000 seats a settlement's postings took 334 ms against 507 (74 ms of the server's CPU against
+154), its seats' update 203 ms against 231 (``benchmarks/batch_writes.py``; ``benchmarks/RESULTS.md``,
+"One statement per batch"). On SQLite the statements are calls into the library, not round
+trips: a batch stays ``executemany``.
 
 The statements are built once per table and set of columns (``functools.cache``): the
 connections (``db``) run them.
