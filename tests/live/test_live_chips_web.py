@@ -89,6 +89,25 @@ def test_a_live_stack_is_picked_up_follows_the_mouse_and_a_right_click_removes_i
     lifted.wait_for(state="hidden")
 
 
+def test_a_stack_clicked_while_the_page_renders_is_lifted_not_added_to(studio: Studio, pages: Any) -> None:
+    """A message between the press and the release of a click renders the page: the stack keeps
+    its chips' elements, so the click still lifts the stack (it used to land on the field and add
+    a chip: the page had replaced the chip pressed)."""
+    (page,) = pages()
+    studio.open(page, "studio-texas")
+    choose_chip(page, 500)
+    page.locator('.spot[data-field="ante"]').click()
+    confirmed(page, "ante", 500)
+    box = page.locator('.spot[data-field="ante"] .stack .chip').first.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("window.dealerpokerLive.render()")  # a message arrives mid-click
+    page.mouse.up()
+    page.locator(".lifted-stack").wait_for(state="visible")
+    assert page.evaluate("window.dealerpokerLive.bets.ante") == 500  # no chip added
+
+
 def test_rebet_and_the_keyboard_at_a_live_table(studio: Studio, pages: Any) -> None:
     (page,) = pages()
     studio.open(page, "studio-casino")

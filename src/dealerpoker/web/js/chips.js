@@ -27,8 +27,16 @@ export function markSelected(tray, selected) {
   });
 }
 
-/** Fills `container` with the stack of `amount` made of the table's `chips`. */
+/**
+ * Fills `container` with the stack of `amount` made of the table's `chips`. An unchanged stack
+ * keeps its elements: a page renders at every message, and a chip replaced between the press and
+ * the release of a click turned the click into one on the field (a chip added, not the stack
+ * lifted).
+ */
 export function drawStack(container, amount, chips) {
+  const drawn = `${amount}:${chips.join(",")}`;
+  if (container.dataset.drawn === drawn) return;
+  container.dataset.drawn = drawn;
   const stack = stackFor(amount, chips);
   container.style.setProperty("--n", String(Math.max(1, stack.length - 1))); // a tall stack packs closer
   container.replaceChildren(...stack.map((chip, level) => h("span.chip.chip--stacked", {
