@@ -59,8 +59,7 @@ class PerRow:
                           adding: tuple[str, ...] = ()) -> None:
         if rows:
             statement = bulk.update_statement(table, keys, tuple(rows[0]), adding)
-            named = [{bulk.parameter(name): value for name, value in row.items()} for row in rows]
-            await self._connection.run(statement, named)
+            await self._connection.run(statement, bulk.by_parameter(rows))
 
 
 async def timed(database: Database, per_row: bool,

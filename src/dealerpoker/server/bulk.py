@@ -15,7 +15,7 @@ connections (``db``) run them.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Executable, Table, and_, bindparam, insert, update
@@ -88,3 +88,8 @@ def update_statement(table: Table, keys: tuple[str, ...], names: tuple[str, ...]
 def parameter(name: str) -> str:
     """The bound parameter of a column in ``update_statement`` (a column's own name is reserved)."""
     return f"batch_{name}"
+
+
+def by_parameter(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of an ``update_statement``, each value under its column's ``parameter``."""
+    return [{parameter(name): value for name, value in row.items()} for row in rows]

@@ -221,8 +221,7 @@ class SQLiteConnection:
                           adding: tuple[str, ...] = ()) -> None:
         if rows:
             statement = bulk.update_statement(table, keys, tuple(rows[0]), adding)
-            await self.run(statement, [{bulk.parameter(name): value for name, value in row.items()}
-                                       for row in rows])
+            await self.run(statement, bulk.by_parameter(rows))
 
 
 class PostgresConnection:
