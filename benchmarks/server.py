@@ -20,7 +20,8 @@ By default it sweeps the concurrency a deployment sees, ``--clients 8,32,128,256
 both wallets (``--wallets embedded,seamless``: the seamless runs start ``dealerpoker operator-demo``
 as the operator's wallet, as ``operator_wallet.py`` does), and reports for each database and
 wallet whether the rounds/s at the largest count hold at least 90% of the best at any smaller one
-(no collapse under concurrency), p99 beside each. The load generator's own CPU (a share of one
+(no collapse under concurrency; medians over ``--repeat N`` repetitions, whose order of the
+counts alternates: ascending, then descending), p99 beside each. The load generator's own CPU (a share of one
 core) is printed beside each figure: it must not be the bottleneck. The rate limits are the
 deployment's defaults, with the load's address exempt (``serve --rate-limit-exempt 127.0.0.1``).
 
@@ -255,7 +256,7 @@ def measure(args: argparse.Namespace, codes: list[Code], extra: list[str], postg
     for repetition in range(args.repeat):
         for label, options, postgres in databases:
             for wallet in args.wallets:
-                for clients in args.clients:
+                for clients in _order(args.clients, repetition):
                     for code in codes:
                         name = f"dp_bench_{secrets.token_hex(4)}"
                         if postgres is None:
@@ -276,6 +277,17 @@ def measure(args: argparse.Namespace, codes: list[Code], extra: list[str], postg
                                 postgres_database(args.postgres, "drop", name)
                         print(results[-1], flush=True)
     return results
+
+
+def _order(counts: list[int], repetition: int) -> list[int]:
+    """The player counts in the order a repetition measures them: ascending, then descending, in
+    turn. This machine's speed drifts (the reference loop took 68-98 ms, idle, within one minute
+    on 2026-12-07): the counts measured last would take more than their share of a slow spell.
+
+    >>> _order([8, 32, 256], 0), _order([8, 32, 256], 1)
+    ([8, 32, 256], [256, 32, 8])
+    """
+    return counts if repetition % 2 == 0 else counts[::-1]
 
 
 def _run(label: str, wallet: str, url: str, clients: int, seconds: float, serve: list[str], pids: Any,
