@@ -33,7 +33,9 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -126,9 +128,38 @@ def ledgers_agree(operator_url: str, game_url: str, clients: int) -> str:
     return "yes" if not differing else "NO: " + "; ".join(differing)
 
 
-def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: float, scratch: Path,
-            database_pids: Any = None, code: Code = THIS_CHECKOUT,
-            serve: tuple[str, ...] = ()) -> dict[str, Any]:
+@dataclass
+class Served:
+    """A running server (and, for the seamless wallet, its operator) and its players' sessions."""
+
+    game_port: int
+    server: subprocess.Popen[bytes]
+    operator: subprocess.Popen[bytes] | None
+    operator_url: str
+
+    def bodies(self, clients: int) -> list[dict[str, Any] | None]:
+        """A session body per client: new launches of the operator's players, or demo sessions."""
+        return list(launches(self.operator_url, clients)) if self.operator is not None else [None] * clients
+
+
+@dataclass
+class Measured:
+    """What the players' slices of play added up to (``measure_slice`` adds each slice's)."""
+
+    tally: Tally = field(default_factory=Tally)
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+    operator_cpu: float = 0.0
+    database_cpu: float = 0.0
+    client_cpu: float = 0.0
+    slices: int = 0
+
+
+@contextmanager
+def serving(wallet: str, database_url: str, clients: int, scratch: Path, code: Code = THIS_CHECKOUT,
+            serve: tuple[str, ...] = ()) -> Iterator[Served]:
+    """``dealerpoker serve`` on ``database_url`` and, for the seamless wallet, ``operator-demo``
+    with ``clients`` players, warmed up with them for 2 s; stopped on leaving."""
     game_port = free_port()
     extra: list[str] = []
     operator = None
@@ -150,47 +181,74 @@ def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: f
             for number in range(clients):
                 _json(f"{operator_url}/admin/players", {"player": f"p{number}", "currency": "EUR",
                                                         "balance": 10**12})
-
-        def bodies() -> list[dict[str, Any] | None]:
-            return list(launches(operator_url, clients)) if operator is not None else [None] * clients
-
-        asyncio.run(load(game_port, bodies(), 2.0))  # warm up
-        prepared = bodies()
-        backends = database_pids() if database_pids else []
-        before: dict[str, float] = {}
-
-        def started() -> None:  # every player has its session: the measured run begins
-            before.update(database=cpu_seconds(backends), server=tree_cpu_seconds(server.pid),
-                          client=time.process_time(),
-                          operator=tree_cpu_seconds(operator.pid) if operator else 0.0)
-
-        tally, elapsed = asyncio.run(load(game_port, prepared, seconds, started))
-        server_cpu = tree_cpu_seconds(server.pid) - before["server"]
-        client_cpu = time.process_time() - before["client"]
-        operator_cpu = (tree_cpu_seconds(operator.pid) - before["operator"]) if operator else 0.0
-        if database_pids:  # backends that connected during the run count whole
-            backends = sorted({*backends, *database_pids()})
-        database_cpu = cpu_seconds(backends) - before["database"]
-        agree = ledgers_agree(operator_url, f"http://127.0.0.1:{game_port}", clients) if operator else "-"
+        served = Served(game_port, server, operator, operator_url)
+        asyncio.run(load(game_port, served.bodies(clients), 2.0))  # warm up
+        yield served
     finally:
         for process in (server, operator):
             if process is not None:
                 process.terminate()
                 process.wait(timeout=30)
+
+
+def measure_slice(served: Served, clients: int, seconds: float, into: Measured,
+                  database_pids: Any = None) -> None:
+    """``clients`` players for ``seconds`` once all have their sessions, added to ``into``."""
+    prepared = served.bodies(clients)
+    backends = database_pids() if database_pids else []
+    before: dict[str, float] = {}
+
+    def started() -> None:  # every player has its session: the measured run begins
+        before.update(database=cpu_seconds(backends), server=tree_cpu_seconds(served.server.pid),
+                      client=time.process_time(),
+                      operator=tree_cpu_seconds(served.operator.pid) if served.operator else 0.0)
+
+    tally, elapsed = asyncio.run(load(served.game_port, prepared, seconds, started))
+    into.server_cpu += tree_cpu_seconds(served.server.pid) - before["server"]
+    into.client_cpu += time.process_time() - before["client"]
+    if served.operator is not None:
+        into.operator_cpu += tree_cpu_seconds(served.operator.pid) - before["operator"]
+    if database_pids:  # backends that connected during the run count whole
+        backends = sorted({*backends, *database_pids()})
+    into.database_cpu += cpu_seconds(backends) - before["database"]
+    into.seconds += elapsed
+    into.slices += 1
+    into.tally.rounds += tally.rounds
+    into.tally.errors += tally.errors
+    into.tally.latencies += tally.latencies
+    into.tally.problems += tally.problems[:5 - len(into.tally.problems)]
+
+
+def result(label: str, wallet: str, clients: int, measured: Measured, *, code: Code = THIS_CHECKOUT,
+           serve: tuple[str, ...] = (), database_pids: Any = None, agree: str = "-") -> dict[str, Any]:
+    """A run's row: rates, latencies and CPU per round."""
+    tally = measured.tally
     for problem in tally.problems:
         print(f"{label} {wallet}: {problem}", file=sys.stderr)
-    latencies = sorted(tally.latencies)
+    latencies = sorted(tally.latencies) or [float("nan")]
     rounds = max(tally.rounds, 1)
     return {"database": label, "wallet": wallet, "code": code.label, "serve": " ".join(serve) or "-",
-            "clients": clients, "rounds": tally.rounds,
-            "errors": tally.errors, "rounds_per_s": tally.rounds / elapsed,
+            "clients": clients, "rounds": tally.rounds, "slices": measured.slices,
+            "errors": tally.errors, "rounds_per_s": tally.rounds / measured.seconds,
             "p50_ms": latencies[len(latencies) // 2] * 1000,
             "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-            "server_cpu_ms_per_round": server_cpu * 1000 / rounds,
-            "operator_cpu_ms_per_round": operator_cpu * 1000 / rounds,
-            "database_cpu_ms_per_round": database_cpu * 1000 / rounds if database_pids else None,
-            "client_cpu_ms_per_round": client_cpu * 1000 / rounds,
+            "server_cpu_ms_per_round": measured.server_cpu * 1000 / rounds,
+            "operator_cpu_ms_per_round": measured.operator_cpu * 1000 / rounds,
+            "database_cpu_ms_per_round": measured.database_cpu * 1000 / rounds if database_pids else None,
+            "client_cpu_ms_per_round": measured.client_cpu * 1000 / rounds,
             "ledgers_agree": agree, "loadavg": os.getloadavg()[0]}
+
+
+def run_one(label: str, wallet: str, database_url: str, clients: int, seconds: float, scratch: Path,
+            database_pids: Any = None, code: Code = THIS_CHECKOUT,
+            serve: tuple[str, ...] = ()) -> dict[str, Any]:
+    measured = Measured()
+    with serving(wallet, database_url, clients, scratch, code, serve) as served:
+        measure_slice(served, clients, seconds, measured, database_pids)
+        agree = ledgers_agree(served.operator_url, f"http://127.0.0.1:{served.game_port}", clients) \
+            if served.operator else "-"
+    return result(label, wallet, clients, measured, code=code, serve=serve, database_pids=database_pids,
+                  agree=agree)
 
 
 def main() -> None:

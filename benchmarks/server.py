@@ -29,6 +29,13 @@ PostgreSQL is measured with one server process and, when Redis is available (``-
 ``DEALERPOKER_TEST_REDIS_URL``, which several workers need for the live tables), also with two
 (``--postgres-workers 1,2``).
 
+On a shared machine whose speed drifts within a minute, ``--slice SECONDS`` measures the counts
+against one server per database and wallet, in turn, in slices of SECONDS (``--seconds`` in all
+for each count), so that a slow spell weighs on every count alike:
+
+    .venv/bin/python benchmarks/server.py --seconds 20 --slice 5 --repeat 2 \\
+        --postgres postgresql://postgres@127.0.0.1:5432/test --redis redis://127.0.0.1:6379/2
+
 Before and after a change, on the same run of the machine: ``--compare REVISION`` serves a git
 revision's code (its ``src`` unpacked to a scratch directory, run with this virtualenv) in turn
 with this checkout's, ``--repeat N`` times, and reports the ratios of the medians; ``--without
@@ -43,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import secrets
 import shlex
@@ -50,7 +58,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -164,8 +173,14 @@ def main() -> None:
                              f"(comma-separated, of {', '.join(SPECIAL_PATHS)}, or all; repeatable)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="measure each (database, code) N times, alternating the codes")
+    parser.add_argument("--slice", type=float, default=0.0, metavar="SECONDS",
+                        help="measure the player counts in turn against one server per database and "
+                             "wallet, in slices of SECONDS (--seconds in all for each count), instead "
+                             "of a fresh server per count")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     args = parser.parse_args()
+    if args.slice < 0:
+        parser.error(f"--slice {args.slice}: expected seconds > 0")
     extra = args.serve_args.split()
     try:
         args.clients = [int(n) for n in str(args.clients).split(",") if n]
@@ -229,7 +244,7 @@ ASGI fast path, the PostgreSQL round store, its rows from the last write).
 `dealerpoker operator-demo`, a fresh ledger per run). "load generator, share of a core": this
 process's CPU time over the run's wall-clock time (well under 100%: it is not the bottleneck).
 Targets: >= 200 rounds/s with p99 < 100 ms; and no collapse under concurrency: at the largest
-player count at least {HOLD:.0%} of the best rounds/s at a smaller one.
+player count at least {HOLD:.0%} of the best rounds/s at a smaller one.{_sliced(args.slice)}
 
 {TABLE_HEAD}
 {rows}
@@ -243,9 +258,8 @@ player count at least {HOLD:.0%} of the best rounds/s at a smaller one.
 
 def measure(args: argparse.Namespace, codes: list[Code], extra: list[str], postgres_workers: list[int],
             scratch: Path) -> list[dict[str, Any]]:
-    """Every (database, wallet, players, code) run, the codes alternating within each repetition."""
-    from sqlalchemy.engine import make_url
-
+    """Every (database, wallet, players, code) run, the codes alternating within each repetition;
+    with ``--slice``, the player counts interleaved against one server per (database, wallet, code)."""
     databases: list[tuple[str, list[str], str | None]] = []  # label, serve options, PostgreSQL name
     if not args.no_sqlite:
         databases.append(("SQLite", [], None))
@@ -256,27 +270,63 @@ def measure(args: argparse.Namespace, codes: list[Code], extra: list[str], postg
     for repetition in range(args.repeat):
         for label, options, postgres in databases:
             for wallet in args.wallets:
+                if args.slice:
+                    for code in codes:
+                        with _scratch_database(args.postgres if postgres is not None else None,
+                                               scratch) as (url, pids):
+                            results += interleaved(label, wallet, url, args.clients, args.seconds,
+                                                   args.slice, [*extra, *options], pids, code, scratch)
+                    continue
                 for clients in _order(args.clients, repetition):
                     for code in codes:
-                        name = f"dp_bench_{secrets.token_hex(4)}"
-                        if postgres is None:
-                            url = f"sqlite:///{scratch}/bench-{repetition}-{secrets.token_hex(4)}.db"
-                            pids = None
-                        else:
-                            postgres_database(args.postgres, "create", name)
-                            url = make_url(args.postgres).set(database=name).render_as_string(
-                                hide_password=False)
-
-                            def pids(name: str = name) -> list[int]:
-                                return postgres_backends(args.postgres, name)
-                        try:
-                            results.append(_run(label, wallet, url, clients, args.seconds, [*extra, *options],
-                                                pids, code, scratch))
-                        finally:
-                            if postgres is not None:
-                                postgres_database(args.postgres, "drop", name)
+                        with _scratch_database(args.postgres if postgres is not None else None,
+                                               scratch) as (url, pids):
+                            results.append(_run(label, wallet, url, clients, args.seconds,
+                                                [*extra, *options], pids, code, scratch))
                         print(results[-1], flush=True)
     return results
+
+
+@contextmanager
+def _scratch_database(postgres: str | None, scratch: Path) -> Iterator[tuple[str, Any]]:
+    """A new database for a run: a SQLite file, or (with ``postgres``, an admin URL) a PostgreSQL
+    database dropped afterwards, with the function listing its backends' process ids."""
+    from sqlalchemy.engine import make_url
+
+    if postgres is None:
+        yield f"sqlite:///{scratch}/bench-{secrets.token_hex(4)}.db", None
+        return
+    name = f"dp_bench_{secrets.token_hex(4)}"
+    postgres_database(postgres, "create", name)
+    try:
+        def pids() -> list[int]:
+            return postgres_backends(postgres, name)
+        yield make_url(postgres).set(database=name).render_as_string(hide_password=False), pids
+    finally:
+        postgres_database(postgres, "drop", name)
+
+
+def interleaved(label: str, wallet: str, url: str, counts: list[int], seconds: float, slice_seconds: float,
+                serve: list[str], pids: Any, code: Code, scratch: Path) -> list[dict[str, Any]]:
+    """Every player count against one server, in slices of ``slice_seconds`` taken in turn (the
+    counts ascending, then descending), ``seconds`` in all for each: a drift of the machine's speed
+    weighs on every count alike. A row per count, its figures over all its slices."""
+    slices = max(1, math.ceil(seconds / slice_seconds))
+    measured = {clients: operator_wallet.Measured() for clients in counts}
+    with operator_wallet.serving(wallet, url, max(counts), scratch, code, tuple(serve)) as served:
+        for turn in range(slices):
+            for clients in _order(counts, turn):
+                operator_wallet.measure_slice(served, clients, slice_seconds, measured[clients], pids)
+    rows = []
+    for clients in counts:
+        row = operator_wallet.result(label, wallet, clients, measured[clients], code=code,
+                                     serve=tuple(serve), database_pids=pids)
+        row["serve_args"] = serve
+        row["seconds"] = measured[clients].seconds
+        row["client_cpu_share"] = measured[clients].client_cpu / measured[clients].seconds
+        print(row, flush=True)
+        rows.append(row)
+    return rows
 
 
 def _order(counts: list[int], repetition: int) -> list[int]:
@@ -352,6 +402,15 @@ def _median(runs: list[dict[str, Any]], key: str) -> float:
         return float(statistics.median(r["server_cpu_ms_per_round"] + (r["database_cpu_ms_per_round"] or 0)
                                        for r in runs))
     return float(statistics.median(float(r[key]) for r in runs))
+
+
+def _sliced(seconds: float) -> str:
+    if not seconds:
+        return ""
+    return (f"\nInterleaved (`--slice {seconds:g}`): one server and database per database, wallet and code, "
+            f"the player counts played against it in turn, in slices of {seconds:g} s (ascending, then "
+            "descending), `--seconds` in all for each count: a drift of the machine's speed weighs on "
+            "every count alike; each row adds up its count's slices.")
 
 
 def _database_cpu(value: float | None) -> str:
