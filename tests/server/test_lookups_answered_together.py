@@ -139,6 +139,17 @@ class CountedSessions(Sessions):
         return await super()._write_uses(uses)
 
 
+async def _signed_in(database: Database, clock: FakeClock, players: int) -> tuple[CountedSessions, list[Any]]:
+    """A migrated database with ``players`` new players, each token read once by new sessions."""
+    await database.migrate()
+    async with database.transaction() as connection:
+        made = [await create_player(connection, starting_balance=0, at=timestamp(clock()))
+                for _ in range(players)]
+    live = CountedSessions(database, clock, Policy(idle_seconds=1800, max_seconds=43_200), operators=False)
+    await asyncio.gather(*(live.authenticate(player.token) for player in made))
+    return live, made
+
+
 def test_many_sockets_checking_their_sessions_read_only_the_ones_that_ended(database_url: str) -> None:
     """200 tokens read together; one of them ended in the database by another process. Ten
     seconds later all 200 are checked at once, half of them used: the process reads which sessions
@@ -149,13 +160,7 @@ def test_many_sockets_checking_their_sessions_read_only_the_ones_that_ended(data
     async def scenario() -> tuple[CountedSessions, list[Any], dict[str, str], str]:
         database = Database(database_url)
         try:
-            await database.migrate()
-            async with database.transaction() as connection:
-                made = [await create_player(connection, starting_balance=0, at=timestamp(clock()))
-                        for _ in range(200)]
-            live = CountedSessions(database, clock, Policy(idle_seconds=1800, max_seconds=43_200),
-                                   operators=False)
-            await asyncio.gather(*(live.authenticate(player.token) for player in made))
+            live, made = await _signed_in(database, clock, 200)
             async with database.transaction() as connection:
                 await connection.execute(update(sessions).where(sessions.c.player_id == made[0].player_id)
                                          .values(ended_at=timestamp(clock()), end_reason="revoked"))
@@ -175,6 +180,38 @@ def test_many_sockets_checking_their_sessions_read_only_the_ones_that_ended(data
     assert all(isinstance(answer, str) and answer.startswith("p_") for answer in answers[1:])
     a_minute_later = {player for player, seen in last_seen.items() if seen[:19] == late[:19]}
     assert a_minute_later == {answer for index, answer in enumerate(answers) if index % 2 == 0 and index}
+
+
+def test_callers_that_find_the_endings_stale_resume_together_after_one_read(database_url: str) -> None:
+    """A minute on, 150 used tokens are checked at once: one read of the sessions ended lately
+    serves every caller, and all of them go on in the same turn of the event loop (the uses'
+    batch here takes only the callers of one turn: window 0). A lock handed from caller to caller
+    took a turn each, and on a loaded machine the uses fell into several batches."""
+    clock = FakeClock()
+
+    async def scenario() -> tuple[CountedSessions, int]:
+        database = Database(database_url)
+        try:
+            live, made = await _signed_in(database, clock, 150)
+            live._uses = Batcher(live._write_uses, window=0)
+            reads = 0
+            original = live._read_endings
+
+            async def counted(*arguments: Any) -> None:
+                nonlocal reads
+                reads += 1
+                await original(*arguments)
+
+            live._read_endings = counted  # type: ignore[method-assign,assignment]
+            clock.advance(USE_WRITE_SECONDS)
+            await asyncio.gather(*(live.authenticate(player.token) for player in made))
+            return live, reads
+        finally:
+            await database.dispose()
+
+    live, reads = asyncio.run(scenario())
+    assert reads == 1
+    assert live.writes == [150]
 
 
 def test_a_session_over_by_what_this_process_knows_is_read_again_before_it_is_refused(

@@ -118,7 +118,7 @@ class Sessions:
         self._recheck = Batcher(self._refresh_many, window=RECHECK_WINDOW, most=2_000)
         self._uses = Batcher(self._write_uses)
         self._endings_read: datetime | None = None
-        self._endings_lock = asyncio.Lock()
+        self._endings_reading: asyncio.Future[None] | None = None
 
     async def authenticate(self, token: str, *, use: bool = True) -> str:
         """The player of a live session's token; else ``AuthenticationError`` saying whether the
@@ -140,19 +140,34 @@ class Sessions:
         """Every ``REFRESH_SECONDS``, the tokens whose sessions ended lately (anywhere) forgotten
         here, so that their next use reads that they ended. Before the first read nothing is
         known here that could have ended."""
-        if self._endings_read is not None and (now - self._endings_read).total_seconds() < REFRESH_SECONDS:
+        since = self._endings_read
+        if since is not None and (now - since).total_seconds() < REFRESH_SECONDS:
             return
-        async with self._endings_lock:
-            since = self._endings_read
-            if since is not None and (now - since).total_seconds() < REFRESH_SECONDS:
-                return  # read while this waited
-            if since is not None and self._known:
-                async with self.database.reading() as connection:
-                    ended = await connection.execute(select(sessions.c.token_hash).where(
-                        sessions.c.ended_at >= timestamp(since - timedelta(seconds=ENDINGS_SKEW))))
-                    for (key,) in ended.all():
-                        self._known.pop(key, None)
+        if since is None or not self._known:
             self._endings_read = now
+            return
+        # One read for every caller that finds the endings stale, all resumed together when it
+        # ends: a lock handed on from one to the next took a turn of the event loop each, and at
+        # 200 callers the uses they write next came in two batches on a loaded machine.
+        if self._endings_reading is None:
+            self._endings_reading = asyncio.ensure_future(self._read_endings(since, now))
+            self._endings_reading.add_done_callback(self._endings_done)
+        await asyncio.shield(self._endings_reading)
+
+    async def _read_endings(self, since: datetime, now: datetime) -> None:
+        async with self.database.reading() as connection:
+            ended = await connection.execute(select(sessions.c.token_hash).where(
+                sessions.c.ended_at >= timestamp(since - timedelta(seconds=ENDINGS_SKEW))))
+            for (key,) in ended.all():
+                self._known.pop(key, None)
+        self._endings_read = now
+
+    def _endings_done(self, reading: asyncio.Future[None]) -> None:
+        """The read is over: the next stale caller starts another (after a failure too, which
+        its callers were told of; nobody left to tell when all were cancelled)."""
+        self._endings_reading = None
+        if not reading.cancelled():
+            reading.exception()
 
     async def _write_uses(self, uses: Mapping[str, datetime]) -> dict[str, None]:
         """The tokens' last uses written in one statement (never moving one back)."""
