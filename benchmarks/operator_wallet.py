@@ -236,6 +236,7 @@ def result(label: str, wallet: str, clients: int, measured: Measured, *, code: C
             "operator_cpu_ms_per_round": measured.operator_cpu * 1000 / rounds,
             "database_cpu_ms_per_round": measured.database_cpu * 1000 / rounds if database_pids else None,
             "client_cpu_ms_per_round": measured.client_cpu * 1000 / rounds,
+            "client_cpu_share": measured.client_cpu / measured.seconds, "seconds": measured.seconds,
             "ledgers_agree": agree, "loadavg": os.getloadavg()[0]}
 
 

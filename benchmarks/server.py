@@ -49,7 +49,6 @@ PATHS`` adds this checkout without some of its special paths for speed, to show 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import math
 import os
 import secrets
@@ -57,8 +56,7 @@ import shlex
 import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -66,30 +64,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 import operator_wallet
 from _processes import (
-    THIS_CHECKOUT,
     Code,
     checkout,
-    cpu_seconds,
-    free_port,
     head,
     postgres_backends,
     postgres_database,
     reference_cpu_ms,
-    start_server,
-    tree_cpu_seconds,
 )
 from _results import machine, write_section
-from _solo_client import Start, Tally, player
-
-
-async def load(port: int, clients: int, seconds: float,
-               on_start: Callable[[], None] = lambda: None) -> tuple[Tally, float]:
-    """``clients`` players for ``seconds`` once all are connected (``on_start`` then)."""
-    tally = Tally()
-    start = Start(clients, seconds, on_start)
-    await asyncio.gather(*(player(port, 0.0, tally, n, start=start) for n in range(clients)))
-    return tally, time.perf_counter() - start.began
-
 
 SPECIAL_PATHS = ("fast_path", "postgres_store", "known_rows")
 """The server's special paths for speed (``DEALERPOKER_WITHOUT`` leaves them out)."""
@@ -101,49 +83,6 @@ TABLE_HEAD = ("| database | wallet | code | clients | rounds | rounds/s | p50 ms
               "| target |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 HOLD = 0.9
 """The rounds/s at the largest player count must be at least this share of the best at a smaller one."""
-
-
-def run_one(label: str, database_url: str, clients: int, seconds: float, extra: list[str],
-            database_pids: Any = None, code: Code = THIS_CHECKOUT) -> dict[str, Any]:
-    """One measurement; ``database_pids()`` lists the database server's processes serving this
-    run (PostgreSQL backends), whose CPU time is counted separately."""
-    port = free_port()
-    server = start_server(database_url, port, extra, code)
-    try:
-        asyncio.run(load(port, clients, 2.0))  # warm up (imports, JIT, caches, connections)
-        backends = database_pids() if database_pids else []
-        before: dict[str, float] = {}
-
-        def started() -> None:  # every player connected, with a session: the measured run begins
-            before.update(server=tree_cpu_seconds(server.pid), client=time.process_time(),
-                          database=cpu_seconds(backends))
-
-        tally, elapsed = asyncio.run(load(port, clients, seconds, started))
-        server_cpu = tree_cpu_seconds(server.pid) - before["server"]
-        client_cpu = time.process_time() - before["client"]
-        # Backends that connected during the run count whole (their CPU time is all from it).
-        if database_pids:
-            backends = sorted({*backends, *database_pids()})
-        database_cpu = cpu_seconds(backends) - before["database"]
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    for problem in tally.problems:
-        print(f"{label}: {problem}", file=sys.stderr)
-    latencies = sorted(tally.latencies)
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    rounds = max(tally.rounds, 1)
-    return {"database": label, "wallet": "embedded", "code": code.label, "clients": clients,
-            "rounds": tally.rounds,
-            "serve_args": extra,
-            "errors": tally.errors, "seconds": elapsed, "rounds_per_s": tally.rounds / elapsed,
-            "requests_per_s": len(latencies) / elapsed,
-            "p50_ms": statistics.median(latencies) * 1000, "p99_ms": p99 * 1000,
-            "server_cpu_ms_per_round": server_cpu * 1000 / rounds,
-            "client_cpu_ms_per_round": client_cpu * 1000 / rounds,
-            "database_cpu_ms_per_round": database_cpu * 1000 / rounds if database_pids else None,
-            "server_cpu_share": server_cpu / elapsed, "client_cpu_share": client_cpu / elapsed,
-            "loadavg": os.getloadavg()[0]}
 
 
 def main() -> None:
@@ -322,8 +261,6 @@ def interleaved(label: str, wallet: str, url: str, counts: list[int], seconds: f
         row = operator_wallet.result(label, wallet, clients, measured[clients], code=code,
                                      serve=tuple(serve), database_pids=pids)
         row["serve_args"] = serve
-        row["seconds"] = measured[clients].seconds
-        row["client_cpu_share"] = measured[clients].client_cpu / measured[clients].seconds
         print(row, flush=True)
         rows.append(row)
     return rows
@@ -342,12 +279,9 @@ def _order(counts: list[int], repetition: int) -> list[int]:
 
 def _run(label: str, wallet: str, url: str, clients: int, seconds: float, serve: list[str], pids: Any,
          code: Code, scratch: Path) -> dict[str, Any]:
-    if wallet == "embedded":
-        return run_one(label, url, clients, seconds, serve, database_pids=pids, code=code)
     result: dict[str, Any] = operator_wallet.run_one(label, wallet, url, clients, seconds, scratch,
                                                     database_pids=pids, code=code, serve=tuple(serve))
     result["serve_args"] = serve
-    result["client_cpu_share"] = result["client_cpu_ms_per_round"] * result["rounds_per_s"] / 1000
     return result
 
 
