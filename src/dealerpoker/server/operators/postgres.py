@@ -7,10 +7,16 @@ with a statement each: six to nine round trips in a transaction, which were most
 round's server CPU on PostgreSQL (benchmarks/RESULTS.md, "Seamless wallet"). The rules are
 ``record``'s, written once more in SQL:
 
-* ``bets``: the step's bets still ``sending``, locked (the sweeper cannot take one for rollback
-  meanwhile, and one it took already is not among them); ``ok``: the statement's ``locked`` row
-  only if every bet is among them. Every write joins ``ok``: a step whose bet came too late
-  writes nothing (the store then raises ``too_late``, as ``record`` does);
+* ``bets``: the step's bets, locked (the sweeper cannot take one for rollback meanwhile);
+  ``ok``: the statement's ``locked`` row only if every one is still ``sending`` (not taken by
+  the sweeper already). Every write joins ``ok``: a step whose bet came too late writes nothing
+  (the store then raises ``too_late``, as ``record`` does). The bets are found by their keys
+  alone, one parameter each (a statement per number of bets), the status tested after. With
+  the status in the lookup, PostgreSQL's generic plan took the ``(status, next_attempt_at)``
+  index and read every bet in flight at every step, a cost that grew with the players; with
+  the keys as one array, the plan made while the table was new scanned it whole ever after
+  (pg_stat_statements, auto_explain and pg_stat_user_tables at 256 players, 2026-12-07;
+  tests/server/test_postgres_plans.py);
 * with the round's new state, or not at all: the bets' calls (``wallet_calls``), their
   confirmation, the wins owed (the outbox's rows, each unless already there: a resumed step may
   owe one written before) and the player's balance kept (the operator's latest, ``known``, else
@@ -51,19 +57,20 @@ def cast(column: Column[Any]) -> str:
     return {"BIGINT": "bigint", "INTEGER": "integer", "TEXT": "text"}.get(str(column.type), "varchar")
 
 
-def postgres_record(arguments: Arguments, *, locked: str) -> str:
-    """The CTEs ``bets``, ``ok`` (the statement's ``locked`` CTE's row, with its ``player_id``,
-    if every bet is still ``sending``) and the writes, ``owed`` returning the wins written now;
-    their values from :func:`record_values`."""
-    bets = arguments("w_bets", "varchar[]")
+def postgres_record(arguments: Arguments, *, locked: str, bets: int) -> str:
+    """The CTEs ``bets`` (the step's ``bets`` bets), ``ok`` (the statement's ``locked`` CTE's
+    row, with its ``player_id``, if every bet is still ``sending``) and the writes, ``owed``
+    returning the wins written now; their values from :func:`record_values`."""
+    keys = ", ".join(arguments(f"w_bet_{number}", "varchar") for number in range(bets))
     return f"""
 bets AS (
-    SELECT transaction_id FROM wallet_transactions
-    WHERE transaction_id = ANY({bets}) AND status = {arguments("w_from", "varchar")}
+    SELECT transaction_id, status FROM wallet_transactions
+    WHERE {f"transaction_id IN ({keys})" if bets else "false"}
     FOR UPDATE
 ),
 ok AS (
-    SELECT {locked}.* FROM {locked} WHERE (SELECT count(*) FROM bets) = cardinality({bets})
+    SELECT {locked}.* FROM {locked}
+    WHERE (SELECT count(*) FROM bets WHERE status = {arguments("w_from", "varchar")}) = {bets}
 ),
 confirmed AS (
     UPDATE wallet_transactions SET status = {arguments("w_status", "varchar")},
@@ -103,7 +110,7 @@ def record_values(writes: Writes) -> dict[str, Any]:
     """The values of :func:`postgres_record`'s parameters for ``writes``."""
     return {
         "w_player": writes.player,
-        "w_bets": writes.bets,
+        **{f"w_bet_{number}": bet for number, bet in enumerate(writes.bets)},
         **{name if name.startswith("w_") else f"w_{name}": value
            for name, value in writes.confirmation.items()},
         **_arrays(_CALL_COLUMNS, writes.calls, "wc"),

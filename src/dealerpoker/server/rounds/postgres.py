@@ -31,7 +31,8 @@ connections of the process's bounded asyncpg pool (``Database.acquire``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -54,10 +55,14 @@ from dealerpoker.server.wallet import Debit, LedgerWallet
 _ROUND = "SELECT rounds.*, accounts.balance FROM rounds JOIN accounts ON accounts.id = rounds.player_id " \
          "WHERE rounds.id = $1"
 _PLAYER = """SELECT accounts.balance, accounts.currency, players.client_seed, players.nonce,
-    players.next_server_seed, players.responsible_gaming,
-    (SELECT rounds.id FROM rounds WHERE rounds.player_id = accounts.id AND rounds.idempotency_key = $2)
-        AS key_round
+    players.next_server_seed, players.responsible_gaming, {key_round} AS key_round
 FROM accounts JOIN players ON players.id = accounts.id WHERE accounts.id = $1"""
+# Two statements, not one with a NULL key: PostgreSQL's generic plan of one statement for both
+# cases found the key's round by the player's index and read every round the player ever played
+# (at every deal, a cost growing with the player's history; auto_explain, 2026-12-07).
+_PLAYER_WITHOUT_KEY = _PLAYER.format(key_round="NULL")
+_PLAYER_WITH_KEY = _PLAYER.format(key_round="""(SELECT rounds.id FROM rounds
+    WHERE rounds.player_id = accounts.id AND rounds.idempotency_key = $2)""")
 
 _MONEY = ledger.postgres_post(locked="locked", round_id="$1::varchar", delta="$3::bigint", at="$4::varchar",
                               arrays="$5::varchar[], $6::varchar[], $7::bigint[], $8::varchar[]")
@@ -118,7 +123,8 @@ class PostgresRoundStore(SqlRoundStore):
 
     async def player(self, player_id: str, idempotency_key: str | None = None) -> PlayerRead | None:
         async with self._connection() as connection:
-            row = await connection.fetchrow(_PLAYER, player_id, idempotency_key)
+            row = await (connection.fetchrow(_PLAYER_WITHOUT_KEY, player_id) if idempotency_key is None
+                         else connection.fetchrow(_PLAYER_WITH_KEY, player_id, idempotency_key))
         if row is None:
             return None
         return PlayerRead(player_id, int(row["balance"]), str(row["currency"]), str(row["client_seed"]),
@@ -219,7 +225,7 @@ class SeamlessPostgresRoundStore(PostgresRoundStore):
                   "p_committed_seed": read.next_server_seed, "p_next_seed": next_seed,
                   "p_responsible_gaming": read.responsible_gaming, "jurisdiction": None, "promo_reward": None,
                   "promo": None, **opening.columns}
-        return await self._remote(_SEAMLESS_OPEN, read.player_id, read.balance, opening, debit, values)
+        return await self._remote(_seamless_open, read.player_id, read.balance, opening, debit, values)
 
     async def step(self, read: RoundRead, step: Planned, debit: Debit) -> ViewJSON | None:
         player_id = str(read.row["player_id"])
@@ -228,17 +234,18 @@ class SeamlessPostgresRoundStore(PostgresRoundStore):
         if step.pool is not None:  # the jackpot's pool too: a transaction (SqlRoundStore's)
             return await self.seamless.step(read, step, debit)
         values = {"round": step.round_id, "steps_read": read.row["steps"], **step.columns}
-        return await self._remote(_SEAMLESS_STEP, player_id, read.balance, step, debit, values)
+        return await self._remote(_seamless_step, player_id, read.balance, step, debit, values)
 
-    async def _remote(self, statement: tuple[str, Arguments], player_id: str, balance: int, planned: Planned,
-                      debit: Debit, values: dict[str, Any]) -> ViewJSON | None:
-        """Write ``planned`` for an operator's player in one statement (None: the rows changed)."""
+    async def _remote(self, statement: Callable[[int], tuple[str, Arguments]], player_id: str, balance: int,
+                      planned: Planned, debit: Debit, values: dict[str, Any]) -> ViewJSON | None:
+        """Write ``planned`` for an operator's player in one statement (None: the rows changed),
+        ``statement``'s for the step's number of bets."""
         wallet = self.operators
         who = await wallet.who(player_id) if credits(planned.money, player_id) else None
         writes = wallet.writes(planned.money, debit, player_id, who)
         balance = writes.balance(balance)
         view = planned.render(balance)
-        sql, arguments = statement
+        sql, arguments = statement(len(writes.bets))
         async with self._connection() as connection:
             try:
                 found = await connection.fetchrow(
@@ -257,7 +264,8 @@ class SeamlessPostgresRoundStore(PostgresRoundStore):
         return view
 
 
-def _seamless_step() -> tuple[str, Arguments]:
+@functools.cache
+def _seamless_step(bets: int) -> tuple[str, Arguments]:
     arguments = Arguments()
     at = arguments("updated_at", "varchar")
     changes = ", ".join(f"{name} = {arguments(name, cast(rounds.c[name]))}" for name in _STEP_COLUMNS)
@@ -266,7 +274,7 @@ WITH locked AS (
     SELECT rounds.id, rounds.player_id FROM rounds
     WHERE rounds.id = {arguments("round", "varchar")} AND rounds.steps = {arguments("steps_read", "text")}
     FOR UPDATE
-),{postgres_record(arguments, locked="locked")},
+),{postgres_record(arguments, locked="locked", bets=bets)},
 stepped AS (
     UPDATE rounds SET updated_at = {at}, {changes} FROM ok WHERE rounds.id = ok.id
     RETURNING rounds.id
@@ -275,7 +283,8 @@ SELECT (SELECT count(*) FROM stepped) AS written, {results(arguments)}"""
     return sql, arguments
 
 
-def _seamless_open() -> tuple[str, Arguments]:
+@functools.cache
+def _seamless_open(bets: int) -> tuple[str, Arguments]:
     arguments = Arguments()
     nonce = arguments("p_nonce", "bigint")
     sql = f"""
@@ -286,7 +295,7 @@ WITH locked AS (
         AND players.next_server_seed IS NOT DISTINCT FROM {arguments("p_committed_seed", "varchar")}
         AND players.responsible_gaming IS NOT DISTINCT FROM {arguments("p_responsible_gaming", "text")}
     FOR UPDATE
-),{postgres_record(arguments, locked="locked")},
+),{postgres_record(arguments, locked="locked", bets=bets)},
 seeded AS (
     UPDATE players SET nonce = {nonce} + 1, next_server_seed = {arguments("p_next_seed", "varchar")}
     FROM ok WHERE players.id = ok.player_id
@@ -298,10 +307,6 @@ opened AS (
 )
 SELECT (SELECT count(*) FROM opened) AS written, {results(arguments)}"""
     return sql, arguments
-
-
-_SEAMLESS_STEP = _seamless_step()
-_SEAMLESS_OPEN = _seamless_open()
 
 
 class KnownRows:
