@@ -2,13 +2,14 @@
 
 asyncpg prepares every statement, and after five runs PostgreSQL may keep one generic plan for
 it, chosen without the parameters' values and, until the tables are first analyzed, without
-statistics. Two such plans read far more than their rows: the seamless step's lookup of its
-bets took the ``(status, next_attempt_at)`` index and read every bet in flight (a cost growing
-with the players), and the player's read for a deal took the player's index and read every
-round they ever played. Each test asks PostgreSQL for the generic plan (``plan_cache_mode``) of
-the statement as the store sends it, on a new database and on one whose tables hold rows but
-were not analyzed yet (a new deployment's, or a benchmark's, first minutes: a plan made then is
-kept until autovacuum first analyzes the table), and checks which index finds the rows.
+statistics. Such plans read far more than their rows: the seamless step's lookup of its bets
+took the index then kept on every row's status (``status, next_attempt_at``) and read every bet
+in flight (a cost growing with the players), and the player's read for a deal took the player's
+index and read every round they ever played. Each test asks PostgreSQL for the generic plan
+(``plan_cache_mode``) of the statement as the store sends it, on a new database and on one
+whose tables hold rows but were not analyzed yet (a new deployment's, or a benchmark's, first
+minutes: a plan made then is kept until autovacuum first analyzes the table), and checks which
+index finds the rows.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import pytest
+from sqlalchemy.dialects import postgresql
 from tests.support.databases import NO_POSTGRES, POSTGRES_URL, fresh_database, run_apart
 
 from dealerpoker.server.db import Database
+from dealerpoker.server.operators import outbox, transactions
 from dealerpoker.server.operators.postgres import Arguments
 from dealerpoker.server.rounds import postgres as store
 
@@ -137,6 +140,26 @@ def test_a_seamless_step_finds_its_bets_by_their_keys_whatever_is_in_flight(
     assert found, "the statement reads its bets"
     for index, condition in found:
         assert index == "wallet_transactions_pkey" and "transaction_id" in condition, found
+
+
+@pytest.mark.parametrize("statement", [transactions.CONFIRM, outbox._CLAIM], ids=["confirm", "claim"])
+def test_a_wallet_transaction_changed_by_its_key_and_status_is_found_by_its_key(
+        database_url: str, statement: Any) -> None:
+    sql, parameters = compiled(statement)
+    found = reads(generic_plan(database_url, sql, parameters), "wallet_transactions")
+    assert [index for index, _ in found] == ["wallet_transactions_pkey"], found
+
+
+def test_the_outbox_reads_only_the_rows_owed(played_database: str) -> None:
+    sql, parameters = compiled(outbox.DUE)
+    found = reads(generic_plan(played_database, sql, parameters), "wallet_transactions")
+    assert [index for index, _ in found] == ["ix_wallet_transactions_due"], found
+
+
+def compiled(statement: Any) -> tuple[str, int]:
+    """A SQLAlchemy statement as sent to PostgreSQL, and its number of parameters."""
+    found = statement.compile(dialect=postgresql.asyncpg.dialect())
+    return str(found), len(found.positiontup)
 
 
 def test_a_deal_without_an_idempotency_key_reads_no_round(database_url: str) -> None:

@@ -18,7 +18,10 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    literal_column,
+    text,
 )
+from sqlalchemy.sql.elements import ColumnElement
 
 metadata = MetaData()
 
@@ -382,7 +385,16 @@ wallet_transactions = Table(
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
     Column("promo", Text, nullable=True),  # a free round's win: JSON {campaign_id, reward_id, ...} (0023)
-    Index("ix_wallet_transactions_pending", "status", "next_attempt_at"),
+    # Only the rows owed (due by next_attempt_at) and the bets in flight (by created_at, for
+    # the sweeper): few at any time, whatever the table's size. A query names the status as a
+    # literal (``wallet_status_is``): a status given as a parameter matches neither, so
+    # PostgreSQL's generic plan of a lookup by key (a step confirming its bets) cannot take one
+    # and read every row in flight, as it did with an index on every row's status
+    # (tests/server/test_postgres_plans.py; migration 0031).
+    Index("ix_wallet_transactions_due", "next_attempt_at",
+          postgresql_where=text("status = 'pending'"), sqlite_where=text("status = 'pending'")),
+    Index("ix_wallet_transactions_sending", "created_at",
+          postgresql_where=text("status = 'sending'"), sqlite_where=text("status = 'sending'")),
     Index("ix_wallet_transactions_round", "round_id"),
     Index("ix_wallet_transactions_operator_created", "operator_id", "created_at"),
     Index("ix_wallet_transactions_txid", "txid"),
@@ -390,6 +402,15 @@ wallet_transactions = Table(
 
 # Every call to an operator's wallet and its answer, as sent and received (the player's session
 # token left out), append-only: a dispute is settled from these.
+
+def wallet_status_is(status: str) -> ColumnElement[bool]:
+    """``wallet_transactions.status`` is ``status`` (``pending`` or ``sending``), written as a
+    literal: the condition of its partial index, which only so serves the query."""
+    if status not in ("pending", "sending"):
+        raise ValueError(f"no index holds the wallet transactions {status!r}")
+    return wallet_transactions.c.status == literal_column(f"'{status}'")
+
+
 wallet_calls = Table(
     "wallet_calls", metadata,
     Column("id", _SERIAL, primary_key=True, autoincrement=True),

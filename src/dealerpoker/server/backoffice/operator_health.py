@@ -22,10 +22,9 @@ from sqlalchemy import func, select
 
 from dealerpoker.server.db import Connection
 from dealerpoker.server.operators.config import Operator
-from dealerpoker.server.schema import wallet_calls, wallet_transactions
+from dealerpoker.server.schema import wallet_calls, wallet_status_is, wallet_transactions
 
 OUTCOMES = ("ok", "refused", "error", "timeout")
-OWED = ("pending", "sending")
 
 
 def settings_of(operator: Operator) -> dict[str, Any]:
@@ -108,7 +107,8 @@ async def health(connection: Connection, operator_id: str, *, since: str, until:
     rollbacks = sum(by_kind.get("rollback", {}).values())
     owed = (await connection.execute(
         select(wallet_transactions.c.kind, func.count(), func.min(wallet_transactions.c.created_at))
-        .where(wallet_transactions.c.operator_id == operator_id, wallet_transactions.c.status.in_(OWED),
+        # A win or rollback is owed until done: "pending" (only a bet is ever "sending").
+        .where(wallet_transactions.c.operator_id == operator_id, wallet_status_is("pending"),
                wallet_transactions.c.kind != "bet")
         .group_by(wallet_transactions.c.kind))).all()
     return {

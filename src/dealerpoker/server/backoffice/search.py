@@ -22,7 +22,14 @@ from sqlalchemy.types import JSON
 from dealerpoker.errors import DealerPokerError
 from dealerpoker.server.backoffice.players import EMBEDDED, operators_of
 from dealerpoker.server.db import Connection
-from dealerpoker.server.schema import live_rounds, live_seats, operator_players, rounds, wallet_transactions
+from dealerpoker.server.schema import (
+    live_rounds,
+    live_seats,
+    operator_players,
+    rounds,
+    wallet_status_is,
+    wallet_transactions,
+)
 
 STATUSES = ("open", "settled", "credit_pending", "misdeal")
 """credit_pending: a win owed to the operator's wallet is not delivered yet (the outbox retries it);
@@ -99,7 +106,7 @@ def _players_named(text: str) -> Select[Any]:
 
 def _owed() -> Select[Any]:
     """The ids of the rounds whose win is still owed to the operator's wallet."""
-    return select(wallet_transactions.c.round_id).where(wallet_transactions.c.status == "pending",
+    return select(wallet_transactions.c.round_id).where(wallet_status_is("pending"),
                                                         wallet_transactions.c.kind == "win")
 
 

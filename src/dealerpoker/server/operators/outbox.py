@@ -28,7 +28,7 @@ from dealerpoker.server.db import Database
 from dealerpoker.server.operators.client import Answer, WalletClient, keep_calls
 from dealerpoker.server.operators.config import Operator
 from dealerpoker.server.operators.wallet import SeamlessWallet
-from dealerpoker.server.schema import operator_players, wallet_transactions
+from dealerpoker.server.schema import operator_players, wallet_status_is, wallet_transactions
 
 log = logging.getLogger("dealerpoker.operators")
 
@@ -121,7 +121,7 @@ class Outbox:
                 select(wallet_transactions.c.transaction_id)
                 .where(
                     wallet_transactions.c.kind == "bet",
-                    wallet_transactions.c.status == "sending",
+                    wallet_status_is("sending"),
                     wallet_transactions.c.created_at < cutoff,
                 )
                 .limit(BATCH)
@@ -138,18 +138,8 @@ class Outbox:
         come in (each answer waits for no other call: those that arrived while the last unit of
         work was written are written in the next): per transaction a commit or two would cost
         more than its call (benchmarks/RESULTS.md, "Seamless wallet")."""
-        now = self.clock()
         async with self.database.reading() as connection:
-            found = await connection.execute(
-                select(wallet_transactions, operator_players.c.external_id, operator_players.c.token)
-                .join(operator_players, operator_players.c.player_id == wallet_transactions.c.player_id)
-                .where(
-                    wallet_transactions.c.status == "pending",
-                    wallet_transactions.c.next_attempt_at <= timestamp(now),
-                )
-                .order_by(wallet_transactions.c.next_attempt_at)
-                .limit(BATCH)
-            )
+            found = await connection.execute(DUE, {"due_by": timestamp(self.clock())})
             due = [dict(row) for row in found.mappings()]
         known = [row for row in due if str(row["operator_id"]) in self.operators]
         await self._deliver(await self._claim(known))
@@ -251,6 +241,15 @@ def _settles(row: dict[str, object], answer: Answer) -> bool:
     return answer.status == "OK" or (row["kind"] == "rollback" and answer.status == "UNKNOWN_TRANSACTION")
 
 
+DUE = (
+    select(wallet_transactions, operator_players.c.external_id, operator_players.c.token)
+    .join(operator_players, operator_players.c.player_id == wallet_transactions.c.player_id)
+    .where(wallet_status_is("pending"), wallet_transactions.c.next_attempt_at <= bindparam("due_by"))
+    .order_by(wallet_transactions.c.next_attempt_at)
+    .limit(BATCH)
+)
+"""The rows owed whose next attempt is due by ``due_by``, oldest first, with their player's id at
+the operator and newest session token."""
 _CLAIM = update(wallet_transactions).where(
     wallet_transactions.c.transaction_id == bindparam("o_id"),
     wallet_transactions.c.status == bindparam("o_status"),

@@ -12,9 +12,10 @@ round's server CPU on PostgreSQL (benchmarks/RESULTS.md, "Seamless wallet"). The
   the sweeper already). Every write joins ``ok``: a step whose bet came too late writes nothing
   (the store then raises ``too_late``, as ``record`` does). The bets are found by their keys
   alone, one parameter each (a statement per number of bets), the status tested after. With
-  the status in the lookup, PostgreSQL's generic plan took the ``(status, next_attempt_at)``
-  index and read every bet in flight at every step, a cost that grew with the players; with
-  the keys as one array, the plan made while the table was new scanned it whole ever after
+  the status in the lookup, PostgreSQL's generic plan took the index then kept on every row's
+  status and read every bet in flight at every step, a cost that grew with the players (that
+  index now holds only the rows in flight, migration 0031); with the keys as one array, the
+  plan made while the table was new scanned it whole until autovacuum first analyzed it
   (pg_stat_statements, auto_explain and pg_stat_user_tables at 256 players, 2026-12-07;
   tests/server/test_postgres_plans.py);
 * with the round's new state, or not at all: the bets' calls (``wallet_calls``), their
