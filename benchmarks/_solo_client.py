@@ -103,9 +103,36 @@ def check_settled(view: Any) -> str | None:
 
 
 @dataclass
+class Session:
+    """A player's session and the balance it must show, kept from one run (or slice) of play to
+    the next, as a deployment's players keep theirs."""
+
+    token: str
+    balance: Balance
+
+
+async def open_sessions(port: int, bodies: list[dict[str, Any] | None]) -> list[Session]:
+    """A session per body (``POST /api/session``): a demo player's for None, else the body's (an
+    operator's ``{"launch": ...}``, its balance the operator's: not checked step by step, as a
+    round's win reaches the operator after the round)."""
+    async def one(body: dict[str, Any] | None) -> Session:
+        connection = await Connection.open(port)
+        try:
+            status, opened = await connection.request("POST", "/api/session", body or {})
+        finally:
+            connection.close()
+        if status != 200:
+            raise RuntimeError(f"POST /api/session: status {status} {str(opened)[:200]}")
+        return Session(opened["token"], Balance(opened["balance"], exact=body is None))
+
+    return list(await asyncio.gather(*(one(body) for body in bodies)))
+
+
+@dataclass
 class Start:
-    """The measured run starts once every player has its connection and session: opened inside
-    it, 256 new sessions (an account each) counted their CPU against the rounds of a 6 s run."""
+    """The measured run starts once every player has its connection: opened inside it, 256
+    connections (and, before sessions were opened ahead, 256 new sessions) counted their CPU
+    against the rounds of the run."""
 
     players: int
     seconds: float
@@ -127,20 +154,17 @@ class Start:
         return self.stop_at
 
 
-async def player(port: int, stop_at: float, tally: Tally, number: int,
-                 session_body: dict[str, Any] | None = None, start: Start | None = None) -> None:
-    """One client playing rounds until ``stop_at``, on a new demo session; with ``session_body``
-    (an operator's ``{"launch": ...}``), on that session, its balance the operator's (not checked
-    step by step: a round's win reaches the operator after the round)."""
+async def player(port: int, stop_at: float, tally: Tally, number: int, session: Session,
+                 start: Start | None = None) -> None:
+    """One client playing rounds on ``session`` until ``stop_at`` (or ``start``'s end)."""
     try:
         connection = await Connection.open(port)
-        _, session = await connection.request("POST", "/api/session", session_body or {})
     finally:
         if start is not None:
             stop_at = await start.wait()
     try:
-        token = session["token"]
-        balance = Balance(session["balance"], exact=session_body is None)
+        token = session.token
+        balance = session.balance
         games = list(PLAYS)
         turn = number
         while time.perf_counter() < stop_at:

@@ -55,7 +55,7 @@ from _processes import (
     tree_cpu_seconds,
 )
 from _results import machine, write_section
-from _solo_client import Start, Tally, player
+from _solo_client import Session, Start, Tally, open_sessions, player
 
 TABLE_HEAD = ("| database | wallet | code | serve options | clients | rounds | rounds/s | p50 ms | p99 ms "
               "| errors "
@@ -97,13 +97,13 @@ def launches(operator_url: str, clients: int) -> list[dict[str, Any]]:
     return bodies
 
 
-async def load(port: int, bodies: list[dict[str, Any] | None], seconds: float,
+async def load(port: int, sessions: list[Session], seconds: float,
                on_start: Callable[[], None] = lambda: None) -> tuple[Tally, float]:
-    """A player per session body for ``seconds`` once all have their sessions (``on_start`` then)."""
+    """A player per session for ``seconds`` once all have connected (``on_start`` then)."""
     tally = Tally()
-    start = Start(len(bodies), seconds, on_start)
-    await asyncio.gather(*(player(port, 0.0, tally, number, body, start)
-                           for number, body in enumerate(bodies)))
+    start = Start(len(sessions), seconds, on_start)
+    await asyncio.gather(*(player(port, 0.0, tally, number, session, start)
+                           for number, session in enumerate(sessions)))
     return tally, time.perf_counter() - start.began
 
 
@@ -130,16 +130,14 @@ def ledgers_agree(operator_url: str, game_url: str, clients: int) -> str:
 
 @dataclass
 class Served:
-    """A running server (and, for the seamless wallet, its operator) and its players' sessions."""
+    """A running server (and, for the seamless wallet, its operator) and its players' sessions,
+    opened once: a slice of ``n`` players plays on the first ``n``."""
 
     game_port: int
     server: subprocess.Popen[bytes]
     operator: subprocess.Popen[bytes] | None
     operator_url: str
-
-    def bodies(self, clients: int) -> list[dict[str, Any] | None]:
-        """A session body per client: new launches of the operator's players, or demo sessions."""
-        return list(launches(self.operator_url, clients)) if self.operator is not None else [None] * clients
+    sessions: list[Session] = field(default_factory=list)
 
 
 @dataclass
@@ -181,8 +179,10 @@ def serving(wallet: str, database_url: str, clients: int, scratch: Path, code: C
             for number in range(clients):
                 _json(f"{operator_url}/admin/players", {"player": f"p{number}", "currency": "EUR",
                                                         "balance": 10**12})
-        served = Served(game_port, server, operator, operator_url)
-        asyncio.run(load(game_port, served.bodies(clients), 2.0))  # warm up
+        bodies = list(launches(operator_url, clients)) if operator is not None else [None] * clients
+        served = Served(game_port, server, operator, operator_url,
+                        asyncio.run(open_sessions(game_port, bodies)))
+        asyncio.run(load(game_port, served.sessions, 2.0))  # warm up
         yield served
     finally:
         for process in (server, operator):
@@ -193,17 +193,16 @@ def serving(wallet: str, database_url: str, clients: int, scratch: Path, code: C
 
 def measure_slice(served: Served, clients: int, seconds: float, into: Measured,
                   database_pids: Any = None) -> None:
-    """``clients`` players for ``seconds`` once all have their sessions, added to ``into``."""
-    prepared = served.bodies(clients)
+    """``clients`` players for ``seconds`` once all have connected, added to ``into``."""
     backends = database_pids() if database_pids else []
     before: dict[str, float] = {}
 
-    def started() -> None:  # every player has its session: the measured run begins
+    def started() -> None:  # every player has connected: the measured run begins
         before.update(database=cpu_seconds(backends), server=tree_cpu_seconds(served.server.pid),
                       client=time.process_time(),
                       operator=tree_cpu_seconds(served.operator.pid) if served.operator else 0.0)
 
-    tally, elapsed = asyncio.run(load(served.game_port, prepared, seconds, started))
+    tally, elapsed = asyncio.run(load(served.game_port, served.sessions[:clients], seconds, started))
     into.server_cpu += tree_cpu_seconds(served.server.pid) - before["server"]
     into.client_cpu += time.process_time() - before["client"]
     if served.operator is not None:
