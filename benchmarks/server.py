@@ -348,7 +348,8 @@ def _sliced(seconds: float) -> str:
     return (f"\nInterleaved (`--slice {seconds:g}`): one server and database per database, wallet and code, "
             f"the player counts played against it in turn, in slices of {seconds:g} s (ascending, then "
             "descending), `--seconds` in all for each count: a drift of the machine's speed weighs on "
-            "every count alike; each row adds up its count's slices.")
+            "every count alike; each row adds up its count's slices. The players' sessions are opened "
+            "once per server: a slice of n players plays on the first n.")
 
 
 def _database_cpu(value: float | None) -> str:
