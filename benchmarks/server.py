@@ -35,7 +35,7 @@ for each count), so that a slow spell weighs on every count alike. The players' 
 opened once per server, before its warm-up, as a deployment's players keep theirs: a slice of n
 players plays on the first n. (New players for every slice, as before 2026-12-07, made each
 256-player slice start 256 players cold: 1-12% more server CPU per round than at 32 and three
-times the p99; RESULTS.md, "the players' sessions kept across slices".)
+times the p99; RESULTS.md, "Issue 29: what grew with the players".)
 
     .venv/bin/python benchmarks/server.py --seconds 20 --slice 5 --repeat 2 \\
         --postgres postgresql://postgres@127.0.0.1:5432/test --redis redis://127.0.0.1:6379/2

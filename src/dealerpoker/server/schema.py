@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    ColumnElement,
     ForeignKey,
     Index,
     Integer,
@@ -21,7 +22,6 @@ from sqlalchemy import (
     literal_column,
     text,
 )
-from sqlalchemy.sql.elements import ColumnElement
 
 metadata = MetaData()
 
