@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dealerpoker.cards.encoding import index_to_card
@@ -288,3 +290,55 @@ def test_with_the_both_aces_line_an_aces_bonus_waits_for_the_dealers_cards() -> 
     settlement = core.settlements(rnd)["p1"]
     assert settlement.line("bonus").returned == 10100  # the both-A-A line, paid with the settlement
     assert core.returns(rnd) == {"p1": settlement.total_returned}
+
+
+# ----- seats that played alike share their engine state and their view ------------------------
+WAYS = {"all-in": ("bet", "bet", "bet"), "flop only": ("bet", "bet", "check"), "folder": ("fold",)}
+
+
+Played = dict[str, tuple[dict[str, int], tuple[str, ...]]]
+
+
+def crowd_round(players_per_way: int) -> tuple[TableConfig, core.LiveRound, Played]:
+    """Every way of ``WAYS`` with two sizes of bets, ``players_per_way`` players each, to the showdown."""
+    table = texas()
+    game = get_game(table.game, table.rules)
+    played = {f"{way}-{size}-{n}": ({"ante": size, "bonus": size}, actions)
+              for way, actions in WAYS.items() for size in (100, 500) for n in range(players_per_way)}
+    rnd = dealt(table, {player: bets for player, (bets, _actions) in played.items()})
+    street = 0
+    while rnd.phase is Phase.DECISION:
+        for player, (_bets, actions) in played.items():
+            if street < len(actions) and rnd.seats[player].state.phase == rnd.point:
+                rnd = core.decide(rnd, game, player, actions[street], now=rnd.deadline - 1)
+        rnd = core.apply_decisions(rnd, game, table, core.decision_plan(rnd, game, now=rnd.deadline), set(),
+                                   now=rnd.deadline)
+        street += 1
+    return table, rnd, played
+
+
+def test_seats_that_played_alike_share_one_engine_state_equal_to_their_own_replay() -> None:
+    table, rnd, played = crowd_round(players_per_way=3)
+    game = get_game(table.game, table.rules)
+    assert rnd.phase is Phase.SHOWDOWN
+    for player, (bets, actions) in played.items():  # each seat as if its engine ran alone
+        assert rnd.seats[player].state == game.replay(bets, DECK, actions)[0]
+    # 3 ways x 2 sizes: six states for eighteen seats.
+    assert len({id(seat.state) for seat in rnd.seats.values()}) == 6
+    assert rnd.seats["folder-100-0"].state is rnd.seats["folder-100-2"].state
+    assert rnd.seats["folder-100-0"].state is not rnd.seats["folder-500-0"].state
+
+
+def test_seat_views_are_each_players_view_and_alike_seats_share_one() -> None:
+    table, rnd, played = crowd_round(players_per_way=2)
+    game = get_game(table.game, table.rules)
+    rnd = core.finish(rnd, table, now=100.0)
+    free = replace(rnd.seats["all-in-100-1"], free={"reward": "r1", "campaign": "c", "free_ante": 100})
+    rnd = replace(rnd, seats={**rnd.seats, "all-in-100-1": free})
+    shared = views.seat_views(rnd, game, [*played, "nobody"])
+    assert shared == {player: views.seat_view(rnd, game, player) for player in [*played, "nobody"]}
+    assert shared["nobody"] is None
+    assert shared["flop only-500-0"] is shared["flop only-500-1"]
+    assert shared["flop only-500-0"] is not shared["flop only-100-0"]
+    assert shared["all-in-100-1"] is not shared["all-in-100-0"]  # a free round's view is its own
+    assert shared["all-in-100-1"]["free_round"]["reward"] == "r1"

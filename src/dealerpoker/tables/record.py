@@ -21,7 +21,16 @@ from typing import Any
 
 from dealerpoker.games.payments import cancellation
 from dealerpoker.tables.dealing import CardReport, Misdeal
-from dealerpoker.tables.table import LiveGame, LiveRound, Phase, Seat, Step, rebuilt, seat_credit
+from dealerpoker.tables.table import (
+    LiveGame,
+    LiveRound,
+    Phase,
+    Seat,
+    SharedStates,
+    Step,
+    rebuilt,
+    seat_credit,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +55,13 @@ def _step_record(step: Step) -> dict[str, Any]:
     return {**step.to_dict(), "at": step.at}
 
 
-def _seat_record(seat: Seat, phase: Phase) -> dict[str, Any]:
+Settled = dict[int, tuple[Any, int, dict[str, Any]]]
+"""Settlements by id, each with its total returned and its itemised lines (empty before the pause)."""
+
+
+def _seat_record(seat: Seat, phase: Phase, settled: Settled) -> dict[str, Any]:
+    """``settled``: the settlements written so far (by id: the seats that played alike share
+    one, ``table.SharedStates``), each with its total returned and its itemised lines."""
     record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [_step_record(s) for s in seat.steps]}
     if seat.free is not None:  # a free round: its promo (the ante the operator paid, the cap left)
         record["promo"] = dict(seat.free)
@@ -54,18 +69,23 @@ def _seat_record(seat: Seat, phase: Phase) -> dict[str, Any]:
         record["jackpot"] = dict(seat.jackpot)
     settlement = seat.result if phase in (Phase.SHOWDOWN, Phase.PAUSE) else None
     if settlement is not None:  # every line's return, the Bonus paid at the deal included
-        record["returned"] = int(settlement.total_returned)
+        known = settled.get(id(settlement))
+        if known is None:
+            known = settled[id(settlement)] = (settlement, int(settlement.total_returned),
+                                               settlement.to_dict() if phase is Phase.PAUSE else {})
+        record["returned"] = known[1]
         if seat.free is not None:  # what was credited: a free round's winnings capped
             credited, forfeited = seat_credit(seat)
             record["returned"] = seat.bonus_paid + credited
             record["promo"]["forfeited"] = forfeited
-        if phase is Phase.PAUSE:  # the itemised lines, stored by the settlement's commit
-            record["settlement"] = settlement.to_dict()
+        if phase is Phase.PAUSE:  # the itemised lines, stored by the settlement's commit (shared: read only)
+            record["settlement"] = known[2]
     return record
 
 
 def to_record(rnd: LiveRound, fairness: Fairness | None) -> dict[str, Any]:
     """The round as stored; ``fairness`` is None at a studio table (no seeds: the cards are reported)."""
+    settled: Settled = {}
     record = {
         "table": rnd.table_id,
         "number": rnd.number,
@@ -75,7 +95,7 @@ def to_record(rnd: LiveRound, fairness: Fairness | None) -> dict[str, Any]:
         "deck": list(rnd.deck) if rnd.deck is not None else None,
         "rules_fingerprint": rnd.rules_fingerprint,
         "times": [[event, at] for event, at in rnd.times],
-        "seats": {player: _seat_record(seat, rnd.phase) for player, seat in rnd.seats.items()},
+        "seats": {player: _seat_record(seat, rnd.phase, settled) for player, seat in rnd.seats.items()},
         "fairness": None if fairness is None else {
             "server_seed": fairness.server_seed, "commitment": fairness.commitment,
             "algorithm": fairness.algorithm, "client_seed": fairness.client_seed, "nonce": fairness.nonce},
@@ -109,14 +129,14 @@ def from_record(record: dict[str, Any], game: LiveGame) -> tuple[LiveRound, Fair
     # A studio round's engines start when the hole cards are shown, not with the first card.
     dealt = deck is not None and (not studio or shown[0] > 0)
     seats: dict[str, Seat] = {}
+    states = SharedStates(game, deck) if dealt and deck is not None else None
     for player, data in record["seats"].items():
         steps = tuple(Step(s["point"], s["action"], s["source"], int(s["stake"]), s.get("at"))
                       for s in data["steps"])
         bets = {k: int(v) for k, v in data["bets"].items()}
         seat = Seat(player, bets, steps=steps, free=data.get("promo"), jackpot=data.get("jackpot"))
-        if dealt:
-            assert deck is not None
-            seat = rebuilt(seat, game, deck)
+        if states is not None:
+            seat = rebuilt(seat, states)
         if misdeal is not None:
             seat = replace(seat, cancelled=cancellation(game, seat.bets, seat.state))
         seats[player] = seat

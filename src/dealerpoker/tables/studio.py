@@ -37,7 +37,16 @@ from dealerpoker.tables.dealing import (
     dealt_cards,
     street_of,
 )
-from dealerpoker.tables.table import LiveGame, LiveRound, LiveTableError, Phase, enter, expired, rebuilt
+from dealerpoker.tables.table import (
+    LiveGame,
+    LiveRound,
+    LiveTableError,
+    Phase,
+    SharedStates,
+    enter,
+    expired,
+    rebuilt,
+)
 
 #: Phases in which a round can be cancelled: cards are being dealt or players decide on them.
 MISDEAL_PHASES = (Phase.DEALING, Phase.DECISION)
@@ -114,7 +123,8 @@ def _street_in(rnd: LiveRound, game: LiveGame, table: TableConfig, now: float) -
     """Every card of the street is in: each seat's engine state started (hole cards) or replayed
     on the cards now known, then the point the cards were for opens with them shown."""
     deck = rnd.deck or ()
-    seats = {player: rebuilt(seat, game, deck) for player, seat in rnd.seats.items()}
+    states = SharedStates(game, deck)
+    seats = {player: rebuilt(seat, states) for player, seat in rnd.seats.items()}
     assert rnd.point is not None
     return enter(replace(rnd, seats=seats), table, rnd.point, now)
 

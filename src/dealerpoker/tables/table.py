@@ -2,7 +2,10 @@
 
 One shuffle per round: every seated player plays the same shared player hand against the same
 dealer hand and community cards, each with their own bets and decisions (the game engine of
-``dealerpoker.games`` runs once per player, on the same deck order). Time enters only as the
+``dealerpoker.games`` on the same deck order). The same bets and the same decisions on that one
+deck make the same engine state, an immutable value: the transitions compute it once and the
+seats share it (``SharedStates``), so a table's engine work grows with the distinct ways its
+players played, not with its thousands of players. Time enters only as the
 ``now`` argument (seconds of the injected clock); money is only computed here, never moved:
 the shell debits ``opening_stakes`` and each ``DecisionPlan``'s stakes and credits the
 ``bonus_payouts`` and the settlement ``returns`` through the ledger, then calls the next
@@ -370,29 +373,60 @@ def deal(rnd: LiveRound, game: LiveGame, table: TableConfig, deck: tuple[int, ..
         raise LiveTableError(f"cannot deal in phase {rnd.phase}", code="wrong_phase")
     if len(set(deck)) != len(deck) or len(deck) < 9:
         raise ValueError("deck must hold at least 9 distinct card indices")
-    seats = {player: started(seat, game, deck) for player, seat in rnd.seats.items() if player in paid}
+    states = SharedStates(game, deck)
+    seats = {player: started(seat, states) for player, seat in rnd.seats.items() if player in paid}
     if not seats:
         return replace(rnd, phase=Phase.PAUSE, seats={}, deadline=now + table.pause_seconds)
     dealt = replace(rnd, seats=seats, deck=tuple(deck))
     return _next_point(dealt, table, now, after=None)
 
 
-def started(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
-    """The seat with its engine state at the deal, and what its Bonus pays at once.
+class SharedStates:
+    """The engine's states of one transition of a round on its ``deck``, each computed once for
+    the seats that reach it: the same bets start the same state, and the same action on the same
+    state gives the same state. States are immutable values, so seats may hold the same one; a
+    state is known here by its identity (``id``), and is held here, so the identity stays its own.
 
     ``deck`` may hold fewer than the nine cards a round uses (a studio deals street by street):
-    the engine gets the positions not dealt yet filled (``dealing.padded_deck``), never shown.
+    the engine gets the positions not dealt yet filled (``games.base.padded_deck``), never shown.
     """
-    state = game.start(game.validate_bets(seat.bets), padded_deck(deck))
+
+    def __init__(self, game: LiveGame, deck: tuple[int, ...]) -> None:
+        self.game = game
+        self._deck = padded_deck(deck)
+        self._started: dict[tuple[tuple[str, int], ...], Any] = {}
+        #: (the state's id, the action) -> (the state, held; the state after the action)
+        self._applied: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    def start(self, bets: Mapping[str, int]) -> Any:
+        key = tuple(sorted(bets.items()))
+        state = self._started.get(key)
+        if state is None:
+            state = self._started[key] = self.game.start(self.game.validate_bets(bets), self._deck)
+        return state
+
+    def apply(self, state: Any, action: str) -> Any:
+        known = self._applied.get((id(state), action))
+        if known is not None:
+            return known[1]
+        after, _events = self.game.apply(state, action)
+        self._applied[(id(state), action)] = (state, after)
+        return after
+
+
+def started(seat: Seat, states: SharedStates) -> Seat:
+    """The seat with its engine state at the deal, and what its Bonus pays at once."""
+    state = states.start(seat.bets)
     return replace(seat, state=state, bonus_paid=paid_at_deal(state))
 
 
-def rebuilt(seat: Seat, game: LiveGame, deck: tuple[int, ...]) -> Seat:
-    """The seat replayed on ``deck`` (a studio street came in): started, then every step again."""
-    seat = started(seat, game, deck)
+def rebuilt(seat: Seat, states: SharedStates) -> Seat:
+    """The seat replayed on the states' deck (a studio street came in, or a stored round read
+    back): started, then every step again."""
+    seat = started(seat, states)
     state = seat.state
     for step in seat.steps:
-        state, _events = game.apply(state, step.action)
+        state = states.apply(state, step.action)
     return replace(seat, state=state)
 
 
@@ -486,12 +520,13 @@ def apply_decisions(rnd: LiveRound, game: LiveGame, table: TableConfig, plan: De
     timer's funds-short action (``games.payments.timer_action``)."""
     if rnd.phase is not Phase.DECISION or plan.point != rnd.point:
         raise LiveTableError("the plan is not for the current decision point", code="wrong_phase")
-    seats = dict(rnd.seats)
+    assert rnd.deck is not None
+    seats, states = dict(rnd.seats), SharedStates(game, rnd.deck)
     for player, step in plan.steps.items():
         seat = seats[player]
         if player in unpaid:
             step = Step(step.point, timer_action(game, seat.state, stake_refused=True), "unpaid", 0, now)
-        state, _events = game.apply(seat.state, step.action)
+        state = states.apply(seat.state, step.action)
         seats[player] = replace(seat, state=state, pending=None, pending_at=None, steps=(*seat.steps, step))
     return _next_point(replace(rnd, seats=seats), table, now, after=plan.point)
 

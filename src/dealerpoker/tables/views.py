@@ -8,7 +8,7 @@ reader and console, who dealt them) lists every card reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from dealerpoker.cards.encoding import index_to_card, texts_from_indices
@@ -83,6 +83,28 @@ def seat_view(rnd: LiveRound, game: LiveGame, player_id: str) -> dict[str, Any] 
         if seat.free is not None:
             view["credited"], view["forfeited"] = seat_credit(seat)
     return view
+
+
+def seat_views(rnd: LiveRound, game: LiveGame, players: Iterable[str]) -> dict[str, dict[str, Any] | None]:
+    """Each player's ``seat_view``, computed once for the seats that played alike: the same
+    engine state (``table.SharedStates``), bets, steps and decision make the same view, and
+    those seats are given the same dict (read-only). A free round's, a jackpot bet's or a
+    cancelled seat's view names what is theirs alone and is computed for the seat."""
+    alike: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+    views: dict[str, dict[str, Any] | None] = {}
+    for player in players:
+        seat = rnd.seats.get(player)
+        if seat is None or seat.free is not None or seat.jackpot is not None or seat.cancelled is not None:
+            views[player] = seat_view(rnd, game, player)
+            continue
+        # ``id``: the round holds the state throughout; the steps as the view shows them (no time).
+        key = (id(seat.state), tuple(seat.bets.items()), seat.pending,
+               tuple((step.point, step.action, step.source, step.stake) for step in seat.steps))
+        view = alike.get(key)
+        if view is None:
+            view = alike[key] = seat_view(rnd, game, player)
+        views[player] = view
+    return views
 
 
 def dealer_view(rnd: LiveRound | None, table: TableConfig) -> dict[str, Any]:
