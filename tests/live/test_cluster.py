@@ -175,7 +175,8 @@ def test_the_publisher_delivers_to_its_own_players_at_once_and_others_through_re
 def test_players_own_messages_go_to_the_other_processes_in_stamped_batches() -> None:
     """A round's seat messages for every player: published in batches of FANOUT_BATCH as they are
     serialised (the first batch is on its way while the rest are serialised), each player's
-    message delivered once, wherever the player is connected."""
+    message delivered once, wherever the player is connected; a message players share (they
+    played alike) reaches each of them with their own balance."""
     from dealerpoker.server.live.cluster import RedisCluster, read_player_lines
     from dealerpoker.server.live.hub import FANOUT_BATCH, Connection, LocalHub
 
@@ -200,11 +201,18 @@ def test_players_own_messages_go_to_the_other_processes_in_stamped_batches() -> 
         try:
             for cluster in (here, there):
                 await cluster.start(("t",), nothing, nothing, nothing)
-            await here.to_players("t", {player: {"type": "you", "player": player} for player in players})
+            shared = {"type": "you", "seat": {"bets": {"ante": 100}}}
+            messages = {player: shared if number % 3 else {"type": "you", "player": player}
+                        for number, player in enumerate(players)}
+            balances = {player: 10 * number for number, player in enumerate(players) if number % 2}
+            await here.to_players("t", messages, balances)
             await until_async(lambda: all(c.queue.qsize() == 1 for c in connections.values()),
                               "every player's own message delivered once")
             for player, connection in connections.items():
-                assert json.loads(connection.queue.get_nowait() or "")["player"] == player
+                received = json.loads(connection.queue.get_nowait() or "")
+                assert received.pop("balance", None) == balances.get(player)
+                assert received.pop("sent_at") > 0
+                assert received == messages[player]
             return sizes
         finally:
             await here.stop()

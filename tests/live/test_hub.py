@@ -7,7 +7,7 @@ import json
 
 from tests.support.waiting import loop_turns
 
-from dealerpoker.server.live.hub import FANOUT_BATCH, Connection, LocalHub
+from dealerpoker.server.live.hub import FANOUT_BATCH, Connection, LocalHub, serialise, stamped_batches
 
 
 def _drain(connection: Connection) -> list[str | None]:
@@ -75,11 +75,31 @@ def test_own_messages_go_in_batches_each_stamped_when_serialised() -> None:
             message = json.loads(text)
             assert message["player"] == player
             stamps.append(message["sent_at"])
-        assert len(set(stamps)) == len(players)  # stamped one by one, not all before the first send
+        assert sorted(set(stamps)) == [0.0, 1.0, 2.0]  # each batch as serialised, not all before the first
         assert FANOUT_BATCH in batches and 2 * FANOUT_BATCH in batches  # yielded between batches
         assert _drain(elsewhere) == []
 
     asyncio.run(scenario())
+
+
+def test_a_message_players_share_is_serialised_once_and_each_balance_added_to_their_own_text() -> None:
+    shared = {"type": "you", "seat": {"bets": {"ante": 100}, "note": 'a "quoted" text'}}
+    messages = {"p1": shared, "p2": shared, "p3": shared, "p4": {"type": "you", "seat": None}, "p5": {}}
+    balances = {"p1": 9_900, "p3": 0, "p4": 123}
+    batches = list(stamped_batches(messages.items(), lambda: 1000.5, balances))
+    assert len(batches) == 1
+    texts = {player: json.loads(text) for player, text in batches[0].texts().items()}
+    assert texts == {"p1": {**shared, "balance": 9_900, "sent_at": 1000.5},
+                     "p2": {**shared, "sent_at": 1000.5},
+                     "p3": {**shared, "balance": 0, "sent_at": 1000.5},
+                     "p4": {"type": "you", "seat": None, "balance": 123, "sent_at": 1000.5},
+                     "p5": {"sent_at": 1000.5}}
+    untouched = {"type": "you", "seat": {"bets": {"ante": 100}, "note": 'a "quoted" text'}}
+    assert shared == untouched
+    # As the single serialiser writes them, byte for byte.
+    assert batches[0].texts()["p1"] == serialise({**shared, "balance": 9_900}, 1000.5)
+    assert batches[0].texts()["p2"] == serialise(shared, 1000.5)
+    assert len(batches[0].openings) == 3  # the shared message's, p4's and p5's
 
 
 def test_a_newcomer_is_sent_the_newest_table_event_as_the_state_not_replayed() -> None:

@@ -30,8 +30,11 @@ class Recorder:
     async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
         self.table.append(message)
 
-    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
-        self.players.append(dict(messages))
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]],
+                         balances: Mapping[str, int] | None = None) -> None:
+        # As each player reads it: their message with their balance (messages may be shared).
+        own = {player: {"balance": balance} for player, balance in (balances or {}).items()}
+        self.players.append({p: {**message, **own.get(p, {})} for p, message in messages.items()})
 
     def events(self) -> list[str]:
         return [m["event"] for m in self.table]
@@ -366,10 +369,11 @@ class HeldRecorder(Recorder):
         super().__init__()
         self.telling, self.gate = asyncio.Event(), asyncio.Event()
 
-    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]],
+                         balances: Mapping[str, int] | None = None) -> None:
         self.telling.set()
         await self.gate.wait()
-        await super().to_players(table_id, messages)
+        await super().to_players(table_id, messages, balances)
 
 
 def test_a_settled_round_is_between_rounds_only_once_its_players_were_told() -> None:

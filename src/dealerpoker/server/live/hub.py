@@ -38,17 +38,54 @@ def serialise(message: Mapping[str, Any], now: float) -> str:
     return json.dumps({**message, "sent_at": now}, separators=(",", ":"))
 
 
-def stamped_batches(messages: Iterable[tuple[str, Mapping[str, Any]]],
-                    clock: Callable[[], float]) -> Iterator[dict[str, str]]:
-    """Players' own messages serialised ``FANOUT_BATCH`` at a time, each stamped as it is
-    serialised: a publisher sends a batch before it serialises the next."""
-    batch: dict[str, str] = {}
+def _opened(message: Mapping[str, Any]) -> str:
+    """``message`` serialised without its closing brace, ready for more fields."""
+    text = json.dumps(message, separators=(",", ":"))
+    return text[:-1] + "," if len(message) else "{"
+
+
+@dataclass(slots=True)
+class Batch:
+    """Players' own texts, each an opening several players may share (a message serialised once,
+    less its closing brace) and the player's own ending (their balance, the stamp, the brace)."""
+
+    openings: list[str] = field(default_factory=list)
+    #: player -> (the index of their opening, their ending)
+    endings: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def texts(self) -> dict[str, str]:
+        openings = self.openings
+        return {player: openings[index] + ending for player, (index, ending) in self.endings.items()}
+
+
+def stamped_batches(messages: Iterable[tuple[str, Mapping[str, Any]]], clock: Callable[[], float],
+                    balances: Mapping[str, int] | None = None) -> Iterator[Batch]:
+    """Players' own messages serialised ``FANOUT_BATCH`` at a time, each batch stamped as it is
+    serialised: a publisher sends a batch before it serialises the next. A message object
+    several players are given (a table's seats that played alike) is serialised once; a
+    player's ``balances`` entry is added to their text (``balance``), never to the shared
+    message."""
+    balances = balances or {}
+    # id -> (the message, held so that its id stays its own; its text less the closing brace)
+    opened: dict[int, tuple[Mapping[str, Any], str]] = {}
+    batch = Batch()
+    indexes: dict[int, int] = {}  # a message's id -> its opening's index in the batch
+    stamp = f'"sent_at":{clock()!r}}}'
     for player, message in messages:
-        batch[player] = serialise(message, clock())
-        if len(batch) >= FANOUT_BATCH:
+        index = indexes.get(id(message))
+        if index is None:
+            known = opened.get(id(message))
+            if known is None:
+                known = opened[id(message)] = (message, _opened(message))
+            index = indexes[id(message)] = len(batch.openings)
+            batch.openings.append(known[1])
+        balance = balances.get(player)
+        batch.endings[player] = (index, stamp if balance is None else f'"balance":{balance},{stamp}')
+        if len(batch.endings) >= FANOUT_BATCH:
             yield batch
-            batch = {}
-    if batch:
+            batch, indexes = Batch(), {}
+            stamp = f'"sent_at":{clock()!r}}}'
+    if batch.endings:
         yield batch
 
 
@@ -150,9 +187,10 @@ class LocalHub:
         self.deliver_table(table_id, serialise(message, self.clock()))
         await asyncio.sleep(0)  # the senders write it now
 
-    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]],
+                         balances: Mapping[str, int] | None = None) -> None:
         here = ((player, message) for player, message in messages.items()
                 if (table_id, player) in self._players)
-        for batch in stamped_batches(here, self.clock):
-            self.deliver_players(table_id, batch)
+        for batch in stamped_batches(here, self.clock, balances):
+            self.deliver_players(table_id, batch.texts())
             await asyncio.sleep(0)

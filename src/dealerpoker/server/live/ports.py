@@ -116,8 +116,10 @@ class Publisher(Protocol):
     async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
         """Send one message to everyone watching the table (serialised once)."""
 
-    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]]) -> None:
-        """Send each player at the table their own message."""
+    async def to_players(self, table_id: str, messages: Mapping[str, dict[str, Any]],
+                         balances: Mapping[str, int] | None = None) -> None:
+        """Send each player at the table their own message, with their balance (``balances``)
+        added. Players who played alike may be given the same message object: it is read only."""
 
 
 class MemoryStore:

@@ -151,7 +151,11 @@ class TableRunner(DealerDesk):
         return jackpot.stake_in(self.currency)
 
     def seat_message(self, player_id: str) -> dict[str, Any]:
-        view = views.seat_view(self.round, self.game, player_id) if self.round is not None else None
+        rnd = self.round
+        return self._you(views.seat_view(rnd, self.game, player_id) if rnd is not None else None)
+
+    def _you(self, view: dict[str, Any] | None) -> dict[str, Any]:
+        """A player's own message around their seat's view."""
         message = {"type": "you", "currency": self.currency,
                    "round": self.round.round_id if self.round else None,
                    "phase": str(self.round.phase) if self.round else "idle", "seat": view}
@@ -164,17 +168,23 @@ class TableRunner(DealerDesk):
         """The player's open decision as they see it (``views.decision_view``), for the hint."""
         return views.decision_view(self.round, self.table, self.game, player_id)
 
-    def _seated_messages(self) -> dict[str, dict[str, Any]]:
+    async def _tell_seated(self) -> None:
         """Every seated player's own message, with the balance this round's commits in this
         process left (every seated player's money moved at the deal; none after a restart), so
         no client has to ask. Money moved outside this table since (solo play in another
-        window) shows from the next round's deal on."""
+        window) shows from the next round's deal on. The players who played alike share one
+        message (``views.seat_views``), which the publisher serialises once."""
         assert self.round is not None
-        messages = {player: self.seat_message(player) for player in self.round.seats}
-        for player, message in messages.items():
-            if player in self._balances:
-                message["balance"] = self._balances[player]
-        return messages
+        seat_views = views.seat_views(self.round, self.game, self.round.seats)
+        wrapped: dict[int, dict[str, Any]] = {}  # by the id of the view (held by ``seat_views``)
+        messages = {}
+        for player, view in seat_views.items():
+            message = wrapped.get(id(view))
+            if message is None:
+                message = wrapped[id(view)] = self._you(view)
+            messages[player] = message
+        balances = {player: self._balances[player] for player in messages if player in self._balances}
+        await self.publisher.to_players(self.table.id, messages, balances)
 
     # ----- intents ----------------------------------------------------------------------------
     async def bet(self, player_id: str, bets: Mapping[str, int],
@@ -473,7 +483,7 @@ class TableRunner(DealerDesk):
 
     async def _ended(self, event: str) -> None:
         await self.publisher.to_table(self.table.id, self.table_message(event))
-        await self.publisher.to_players(self.table.id, self._seated_messages())
+        await self._tell_seated()
         if self.table.studio is not None and self.round is not None:
             ended = views.round_summary(to_record(self.round, None))
             self.last_rounds = [ended, *self.last_rounds][:LAST_ROUNDS]
@@ -488,7 +498,7 @@ class TableRunner(DealerDesk):
         event = events.get(rnd.phase, step)
         await self.publisher.to_table(self.table.id, self.table_message(event))
         if rnd.phase in (Phase.DECISION, Phase.DEALING):
-            await self.publisher.to_players(self.table.id, self._seated_messages())
+            await self._tell_seated()
         await self._to_dealer(event)
 
     def _start_timer(self, rnd: LiveRound) -> LiveRound:
@@ -559,7 +569,7 @@ class TableRunner(DealerDesk):
             # Whoever watches gets the round as stored, with the bets and decisions accepted.
             await self.publisher.to_table(self.table.id, self.table_message("resumed"))
             if self.round is not None and self.round.seats:
-                await self.publisher.to_players(self.table.id, self._seated_messages())
+                await self._tell_seated()
             await self._to_dealer("resumed")
         while not stop.is_set():
             wake = await self.advance()
