@@ -64,7 +64,7 @@ class Quiet:
     async def to_table(self, table_id: str, message: dict[str, Any]) -> None:
         pass
 
-    async def to_players(self, table_id: str, messages: Any) -> None:
+    async def to_players(self, table_id: str, messages: Any, balances: Any = None) -> None:
         pass
 
 
