@@ -9,9 +9,14 @@ Redis, with a handler that answers at once.
 
 - **Forwarded intents**: ``--burst`` intents forwarded together; wall time until every reply
   is back, and CPU time per intent (both sides: they share the process).
-- **Players' batch**: the owner sends ``--players`` players' own messages (the size of a
-  ``you`` message) in one batch; CPU time the other process spends reading it and handing it to
-  its connections (a quarter of the players connected there), from the message's arrival.
+- **Players' messages**: the owner sends ``--players`` players' own messages (the size of a
+  ``you`` message), in stamped batches as the table does; the owner's CPU time to serialise
+  and publish them, and the CPU time the other process spends reading every batch and handing
+  it to its connections (a quarter of the players connected there), from each batch's arrival.
+  Twice: each player's message a different one (the worst case), and the players in three
+  groups that played alike, sharing their message, with their own balances apart (a table's
+  settlement as the runner sends it; a revision before the balances went apart gets them
+  inside each player's message).
 
 Before and after a change, in the same run: ``--compare REVISION`` runs a git revision's
 ``src`` too, alternating with this checkout's.
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import os
 import platform
@@ -46,7 +52,7 @@ YOU = {"type": "you", "event": "decision", "seat": {"bets": {"ante": 100, "bonus
 
 async def _measure(redis_url: str, burst: int, players: int, rounds: int) -> dict[str, list[float]]:
     from dealerpoker.server.live.cluster import RedisCluster
-    from dealerpoker.server.live.hub import Connection, LocalHub
+    from dealerpoker.server.live.hub import FANOUT_BATCH, Connection, LocalHub
 
     async def nothing(*_args: Any) -> None:
         return None
@@ -59,20 +65,29 @@ async def _measure(redis_url: str, burst: int, players: int, rounds: int) -> dic
     asker = RedisCluster(redis_url, LocalHub(time.time), prefix=prefix)
     names = [f"p_{number:016x}" for number in range(players)]
     for name in names[::4]:  # a quarter of the table's players connected to the other process
-        asker.hub.join(Connection(name, "t", asyncio.Queue()))
+        asker.hub.join(Connection(name, "t"))
     reading: list[float] = []
     arrived = asyncio.Event()
     dispatch = asker._dispatch
+    batches = -(-players // FANOUT_BATCH)
 
     async def timed(kind: str, name: str, data: str) -> None:
         started = time.process_time()
         await dispatch(kind, name, data)
         if kind == "players":
             reading.append(time.process_time() - started)
-            arrived.set()
+            if len(reading) == batches:
+                arrived.set()
 
     asker._dispatch = timed  # type: ignore[method-assign]
-    figures: dict[str, list[float]] = {"forward_wall_ms": [], "forward_cpu_us": [], "players_read_ms": []}
+    figures: dict[str, list[float]] = {key: [] for key in (
+        "forward_wall_ms", "forward_cpu_us", "players_send_ms", "players_read_ms",
+        "alike_send_ms", "alike_read_ms")}
+    distinct = {name: {**YOU, "player": name} for name in names}
+    ways = [{**YOU, "way": way} for way in range(3)]  # the 'you' messages of three ways of playing
+    alike = {name: ways[number % 3] for number, name in enumerate(names)}
+    balances = {name: 1_000_000 + number for number, name in enumerate(names)}
+    shares = "balances" in inspect.signature(owner.to_players).parameters
     try:
         await owner.start(("t",), nothing, nothing, handle)
         deadline = time.monotonic() + 10
@@ -90,10 +105,22 @@ async def _measure(redis_url: str, burst: int, players: int, rounds: int) -> dic
                 raise SystemExit(f"a forwarded intent was not answered: {replies[:3]}")
             figures["forward_wall_ms"].append(wall * 1000)
             figures["forward_cpu_us"].append(cpu * 1e6 / burst)
-            arrived.clear()
-            await owner.to_players("t", {name: {**YOU, "player": name} for name in names})
-            await asyncio.wait_for(arrived.wait(), 30)
-            figures["players_read_ms"].append(reading[-1] * 1000)
+            for kind, messages in (("players", distinct), ("alike", alike)):
+                reading.clear()
+                arrived.clear()
+                cpu = time.process_time()
+                if kind == "players":
+                    await owner.to_players("t", messages)
+                elif shares:
+                    await owner.to_players("t", messages, balances)
+                else:
+                    await owner.to_players("t", {name: {**message, "balance": balances[name]}
+                                                 for name, message in messages.items()})
+                # The reader's batches read meanwhile (the same process) are not the owner's.
+                sent = time.process_time() - cpu - sum(reading)
+                await asyncio.wait_for(arrived.wait(), 30)
+                figures[f"{kind}_send_ms"].append(sent * 1000)
+                figures[f"{kind}_read_ms"].append(sum(reading) * 1000)
     finally:
         await asker.stop()
         await owner.stop()
@@ -133,6 +160,9 @@ def main() -> int:
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.inner:
+        from dealerpoker.server.garbage import collect_less_often
+
+        collect_less_often()  # as a ``serve`` process does before it serves
         print(json.dumps(asyncio.run(_measure(arguments.redis, arguments.burst, arguments.players,
                                               arguments.rounds))))
         return 0
@@ -149,13 +179,15 @@ def main() -> int:
           f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f}; "
           f"{arguments.repeat} processes x {arguments.rounds} measurements per code; medians (min-max).\n")
     print(f"| code | {arguments.burst:,} intents forwarded: wall ms | CPU per intent, µs | "
-          f"a batch of {arguments.players:,} players' messages: CPU to read it, ms |")
-    print("|---|---|---|---|")
+          f"{arguments.players:,} players' messages, all different: the owner's CPU to send them, ms | "
+          "the other process's CPU to read them, ms | in three ways alike: to send, ms | to read, ms |")
+    print("|---|---|---|---|---|---|---|")
     for label, figures in runs.items():
         cells = [f"{statistics.median(v):,.0f} ({min(v):,.0f}-{max(v):,.0f})" for v in
                  (figures["forward_wall_ms"], figures["forward_cpu_us"])]
-        read = figures["players_read_ms"]
-        cells.append(f"{statistics.median(read):,.1f} ({min(read):,.1f}-{max(read):,.1f})")
+        for key in ("players_send_ms", "players_read_ms", "alike_send_ms", "alike_read_ms"):
+            values = figures[key]
+            cells.append(f"{statistics.median(values):,.1f} ({min(values):,.1f}-{max(values):,.1f})")
         print(f"| {label} | " + " | ".join(cells) + " |")
     return 0
 
