@@ -38,19 +38,26 @@ def free_port() -> int:
 class ThreadServer:
     """``app`` served by uvicorn on a free loopback port in a daemon thread of this process, with
     WebSockets as ``dealerpoker serve`` has them (the pages open the jackpot's ticker; the live
-    fan-out writes its frames directly: ``server.frames``)."""
+    fan-out writes its frames directly: ``server.frames``).
+
+    The port's socket is bound here and handed to uvicorn, never closed in between: a port
+    found free and bound again later could be taken meanwhile (CI saw "address already in use"
+    when another worker's client socket got it as its ephemeral port)."""
 
     def __init__(self, app: Any, *, ws: str = WS_PROTOCOL, port: int | None = None) -> None:
         import uvicorn
 
         self.app = app
-        self.port = port or free_port()
+        self.socket = socket.socket()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart on the same port
+        self.socket.bind(("127.0.0.1", port or 0))
+        self.port: int = self.socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 access_log=False, lifespan="on", **{**UVICORN_WEBSOCKETS, "ws": ws})
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name=f"dealerpoker-test-{self.port}",
-                                       daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},
+                                       name=f"dealerpoker-test-{self.port}", daemon=True)
 
     def start(self) -> ThreadServer:
         self.thread.start()
@@ -67,6 +74,7 @@ class ThreadServer:
         """Lifespan shutdown (live tables stop their clocks), then the thread ends."""
         self.server.should_exit = True
         self.thread.join(timeout=30)
+        self.socket.close()
 
 
 async def bare_lifespan(receive: Any, send: Any) -> None:
