@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dealerpoker.games.payments import cancellation
+from dealerpoker.identity import ByIdentity
 from dealerpoker.tables.dealing import CardReport, Misdeal
 from dealerpoker.tables.table import (
     LiveGame,
@@ -55,13 +56,12 @@ def _step_record(step: Step) -> dict[str, Any]:
     return {**step.to_dict(), "at": step.at}
 
 
-Settled = dict[int, tuple[Any, int, dict[str, Any]]]
-"""Settlements by id, each with its total returned and its itemised lines (empty before the pause)."""
+Settled = ByIdentity[Any, tuple[int, dict[str, Any]]]
+"""A settlement's total returned and its itemised lines (empty before the pause), made once for
+the seats that played alike (they share one: ``table.SharedStates``)."""
 
 
 def _seat_record(seat: Seat, phase: Phase, settled: Settled) -> dict[str, Any]:
-    """``settled``: the settlements written so far (by id: the seats that played alike share
-    one, ``table.SharedStates``), each with its total returned and its itemised lines."""
     record: dict[str, Any] = {"bets": dict(seat.bets), "steps": [_step_record(s) for s in seat.steps]}
     if seat.free is not None:  # a free round: its promo (the ante the operator paid, the cap left)
         record["promo"] = dict(seat.free)
@@ -69,23 +69,21 @@ def _seat_record(seat: Seat, phase: Phase, settled: Settled) -> dict[str, Any]:
         record["jackpot"] = dict(seat.jackpot)
     settlement = seat.result if phase in (Phase.SHOWDOWN, Phase.PAUSE) else None
     if settlement is not None:  # every line's return, the Bonus paid at the deal included
-        known = settled.get(id(settlement))
-        if known is None:
-            known = settled[id(settlement)] = (settlement, int(settlement.total_returned),
-                                               settlement.to_dict() if phase is Phase.PAUSE else {})
-        record["returned"] = known[1]
+        returned, lines = settled(settlement)
+        record["returned"] = returned
         if seat.free is not None:  # what was credited: a free round's winnings capped
             credited, forfeited = seat_credit(seat)
             record["returned"] = seat.bonus_paid + credited
             record["promo"]["forfeited"] = forfeited
         if phase is Phase.PAUSE:  # the itemised lines, stored by the settlement's commit (shared: read only)
-            record["settlement"] = known[2]
+            record["settlement"] = lines
     return record
 
 
 def to_record(rnd: LiveRound, fairness: Fairness | None) -> dict[str, Any]:
     """The round as stored; ``fairness`` is None at a studio table (no seeds: the cards are reported)."""
-    settled: Settled = {}
+    settled: Settled = ByIdentity(lambda settlement: (
+        int(settlement.total_returned), settlement.to_dict() if rnd.phase is Phase.PAUSE else {}))
     record = {
         "table": rnd.table_id,
         "number": rnd.number,

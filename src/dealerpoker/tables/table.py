@@ -52,6 +52,7 @@ from dealerpoker.games.payments import (
     paid_at_deal,
     timer_action,
 )
+from dealerpoker.identity import ByIdentity
 from dealerpoker.tables.config import TableConfig
 from dealerpoker.tables.dealing import BOARD_AT, SHOWDOWN, CardReport, Misdeal, cards_before
 from dealerpoker.tables.seatmap import SeatMap
@@ -385,7 +386,7 @@ class SharedStates:
     """The engine's states of one transition of a round on its ``deck``, each computed once for
     the seats that reach it: the same bets start the same state, and the same action on the same
     state gives the same state. States are immutable values, so seats may hold the same one; a
-    state is known here by its identity (``id``), and is held here, so the identity stays its own.
+    state is known here by its identity (``identity.ByIdentity``).
 
     ``deck`` may hold fewer than the nine cards a round uses (a studio deals street by street):
     the engine gets the positions not dealt yet filled (``games.base.padded_deck``), never shown.
@@ -395,8 +396,8 @@ class SharedStates:
         self.game = game
         self._deck = padded_deck(deck)
         self._started: dict[tuple[tuple[str, int], ...], Any] = {}
-        #: (the state's id, the action) -> (the state, held; the state after the action)
-        self._applied: dict[tuple[int, str], tuple[Any, Any]] = {}
+        #: A state -> the states after it, by action.
+        self._applied: ByIdentity[Any, dict[str, Any]] = ByIdentity(lambda _state: {})
 
     def start(self, bets: Mapping[str, int]) -> Any:
         key = tuple(sorted(bets.items()))
@@ -406,11 +407,10 @@ class SharedStates:
         return state
 
     def apply(self, state: Any, action: str) -> Any:
-        known = self._applied.get((id(state), action))
-        if known is not None:
-            return known[1]
-        after, _events = self.game.apply(state, action)
-        self._applied[(id(state), action)] = (state, after)
+        after_state = self._applied(state)
+        after = after_state.get(action)
+        if after is None:
+            after = after_state[action] = self.game.apply(state, action)[0]
         return after
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dealerpoker.identity import ByIdentity
 from dealerpoker.server.frames import FrameWriter, text_frame
 from dealerpoker.server.observability.metrics import LIVE_PLAYERS
 
@@ -66,19 +67,15 @@ def stamped_batches(messages: Iterable[tuple[str, Mapping[str, Any]]], clock: Ca
     player's ``balances`` entry is added to their text (``balance``), never to the shared
     message."""
     balances = balances or {}
-    # id -> (the message, held so that its id stays its own; its text less the closing brace)
-    opened: dict[int, tuple[Mapping[str, Any], str]] = {}
+    opened = ByIdentity(_opened)  # each message's text less the closing brace
     batch = Batch()
     indexes: dict[int, int] = {}  # a message's id -> its opening's index in the batch
     stamp = f'"sent_at":{clock()!r}}}'
     for player, message in messages:
-        index = indexes.get(id(message))
+        index = indexes.get(id(message))  # ``opened`` holds the message: its id stays its own
         if index is None:
-            known = opened.get(id(message))
-            if known is None:
-                known = opened[id(message)] = (message, _opened(message))
             index = indexes[id(message)] = len(batch.openings)
-            batch.openings.append(known[1])
+            batch.openings.append(opened(message))
         balance = balances.get(player)
         batch.endings[player] = (index, stamp if balance is None else f'"balance":{balance},{stamp}')
         if len(batch.endings) >= FANOUT_BATCH:

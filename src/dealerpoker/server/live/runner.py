@@ -46,6 +46,7 @@ from typing import Any
 from dealerpoker.errors import InsufficientFundsError
 from dealerpoker.fairness import ALGORITHM_VERSION, commitment, deck_order, table_client_seed
 from dealerpoker.games.currency import DEFAULT_CURRENCY
+from dealerpoker.identity import ByIdentity
 from dealerpoker.messages import render
 from dealerpoker.server.jackpot import AWARD, STAKE, Jackpot, JackpotNotOfferedError, PoolChange, PoolChanged
 from dealerpoker.server.jackpot import apply as apply_pool
@@ -175,14 +176,9 @@ class TableRunner(DealerDesk):
         window) shows from the next round's deal on. The players who played alike share one
         message (``views.seat_views``), which the publisher serialises once."""
         assert self.round is not None
-        seat_views = views.seat_views(self.round, self.game, self.round.seats)
-        wrapped: dict[int, dict[str, Any]] = {}  # by the id of the view (held by ``seat_views``)
-        messages = {}
-        for player, view in seat_views.items():
-            message = wrapped.get(id(view))
-            if message is None:
-                message = wrapped[id(view)] = self._you(view)
-            messages[player] = message
+        wrapped = ByIdentity(self._you)
+        messages = {player: wrapped(view)
+                    for player, view in views.seat_views(self.round, self.game, self.round.seats).items()}
         balances = {player: self._balances[player] for player in messages if player in self._balances}
         await self.publisher.to_players(self.table.id, messages, balances)
 

@@ -23,6 +23,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dealerpoker.games.currency import DEFAULT_CURRENCY
+from dealerpoker.identity import ByIdentity
 from dealerpoker.server.batching import Batcher
 from dealerpoker.server.db import Connection, Database
 from dealerpoker.server.ledger import SETTLE, Transfer, UncoveredStakesError, txid
@@ -232,9 +233,8 @@ class SqlStore:
                            markets: Mapping[str, str]) -> dict[str, SeatTexts]:
         new: list[dict[str, Any]] = []
         changed: list[dict[str, Any]] = []
-        # A settlement's text by the id of its dict: the seats that played alike share one
-        # (``tables.record.to_record``), which the record holds throughout.
-        settlement_texts: dict[int, str] = {}
+        # A settlement's text: the seats that played alike share its dict (``tables.record``).
+        settlement_text = ByIdentity(json.dumps)
         for player, seat in record["seats"].items():
             texts = _seat_texts(seat)
             # Every line's return (the Bonus paid at the deal included), once settled.
@@ -244,8 +244,6 @@ class SqlStore:
                 continue
             bets, steps, jackpot = texts
             settlement = seat.get("settlement") if settling else None
-            if settlement is not None and id(settlement) not in settlement_texts:
-                settlement_texts[id(settlement)] = json.dumps(settlement)
             promo = seat.get("promo")
             free_ante = 0 if promo is None else int(promo["free_ante"])  # the operator's, not the player's
             stake = sum(seat["bets"].values()) - free_ante + sum(s["stake"] for s in seat["steps"])
@@ -253,7 +251,7 @@ class SqlStore:
                    "bets": bets, "steps": steps,
                    "total_stake": stake,
                    "total_returned": returned, "updated_at": at,
-                   "settlement": None if settlement is None else settlement_texts[id(settlement)],
+                   "settlement": None if settlement is None else settlement_text(settlement),
                    "promo": None if promo is None else json.dumps(promo, separators=(",", ":")),
                    "jackpot": jackpot}
             if player in written:
